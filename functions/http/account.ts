@@ -1,0 +1,16 @@
+import { listMembers } from '@helpdesk/core/auth/accounts';
+import { accountRoutes } from '@helpdesk/core/auth/routes';
+import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { allRoutes } from '@helpdesk/core/http/routes';
+
+/** Account routes; also API Gateway's `$default` route, which answers 404 or 405 for unknown routes. */
+export const handler = createGroupHandler(
+  accountRoutes,
+  {
+    listProjects: async ({ principal }) => ({
+      projects: principal.projects.map(({ id, slug, name }) => ({ id, slug, name })),
+    }),
+    listMembers: async ({ ctx }) => ({ members: await listMembers(ctx.accountId) }),
+  },
+  { allRoutes },
+);

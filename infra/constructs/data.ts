@@ -1,0 +1,38 @@
+import type { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { tableKeys, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
+
+export interface DataProps {
+  removalPolicy: RemovalPolicy;
+  deletionProtection: boolean;
+}
+
+/** The one table, shaped by packages/core/src/db/table.ts (the same shape DynamoDB Local gets). */
+export class Data extends Construct {
+  readonly table: dynamodb.Table;
+
+  constructor(scope: Construct, id: string, props: DataProps) {
+    super(scope, id);
+    const S = dynamodb.AttributeType.STRING;
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: tableKeys.partitionKey, type: S },
+      sortKey: { name: tableKeys.sortKey, type: S },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      // Encrypted with the AWS-managed key (aws/dynamodb), so key use shows in CloudTrail.
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      deletionProtection: props.deletionProtection,
+      removalPolicy: props.removalPolicy,
+    });
+    for (const gsi of tableKeys.gsis) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: gsi.name,
+        partitionKey: { name: gsi.partitionKey, type: S },
+        sortKey: { name: gsi.sortKey, type: S },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type { Group } from '@helpdesk/core/http/route';
+import type { QueueName } from '@helpdesk/core/ports/queues';
+
+/**
+ * What each Lambda may touch besides the table (every function reads and writes the one table) and
+ * its own log group. Consuming a queue is granted only by the event source mapping of its consumer.
+ * Keep this table the single place where a function's permissions are decided.
+ */
+export interface FunctionGrants {
+  /** Queues the function may send to. */
+  send: readonly QueueName[];
+  /** Attachments bucket read/write (objects only). */
+  bucket?: boolean;
+  /** ses:SendEmail / SendRawEmail through the stage's configuration set. */
+  ses?: boolean;
+  /** bedrock:InvokeModel on the embedding model. */
+  bedrock?: boolean;
+  /** Create/delete one-time schedules in the stage's group, and pass the scheduler's role. */
+  scheduler?: boolean;
+}
+
+/** The simple, honest rule: any HTTP group may emit domain events, sends, log events and index work. */
+const HTTP_SENDS = ['webhooks', 'emails', 'logs', 'articleIndex'] as const satisfies readonly QueueName[];
+
+export const HTTP_GRANTS: Record<Group, FunctionGrants> = {
+  account: { send: [] },
+  /** Attachments upload, download links and delete. */
+  tickets: { send: HTTP_SENDS, bucket: true },
+  /** `POST /emails/send` with `scheduledAt` creates a one-time schedule; cancelling deletes it. */
+  emails: { send: HTTP_SENDS, scheduler: true },
+  templates: { send: HTTP_SENDS },
+  /** Search embeds the query text. */
+  articles: { send: HTTP_SENDS, bedrock: true },
+  logs: { send: HTTP_SENDS },
+  customers: { send: HTTP_SENDS },
+  feedback: { send: HTTP_SENDS },
+  webhooks: { send: HTTP_SENDS },
+  public: { send: HTTP_SENDS },
+};
+
+/** Keyed by consumer module name (functions/queue/<consumer>.ts). */
+export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
+  /** Delivers signed POSTs; retries ride on SQS visibility, so it sends nowhere. */
+  webhooks: { send: [] },
+  /** Renders and sends through SES (attachments from the bucket); emits email.* webhook events; may (re)schedule. */
+  emails: { send: ['webhooks'], bucket: true, ses: true, scheduler: true },
+  /** Upserts log issues; emits issue webhook events. */
+  'log-grouping': { send: ['webhooks'] },
+  /** Embeds articles for search. */
+  'article-index': { send: [], bedrock: true },
+  /** Bounces and complaints -> suppression list, email.bounced webhook events. */
+  'ses-events': { send: ['webhooks'] },
+};
+
+export const consumerGrants = (consumer: string): FunctionGrants => {
+  const grants = CONSUMER_GRANTS[consumer];
+  if (!grants) throw new Error(`No grants declared for queue consumer ${consumer} (infra/grants.ts)`);
+  return grants;
+};

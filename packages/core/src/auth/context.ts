@@ -1,0 +1,41 @@
+import type { Allowances, Plan } from './plans.js';
+import type { Environment } from './entities.js';
+
+export interface ProjectRef {
+  id: string;
+  slug: string;
+  name: string;
+  senderEmail?: string;
+}
+
+/** Who is calling: resolved from the API key (cached), before any project is chosen. */
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  accountName: string;
+  plan: Plan;
+  allowances: Allowances;
+  /** The environment the key's prefix bounds it to. */
+  keyEnv: Environment;
+  scopes: string[];
+  allowIps: string[];
+  rateLimit: number;
+  /** Projects the key can reach. */
+  projects: ProjectRef[];
+}
+
+/** What every account-level core call takes. */
+export interface AccountContext {
+  accountId: string;
+  plan: Plan;
+  allowances: Allowances;
+  env: Environment;
+  keyId?: string;
+}
+
+/** What every project-scoped core call takes: the tenant and environment every record is stored under. */
+export interface TenantContext extends AccountContext {
+  projectId: string;
+  projectSlug: string;
+  project: ProjectRef;
+}

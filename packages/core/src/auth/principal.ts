@@ -1,0 +1,50 @@
+import { ApiKey } from './entities.js';
+import { loadTenant } from './accounts.js';
+import { hashKey, keyEnvironment } from './keys.js';
+import { allowancesFor } from './plans.js';
+import type { Principal } from './context.js';
+
+/**
+ * Keys are cached in the Lambda's memory for at most this long, so a revoked key stops working
+ * within a minute without costing a read on every request.
+ */
+export const KEY_CACHE_TTL_MS = 30_000;
+const MAX_CACHED_KEYS = 1_000;
+
+const cache = new Map<string, { principal: Principal | null; expires: number }>();
+
+export const clearPrincipalCache = () => cache.clear();
+
+async function load(hash: string): Promise<Principal | null> {
+  const { data: key } = await ApiKey.get({ keyHash: hash }).go();
+  if (!key || key.revokedAt) return null;
+  const { account, projects } = await loadTenant(key.accountId);
+  if (!account) return null;
+  const reachable = key.projectIds ? projects.filter((p) => key.projectIds!.includes(p.projectId)) : projects;
+  return {
+    keyId: key.keyId,
+    accountId: key.accountId,
+    accountName: account.name,
+    plan: account.plan,
+    allowances: allowancesFor(account.plan, account.limits),
+    keyEnv: key.env,
+    scopes: key.scopes,
+    allowIps: key.allowIps,
+    rateLimit: key.rateLimit,
+    projects: reachable
+      .map((p) => ({ id: p.projectId, slug: p.slug, name: p.name, ...(p.senderEmail ? { senderEmail: p.senderEmail } : {}) }))
+      .sort((a, b) => a.slug.localeCompare(b.slug)),
+  };
+}
+
+/** The principal behind a bearer secret, or null for an unknown, malformed or revoked key. */
+export async function resolvePrincipal(secret: string, now = Date.now()): Promise<Principal | null> {
+  if (!keyEnvironment(secret)) return null;
+  const hash = hashKey(secret);
+  const hit = cache.get(hash);
+  if (hit && hit.expires > now) return hit.principal;
+  const principal = await load(hash);
+  if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!);
+  cache.set(hash, { principal, expires: now + KEY_CACHE_TTL_MS });
+  return principal;
+}

@@ -1,0 +1,121 @@
+import { isConditionFailure } from '../db/errors.js';
+import { HttpError } from '../http/errors.js';
+import type { AccountContext } from './context.js';
+import { Usage } from './entities.js';
+import { planAtLeast, TICKET_OVERAGE_CEILING, type Plan } from './plans.js';
+
+export type MonthlyMetric = 'emails' | 'logEvents';
+
+const LABEL: Record<MonthlyMetric | 'storageBytes', { code: string; name: string }> = {
+  emails: { code: 'plan.email_limit', name: 'monthly email allowance' },
+  logEvents: { code: 'plan.log_event_limit', name: 'monthly log event allowance' },
+  storageBytes: { code: 'plan.storage_limit', name: 'storage allowance' },
+};
+
+export const currentPeriod = (now = new Date()) => now.toISOString().slice(0, 7);
+const STORAGE_PERIOD = 'total';
+
+async function addWithCeiling(accountId: string, period: string, metric: MonthlyMetric | 'storageBytes' | 'tickets', n: number, max: number) {
+  try {
+    const { data } = await Usage.update({ accountId, period })
+      .add({ [metric]: n })
+      .where((attr, op) => `${op.notExists(attr[metric])} OR ${op.lte(attr[metric], max - n)}`)
+      .go({ response: 'updated_new' });
+    return { ok: true as const, value: (data as Record<string, number>)[metric] ?? n };
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    const { data } = await Usage.get({ accountId, period }).go();
+    return { ok: false as const, value: (data as Record<string, number> | null)?.[metric] ?? 0 };
+  }
+}
+
+/**
+ * Counts `n` units of a monthly metric against the plan; throws the plan 403 when it would cross the
+ * allowance, and counts nothing then. Sandbox is exempt.
+ */
+export async function consumeQuota(ctx: AccountContext, metric: MonthlyMetric, n: number, now = new Date()) {
+  if (ctx.env === 'sandbox' || n <= 0) return;
+  const allowance = ctx.allowances[metric];
+  const result = await addWithCeiling(ctx.accountId, currentPeriod(now), metric, n, allowance);
+  if (!result.ok) {
+    throw new HttpError(403, LABEL[metric].code, `The ${LABEL[metric].name} of ${allowance} is used up for this month.`, {
+      limit: metric,
+      current: result.value,
+      allowance,
+      requested: n,
+    });
+  }
+}
+
+/** Gives back units counted by consumeQuota for work that was then not done. */
+export async function releaseQuota(ctx: AccountContext, metric: MonthlyMetric | 'tickets', n: number, now = new Date()) {
+  if (ctx.env === 'sandbox' || n <= 0) return;
+  await Usage.update({ accountId: ctx.accountId, period: currentPeriod(now) }).add({ [metric]: -n }).go();
+}
+
+/**
+ * The spec's ticket rule: Free pauses creation at the allowance; paid plans accept overage up to
+ * 3x the allowance. Sandbox tickets never count.
+ */
+export async function consumeTicketQuota(ctx: AccountContext, now = new Date()) {
+  if (ctx.env === 'sandbox') return;
+  const allowance = ctx.allowances.tickets;
+  const free = ctx.plan === 'free';
+  const max = free ? allowance : allowance * TICKET_OVERAGE_CEILING;
+  const result = await addWithCeiling(ctx.accountId, currentPeriod(now), 'tickets', 1, max);
+  if (!result.ok) {
+    throw new HttpError(
+      403,
+      'plan.ticket_limit',
+      free
+        ? `Ticket creation is paused: the Free plan allowance of ${allowance} tickets this month is used up.`
+        : `Ticket creation is paused: the overage ceiling of ${max} tickets (3x the allowance) is reached this month.`,
+      { current: result.value, allowance, reason: free ? 'free_allowance' : 'ceiling' },
+    );
+  }
+}
+
+/** Reserves stored bytes against the storage allowance (live only); throws the plan 403 when over. */
+export async function reserveStorage(ctx: AccountContext, bytes: number) {
+  if (ctx.env === 'sandbox' || bytes <= 0) return;
+  const allowance = ctx.allowances.storageBytes;
+  const result = await addWithCeiling(ctx.accountId, STORAGE_PERIOD, 'storageBytes', bytes, allowance);
+  if (!result.ok) {
+    throw new HttpError(403, LABEL.storageBytes.code, `The ${LABEL.storageBytes.name} of ${allowance} bytes would be exceeded.`, {
+      limit: 'storageBytes',
+      current: result.value,
+      allowance,
+      requested: bytes,
+    });
+  }
+}
+
+export async function releaseStorage(ctx: AccountContext, bytes: number) {
+  if (ctx.env === 'sandbox' || bytes <= 0) return;
+  await Usage.update({ accountId: ctx.accountId, period: STORAGE_PERIOD }).add({ storageBytes: -bytes }).go();
+}
+
+export async function readUsage(accountId: string, now = new Date()) {
+  const [{ data: month }, { data: storage }] = await Promise.all([
+    Usage.get({ accountId, period: currentPeriod(now) }).go(),
+    Usage.get({ accountId, period: STORAGE_PERIOD }).go(),
+  ]);
+  return {
+    period: currentPeriod(now),
+    tickets: month?.tickets ?? 0,
+    emails: month?.emails ?? 0,
+    logEvents: month?.logEvents ?? 0,
+    storageBytes: storage?.storageBytes ?? 0,
+  };
+}
+
+/** Plan-gated features (batch sending, feedback): 403 naming the feature and the plan it needs. */
+export function requirePlan(ctx: AccountContext, minimum: Plan, feature: string) {
+  if (!planAtLeast(ctx.plan, minimum)) {
+    throw new HttpError(403, 'plan.upgrade_required', `${feature} requires the ${minimum} plan or higher; this account is on ${ctx.plan}.`, {
+      feature,
+      plan: ctx.plan,
+      requiredPlan: minimum,
+    });
+  }
+}

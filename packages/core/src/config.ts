@@ -1,0 +1,66 @@
+/**
+ * Runtime configuration, read from the environment on first use so that the local stack and the
+ * test setup can point the same code at their stand-ins before anything touches AWS.
+ */
+export type Stage = 'local' | 'dev' | 'sandbox' | 'prod';
+
+const read = (name: string): string | undefined => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+
+export const env = {
+  get stage(): Stage {
+    return (read('STAGE') as Stage | undefined) ?? 'local';
+  },
+  get region(): string {
+    return read('AWS_REGION') ?? 'us-east-1';
+  },
+  get tableName(): string {
+    return read('TABLE_NAME') ?? 'helpdesk';
+  },
+  /** Endpoint overrides, set only by the local stack and the tests. */
+  endpoint(service: 'dynamodb' | 'sqs' | 's3' | 'ses'): string | undefined {
+    return read(`${service.toUpperCase()}_ENDPOINT`);
+  },
+  queueUrl(name: string): string | undefined {
+    return read(`QUEUE_URL_${name.toUpperCase()}`);
+  },
+  get attachmentsBucket(): string {
+    return read('ATTACHMENTS_BUCKET') ?? 'helpdesk-attachments';
+  },
+  get publicBaseUrl(): string {
+    return read('PUBLIC_BASE_URL') ?? 'http://127.0.0.1:3000';
+  },
+  get defaultSender(): string {
+    return read('DEFAULT_SENDER') ?? 'no-reply@helpdesk.local';
+  },
+  get sesConfigurationSet(): string | undefined {
+    return read('SES_CONFIGURATION_SET');
+  },
+  /** Webhook targets on loopback/private networks are only allowed where explicitly enabled (local stack). */
+  get allowPrivateWebhookTargets(): boolean {
+    return read('ALLOW_PRIVATE_WEBHOOK_TARGETS') === 'true';
+  },
+  get schedulerMode(): 'eventbridge' | 'table' {
+    return read('SCHEDULER_MODE') === 'eventbridge' ? 'eventbridge' : 'table';
+  },
+  get schedulerGroup(): string {
+    return read('SCHEDULER_GROUP') ?? 'default';
+  },
+  get schedulerRoleArn(): string | undefined {
+    return read('SCHEDULER_ROLE_ARN');
+  },
+  get signingSecret(): string {
+    return read('SIGNING_SECRET') ?? 'local-development-signing-secret';
+  },
+  get embedderMode(): 'bedrock' | 'local' {
+    return read('EMBEDDER') === 'bedrock' ? 'bedrock' : 'local';
+  },
+};
+
+/** Credentials for the local stand-ins; real deployments use the Lambda role. */
+export const localCredentials = (service: 's3' | 'other') =>
+  service === 's3'
+    ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
+    : { accessKeyId: 'local', secretAccessKey: 'local' };

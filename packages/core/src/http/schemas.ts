@@ -1,0 +1,60 @@
+import * as v from 'valibot';
+
+/** Shared valibot building blocks for parameters; areas compose their own schemas from these. */
+export const uuid = v.pipe(v.string(), v.uuid());
+
+/** A query parameter holding an integer, with bounds and a default. */
+export const intQuery = (opts: { default?: number; min?: number; max?: number }) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^-?\d+$/, 'Expected an integer'),
+      v.transform(Number),
+      v.integer(),
+      v.minValue(opts.min ?? Number.MIN_SAFE_INTEGER),
+      v.maxValue(opts.max ?? Number.MAX_SAFE_INTEGER),
+    ),
+    opts.default === undefined ? undefined : String(opts.default),
+  );
+
+/** `true`/`1` and `false`/`0`, as the spec's awaitingReply accepts. */
+export const boolQuery = (fallback: boolean) =>
+  v.optional(
+    v.pipe(v.picklist(['true', 'false', '1', '0']), v.transform((s) => s === 'true' || s === '1')),
+    fallback ? 'true' : 'false',
+  );
+
+/** A comma-separated list of allowed values (`level=error,fatal`). */
+export const csvQuery = <const T extends readonly [string, ...string[]]>(values: T) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+      v.array(v.picklist(values)),
+      v.minLength(1),
+    ),
+  );
+
+/** An ISO date (`2026-01-31`) or date-time in a query string. */
+export const dateQuery = v.optional(
+  v.pipe(
+    v.string(),
+    v.check((s) => /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(s) && !Number.isNaN(Date.parse(s)), 'Expected an ISO date'),
+  ),
+);
+
+/** The common list rules: page >= 1 (default 1), 1 <= limit <= max (default 25). */
+export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {}) => ({
+  page: intQuery({ default: 1, min: 1 }),
+  limit: intQuery({ default: opts.defaultLimit ?? 25, min: 1, max: opts.maxLimit ?? 100 }),
+});
+
+export const isoDateTime = v.pipe(v.string(), v.isoTimestamp());
+
+export const errorBody = v.object({
+  error: v.object({
+    code: v.string(),
+    message: v.string(),
+    details: v.optional(v.record(v.string(), v.unknown())),
+  }),
+});

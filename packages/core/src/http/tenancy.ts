@@ -1,0 +1,54 @@
+import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
+import { HttpError } from './errors.js';
+import { errors } from './errors.js';
+
+const choices = (principal: Principal) => principal.projects.map(({ id, slug, name }) => ({ id, slug, name }));
+
+/**
+ * Resolves the request's project and environment from the key and what the request names.
+ * The service never guesses a project: several reachable and none named is a 400.
+ */
+export function resolveTenant(
+  principal: Principal,
+  needsProject: boolean,
+  named: { project?: string; environment?: string },
+): AccountContext | TenantContext {
+  const requested = named.environment?.trim().toLowerCase();
+  if (requested !== undefined && requested !== 'live' && requested !== 'sandbox') {
+    throw errors.validation([{ field: 'Service-Environment', in: 'header', message: 'Expected live or sandbox' }]);
+  }
+  if (principal.keyEnv === 'sandbox' && requested === 'live') {
+    throw new HttpError(403, 'environment.forbidden', 'A sandbox key cannot act on live data.');
+  }
+  const env = requested ?? principal.keyEnv;
+  const base: AccountContext = {
+    accountId: principal.accountId,
+    plan: principal.plan,
+    allowances: principal.allowances,
+    env,
+    keyId: principal.keyId,
+  };
+  if (!needsProject) return base;
+
+  const wanted = named.project?.trim();
+  if (wanted) {
+    const project = principal.projects.find((p) => p.id === wanted || p.slug === wanted);
+    if (!project) {
+      throw new HttpError(403, 'project.forbidden', `This API key cannot reach project "${wanted}".`, { projects: choices(principal) });
+    }
+    return { ...base, projectId: project.id, projectSlug: project.slug, project };
+  }
+  if (principal.projects.length === 1) {
+    const project = principal.projects[0]!;
+    return { ...base, projectId: project.id, projectSlug: project.slug, project };
+  }
+  if (principal.projects.length === 0) {
+    throw new HttpError(403, 'project.forbidden', 'This API key reaches no project.');
+  }
+  throw new HttpError(
+    400,
+    'project.required',
+    'This API key reaches several projects: name one with the Service-Project header or the project query parameter.',
+    { projects: choices(principal) },
+  );
+}

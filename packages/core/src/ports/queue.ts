@@ -1,0 +1,41 @@
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { env, localCredentials } from '../config.js';
+import type { QueueName } from './queues.js';
+
+const endpoint = env.endpoint('sqs');
+const sqs = new SQSClient({ region: env.region, ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}) });
+
+const urlOf = (queue: QueueName) => {
+  const url = env.queueUrl(queue);
+  if (!url) throw new Error(`Queue ${queue} is not configured (QUEUE_URL_${queue.toUpperCase()})`);
+  return url;
+};
+
+export interface EnqueueOptions {
+  /** Up to 900 seconds (SQS's maximum). */
+  delaySeconds?: number;
+}
+
+export async function enqueue(queue: QueueName, message: unknown, options: EnqueueOptions = {}) {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: urlOf(queue),
+      MessageBody: JSON.stringify(message),
+      ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),
+    }),
+  );
+}
+
+/** Sends many messages, ten per SQS request; throws if any entry failed. */
+export async function enqueueMany(queue: QueueName, messages: unknown[]) {
+  for (let i = 0; i < messages.length; i += 10) {
+    const chunk = messages.slice(i, i + 10);
+    const out = await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: urlOf(queue),
+        Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })),
+      }),
+    );
+    if (out.Failed?.length) throw new Error(`SQS rejected ${out.Failed.length} messages on ${queue}: ${out.Failed[0]?.Message}`);
+  }
+}

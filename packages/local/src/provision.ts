@@ -1,0 +1,86 @@
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createTableInput, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
+import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/ports/queues';
+import type { Endpoints } from './emulators.js';
+
+const region = 'us-east-1';
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export interface Resources {
+  tableName: string;
+  bucket: string;
+  queueUrls: Record<QueueName, string>;
+  dlqUrls: Record<QueueName, string>;
+}
+
+/** Creates the table (if missing), the queues with their dead-letter queues, and the attachments bucket. */
+export async function provision(endpoints: Endpoints, names: { tableName: string; queuePrefix: string; bucket: string }): Promise<Resources> {
+  const dynamo = new DynamoDBClient({ endpoint: endpoints.dynamodb, region, credentials });
+  try {
+    await dynamo.send(new DescribeTableCommand({ TableName: names.tableName }));
+  } catch {
+    await dynamo.send(new CreateTableCommand(createTableInput(names.tableName)));
+    await dynamo.send(
+      new UpdateTimeToLiveCommand({ TableName: names.tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
+    );
+  }
+  dynamo.destroy();
+
+  const sqs = new SQSClient({ endpoint: endpoints.sqs, region, credentials });
+  const queueUrls = {} as Record<QueueName, string>;
+  const dlqUrls = {} as Record<QueueName, string>;
+  for (const name of QUEUE_NAMES) {
+    const spec = QUEUES[name];
+    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${names.queuePrefix}-${name}-dlq` }));
+    const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!
+      .QueueArn!;
+    const queue = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: `${names.queuePrefix}-${name}`,
+        Attributes: {
+          VisibilityTimeout: String(spec.visibilityTimeout),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: spec.maxReceiveCount }),
+        },
+      }),
+    );
+    queueUrls[name] = queue.QueueUrl!;
+    dlqUrls[name] = dlq.QueueUrl!;
+  }
+  sqs.destroy();
+
+  const s3 = new S3Client({
+    endpoint: endpoints.s3,
+    region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: names.bucket }));
+  } catch (err) {
+    if (!['BucketAlreadyOwnedByYou', 'BucketAlreadyExists'].includes((err as Error).name)) throw err;
+  }
+  s3.destroy();
+  return { tableName: names.tableName, bucket: names.bucket, queueUrls, dlqUrls };
+}
+
+/** The environment the handlers read (see core/config.ts), pointing them at the stand-ins. */
+export function handlerEnvironment(endpoints: Endpoints, resources: Resources, extra: Record<string, string> = {}) {
+  return {
+    STAGE: 'local',
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    TABLE_NAME: resources.tableName,
+    DYNAMODB_ENDPOINT: endpoints.dynamodb,
+    SQS_ENDPOINT: endpoints.sqs,
+    S3_ENDPOINT: endpoints.s3,
+    SES_ENDPOINT: endpoints.ses,
+    ATTACHMENTS_BUCKET: resources.bucket,
+    SCHEDULER_MODE: 'table',
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+    ...Object.fromEntries(QUEUE_NAMES.map((q) => [`QUEUE_URL_${q.toUpperCase()}`, resources.queueUrls[q]])),
+    ...extra,
+  };
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+
+const app = await startTestApp();
+
+describe('GET /projects', () => {
+  it('lists the projects a key can reach', async () => {
+    const t = await createTenant({ projects: ['demo', 'docs'] });
+    const all = await app.call('GET', '/projects', { key: t.liveKey });
+    expect(all.status).toBe(200);
+    expect(all.body.projects.map((p: { slug: string }) => p.slug)).toEqual(['demo', 'docs']);
+    expect(all.headers.get('x-ratelimit-limit')).toBe('100');
+
+    const one = await app.call('GET', '/projects', { key: await t.key({ projects: ['docs'] }) });
+    expect(one.body).toEqual({ projects: [{ id: t.projects.docs!.id, slug: 'docs', name: 'docs' }] });
+  });
+
+  it('answers 401 in the error shape without a key', async () => {
+    const res = await app.call('GET', '/projects');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: { code: 'auth.unauthorized', message: expect.any(String) } });
+  });
+
+  it('refuses a sandbox key asking for live', async () => {
+    const t = await createTenant();
+    const res = await app.call('GET', '/projects', { key: t.sandboxKey, headers: { 'Service-Environment': 'live' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('environment.forbidden');
+  });
+});

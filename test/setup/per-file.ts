@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { handlerEnvironment, provision, type Resources } from '../../packages/local/src/provision.js';
+
+/**
+ * Runs before each test file is imported: a fresh table, queues and bucket on the shared stand-ins,
+ * and the environment the handlers read pointed at them.
+ */
+const endpoints = inject('endpoints');
+const id = randomBytes(4).toString('hex');
+const resources: Resources = await provision(endpoints, { tableName: `t-${id}`, queuePrefix: `q-${id}`, bucket: `b-${id}` });
+Object.assign(process.env, handlerEnvironment(endpoints, resources), {
+  POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
+  AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
+});
+(globalThis as { __testResources?: Resources }).__testResources = resources;
