@@ -1,0 +1,120 @@
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { fullPath, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
+import { HTTP_GRANTS } from '../grants.js';
+import { httpEntry } from '../paths.js';
+import { HelpdeskFunction, type SharedResources } from './functions.js';
+
+export interface ApiProps {
+  stage: string;
+  throttle: { rateLimit: number; burstLimit: number };
+  logRetention: logs.RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+/** The group whose Lambda also answers API Gateway's `$default` route (404/405 in the API's error shape). */
+export const DEFAULT_ROUTE_GROUP: Group = 'account';
+
+/** `GET /api/v1/tickets/{ticketId}` -> `GETapiv1ticketsticketId` (construct ids cannot hold `/`). */
+const routeId = (key: string) => key.replace(/[^A-Za-z0-9]/g, '');
+
+/**
+ * HTTP API (payload 2.0). The API and its `$default` stage exist first so that functions can be told
+ * the API's URL; `addRoutes` then creates one Lambda per endpoint group that has routes and one API
+ * Gateway route per entry of the route table.
+ */
+export class Api extends Construct {
+  readonly httpApi: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  readonly accessLogs: logs.LogGroup;
+  readonly functions: Partial<Record<Group, HelpdeskFunction>> = {};
+  readonly routes: apigw.HttpRoute[] = [];
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      apiName: `helpdesk-${props.stage}`,
+      description: `Helpdesk API (${props.stage})`,
+      createDefaultStage: false,
+    });
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle,
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            httpMethod: '$context.httpMethod',
+            routeKey: '$context.routeKey',
+            path: '$context.path',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            responseLatency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+    });
+  }
+
+  /** The API's base URL (`https://<id>.execute-api.<region>.amazonaws.com`), routes live under /api/v1. */
+  get url() {
+    return this.httpApi.apiEndpoint;
+  }
+
+  addRoutes(routes: readonly RouteDef[], shared: SharedResources) {
+    const groups = new Set<Group>(routes.map((r) => r.group));
+    groups.add(DEFAULT_ROUTE_GROUP);
+    const integrations = new Map<Group, HttpLambdaIntegration>();
+    for (const group of groups) {
+      const fn = new HelpdeskFunction(this, `${group}Function`, {
+        shared,
+        entry: httpEntry(group),
+        description: `HTTP endpoint group ${group} (functions/http/${group}.ts)`,
+        serviceName: `helpdesk-http-${group}`,
+        grants: HTTP_GRANTS[group],
+        memorySize: 512,
+        // API Gateway HTTP APIs give up after 30 s; stop before that so the error is ours.
+        timeout: Duration.seconds(29),
+      });
+      this.functions[group] = fn;
+      integrations.set(group, new HttpLambdaIntegration(`${group}Integration`, fn.fn));
+    }
+
+    const add = (id: string, key: apigw.HttpRouteKey, group: Group) => {
+      const route = new apigw.HttpRoute(this, id, {
+        httpApi: this.httpApi,
+        routeKey: key,
+        integration: integrations.get(group)!,
+      });
+      this.routes.push(route);
+      return route;
+    };
+    for (const route of routes) {
+      add(`Route${routeId(routeKey(route))}`, apigw.HttpRouteKey.with(fullPath(route), apigw.HttpMethod[route.method]), route.group);
+    }
+    add('RouteDefault', apigw.HttpRouteKey.DEFAULT, DEFAULT_ROUTE_GROUP);
+
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Authentication is the API key (Authorization: Bearer sk_...) checked in every group Lambda by the core middleware (SHA-256 lookup, IP allowlist, scopes, tenancy), and some routes are deliberately public (rating page, spec document); an API Gateway authorizer would duplicate that per request.',
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as ses from 'aws-cdk-lib/aws-ses';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface MailProps {
+  stage: string;
+  /** Receives bounce, complaint, delivery, reject and rendering-failure events. */
+  sesEventsQueue: sqs.IQueue;
+}
+
+/** SES events the ses-events consumer reads (suppression list, email.bounced webhooks, send status). */
+const EVENTS = [
+  ses.EmailSendingEvent.SEND,
+  ses.EmailSendingEvent.DELIVERY,
+  ses.EmailSendingEvent.BOUNCE,
+  ses.EmailSendingEvent.COMPLAINT,
+  ses.EmailSendingEvent.REJECT,
+  ses.EmailSendingEvent.RENDERING_FAILURE,
+  ses.EmailSendingEvent.DELIVERY_DELAY,
+];
+
+/**
+ * SES v2 configuration set. Its event destination is the account's default EventBridge bus (SES can
+ * publish only there); a rule forwards this configuration set's events to the sesEvents queue.
+ * EventBridge rather than SNS: no topic to encrypt with a customer key that SES, SNS and SQS must all
+ * be allowed to use. The SQS message body is the EventBridge event: `{ source: 'aws.ses',
+ * 'detail-type': 'Email Bounced', detail: { eventType: 'Bounce', mail, bounce } }`.
+ */
+export class Mail extends Construct {
+  readonly configurationSet: ses.ConfigurationSet;
+  readonly rule: events.Rule;
+
+  constructor(scope: Construct, id: string, props: MailProps) {
+    super(scope, id);
+    const name = `helpdesk-${props.stage}`;
+    this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
+      configurationSetName: name,
+      reputationMetrics: true,
+      sendingEnabled: true,
+      tlsPolicy: ses.ConfigurationSetTlsPolicy.REQUIRE,
+      suppressionReasons: ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+    });
+    const defaultBus = events.EventBus.fromEventBusName(this, 'DefaultBus', 'default');
+    this.configurationSet.addEventDestination('ToEventBridge', {
+      destination: ses.EventDestination.eventBus(defaultBus),
+      events: EVENTS,
+    });
+    this.rule = new events.Rule(this, 'SesEventsRule', {
+      description: `SES events of configuration set ${name} -> sesEvents queue`,
+      eventBus: defaultBus,
+      eventPattern: {
+        source: ['aws.ses'],
+        detail: { mail: { tags: { 'ses:configuration-set': [name] } } },
+      },
+      targets: [new targets.SqsQueue(props.sesEventsQueue)],
+    });
+  }
+}

@@ -1,0 +1,132 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { allRoutes } from '@helpdesk/core/http/routes';
+import { QUEUE_NAMES } from '@helpdesk/core/ports/queues';
+import type { StackSettings } from './config.js';
+import { Api } from './constructs/api.js';
+import { Async } from './constructs/async.js';
+import { Data } from './constructs/data.js';
+import { Files } from './constructs/files.js';
+import type { HelpdeskFunction, SharedResources } from './constructs/functions.js';
+import { Mail } from './constructs/mail.js';
+import { Observability } from './constructs/observability.js';
+import { Schedules } from './constructs/schedules.js';
+
+export interface HelpdeskStackProps extends StackProps {
+  settings: StackSettings;
+}
+
+/** Retention values CloudWatch Logs accepts; the context value is rounded up to the next one. */
+const RETENTIONS = Object.values(logs.RetentionDays).filter((v): v is number => typeof v === 'number' && v > 0).sort((a, b) => a - b);
+const retentionOf = (days: number) => (RETENTIONS.find((r) => r >= days) ?? logs.RetentionDays.TEN_YEARS) as logs.RetentionDays;
+
+/**
+ * The whole service for one stage: table, attachments bucket, queues and consumers, HTTP API and
+ * group Lambdas, SES configuration set, scheduler group, alarms.
+ */
+export class HelpdeskStack extends Stack {
+  readonly data: Data;
+  readonly files: Files;
+  readonly async: Async;
+  readonly schedules: Schedules;
+  readonly mail: Mail;
+  readonly api: Api;
+  readonly observability: Observability;
+  readonly signingSecret: secretsmanager.Secret;
+
+  constructor(scope: Construct, id: string, props: HelpdeskStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+    const { stage } = settings;
+    const prod = stage === 'prod';
+    const removalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const logRetention = retentionOf(prod ? Math.max(settings.logRetentionDays, 90) : settings.logRetentionDays);
+
+    this.data = new Data(this, 'Data', { removalPolicy, deletionProtection: prod });
+    this.files = new Files(this, 'Files', { accessLogRetentionDays: prod ? 365 : 30 });
+    this.async = new Async(this, 'Async', { removalPolicy });
+    this.schedules = new Schedules(this, 'Schedules', { stage, emailsQueue: this.async.queues.emails, removalPolicy });
+    this.mail = new Mail(this, 'Mail', { stage, sesEventsQueue: this.async.queues.sesEvents });
+    this.api = new Api(this, 'Api', {
+      stage,
+      throttle: { rateLimit: settings.apiThrottleRateLimit, burstLimit: settings.apiThrottleBurstLimit },
+      logRetention,
+      removalPolicy,
+    });
+
+    // HMAC key for webhook signatures and signed links. Generated once per stage and resolved by
+    // CloudFormation into the functions' environment (core reads SIGNING_SECRET as the value).
+    this.signingSecret = new secretsmanager.Secret(this, 'SigningSecret', {
+      description: `helpdesk-${stage} signing secret (webhook signatures, signed links)`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy,
+    });
+    Validations.of(this.signingSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Customers verify webhook signatures with this secret and signed links outlive a rotation; rotating needs a dual-key overlap that core does not implement yet. Rotate manually and redeploy.',
+    });
+
+    const queueEnv: Record<string, string> = {};
+    for (const name of QUEUE_NAMES) {
+      queueEnv[`QUEUE_URL_${name.toUpperCase()}`] = this.async.queues[name].queueUrl;
+      queueEnv[`QUEUE_ARN_${name.toUpperCase()}`] = this.async.queues[name].queueArn;
+    }
+    const environment: Record<string, string> = {
+      STAGE: stage,
+      TABLE_NAME: this.data.table.tableName,
+      ...queueEnv,
+      ATTACHMENTS_BUCKET: this.files.bucket.bucketName,
+      PUBLIC_BASE_URL: settings.publicBaseUrl ?? this.api.url,
+      DEFAULT_SENDER: settings.defaultSender,
+      SES_CONFIGURATION_SET: this.mail.configurationSet.configurationSetName,
+      SCHEDULER_MODE: 'eventbridge',
+      SCHEDULER_GROUP: this.schedules.group.scheduleGroupName,
+      SCHEDULER_ROLE_ARN: this.schedules.role.roleArn,
+      SIGNING_SECRET: this.signingSecret.secretValue.unsafeUnwrap(),
+      EMBEDDER: 'bedrock',
+      EMBEDDING_MODEL_ID: settings.embeddingModelId,
+      // ALLOW_PRIVATE_WEBHOOK_TARGETS is deliberately absent: deployed stages never deliver to private networks.
+    };
+    if ('ALLOW_PRIVATE_WEBHOOK_TARGETS' in environment) throw new Error('ALLOW_PRIVATE_WEBHOOK_TARGETS must not be set in a deployed stage');
+
+    const shared: SharedResources = {
+      table: this.data.table,
+      bucket: this.files.bucket,
+      queues: this.async.queues,
+      configurationSetName: this.mail.configurationSet.configurationSetName,
+      scheduleGroup: this.schedules.group,
+      schedulerRole: this.schedules.role,
+      embeddingModelArn: this.formatArn({
+        service: 'bedrock',
+        account: '',
+        resource: 'foundation-model',
+        resourceName: settings.embeddingModelId,
+      }),
+      environment,
+      logRetention,
+      removalPolicy,
+    };
+
+    this.api.addRoutes(allRoutes, shared);
+    this.async.addConsumers(shared);
+
+    const functions: Record<string, HelpdeskFunction> = {};
+    for (const [group, fn] of Object.entries(this.api.functions)) functions[`http-${group}`] = fn;
+    for (const [queue, fn] of Object.entries(this.async.consumers)) functions[`queue-${queue}`] = fn;
+    this.observability = new Observability(this, 'Observability', {
+      stage,
+      httpApi: this.api.httpApi,
+      deadLetterQueues: this.async.deadLetterQueues,
+      functions,
+      alarmTopicArn: settings.alarmTopicArn,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: `${this.api.url}/api/v1` });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'AttachmentsBucket', { value: this.files.bucket.bucketName });
+    new CfnOutput(this, 'ConfigurationSet', { value: this.mail.configurationSet.configurationSetName });
+  }
+}
