@@ -95,7 +95,7 @@ export async function startHttpServer(port: number, host = '127.0.0.1') {
       }
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       const found = match(req.method ?? 'GET', path);
-      const target = found && 'route' in found ? found : undefined;
+      const target = found?.kind === 'route' ? found : undefined;
       const group = target ? target.route.group : 'account';
       const event = toApiGatewayEvent(req, body, target ?? { routeKey: '$default' });
       const handler = await loadHandler('http', group);

@@ -20,6 +20,10 @@ const compile = (route: RouteDef): Compiled => {
   return { route, regex: new RegExp(`^${pattern}$`), names };
 };
 
+export type MatchResult =
+  | { kind: 'route'; route: RouteDef; routeKey: string; pathParameters: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] };
+
 /**
  * Matches a method and raw path against the route table the way API Gateway does: literal segments
  * win over parameters, a path that exists under another method is a 405.
@@ -29,15 +33,15 @@ export function createMatcher(routes: RouteDef[]) {
     .map(compile)
     // More literal segments first, so /email-templates/import beats /email-templates/{key}.
     .sort((a, b) => a.names.length - b.names.length);
-  return (method: string, path: string) => {
+  return (method: string, path: string): MatchResult | undefined => {
     const allowed: string[] = [];
     for (const c of compiled) {
       const m = c.regex.exec(path);
       if (!m) continue;
       const pathParameters = Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
-      if (c.route.method === method) return { route: c.route, routeKey: routeKey(c.route), pathParameters } as const;
+      if (c.route.method === method) return { kind: 'route', route: c.route, routeKey: routeKey(c.route), pathParameters };
       allowed.push(c.route.method);
     }
-    return allowed.length ? ({ allowed } as const) : undefined;
+    return allowed.length ? { kind: 'method-not-allowed', allowed } : undefined;
   };
 }

@@ -79,7 +79,7 @@ const routeResolver = (routes: Map<string, { route: RouteDef; impl: RouteImpl<Ro
       const bound = routes.get(event.routeKey);
       if (!bound) {
         const found = match(event.requestContext.http.method, event.rawPath);
-        if (found && 'allowed' in found) throw errors.methodNotAllowed(found.allowed as string[]);
+        if (found?.kind === 'method-not-allowed') throw errors.methodNotAllowed(found.allowed);
         throw new HttpError(404, 'not_found', `No route for ${event.requestContext.http.method} ${event.rawPath}.`);
       }
       Object.assign(stateOf(event), bound);

@@ -1,0 +1,101 @@
+import { addMember, createAccount, createProject, loadTenant, setAccountLimits } from '@helpdesk/core/auth/accounts';
+import { ENVIRONMENTS, type Environment } from '@helpdesk/core/auth/entities';
+import { createApiKey, revokeApiKey } from '@helpdesk/core/auth/keys';
+import { PLANS, type Plan } from '@helpdesk/core/auth/plans';
+import { isValidCidr } from '@helpdesk/core/http/ip';
+import { SCOPES } from '@helpdesk/core/http/route';
+import { list, optional, positiveInt, required, UsageError } from './args.js';
+
+type Flags = Record<string, string | true>;
+
+const oneOf = <T extends string>(name: string, value: string, allowed: readonly T[]): T => {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+};
+
+async function tenantOf(accountId: string) {
+  const tenant = await loadTenant(accountId);
+  if (!tenant.account) throw new UsageError(`Account ${accountId} not found`);
+  return tenant;
+}
+
+export const commands: Record<string, { usage: string; run(flags: Flags): Promise<unknown> }> = {
+  'account:create': {
+    usage: '--name N --plan free|starter|pro|business',
+    async run(flags) {
+      const account = await createAccount({ name: required(flags, 'name'), plan: oneOf('plan', required(flags, 'plan'), PLANS) as Plan });
+      return { id: account.accountId, name: account.name, plan: account.plan, createdAt: account.createdAt };
+    },
+  },
+  'account:limits': {
+    usage: '--account ID [--tickets N] [--emails N] [--log-events N] [--storage-bytes N]',
+    async run(flags) {
+      const accountId = required(flags, 'account');
+      await tenantOf(accountId);
+      const account = await setAccountLimits(accountId, {
+        tickets: positiveInt('tickets', optional(flags, 'tickets')),
+        emails: positiveInt('emails', optional(flags, 'emails')),
+        logEvents: positiveInt('log-events', optional(flags, 'log-events')),
+        storageBytes: positiveInt('storage-bytes', optional(flags, 'storage-bytes')),
+      });
+      return { id: accountId, plan: account?.plan, limits: account?.limits ?? {} };
+    },
+  },
+  'project:create': {
+    usage: '--account ID --slug S --name N',
+    async run(flags) {
+      const accountId = required(flags, 'account');
+      await tenantOf(accountId);
+      try {
+        const p = await createProject({ accountId, slug: required(flags, 'slug'), name: required(flags, 'name') });
+        return { id: p.projectId, accountId, slug: p.slug, name: p.name, createdAt: p.createdAt };
+      } catch (err) {
+        if (err instanceof UsageError) throw err;
+        throw new UsageError((err as Error).message);
+      }
+    },
+  },
+  'key:create': {
+    usage: '--account ID --env live|sandbox [--projects all|ID-or-slug,...] [--scopes a:b,...] [--allow-ip CIDR,...] [--rate-limit N]',
+    async run(flags) {
+      const accountId = required(flags, 'account');
+      const { projects } = await tenantOf(accountId);
+      const env = oneOf('env', required(flags, 'env'), ENVIRONMENTS) as Environment;
+      const named = list(optional(flags, 'projects'));
+      let projectIds: string[] | undefined;
+      if (named && !(named.length === 1 && named[0] === 'all')) {
+        projectIds = named.map((ref) => {
+          const p = projects.find((x) => x.projectId === ref || x.slug === ref);
+          if (!p) throw new UsageError(`Project "${ref}" is not in account ${accountId}`);
+          return p.projectId;
+        });
+      }
+      const scopes = list(optional(flags, 'scopes')) ?? [];
+      for (const s of scopes) oneOf('scopes', s, SCOPES);
+      const allowIps = list(optional(flags, 'allow-ip')) ?? [];
+      for (const ip of allowIps) if (!isValidCidr(ip)) throw new UsageError(`--allow-ip "${ip}" is not an IPv4/IPv6 address or CIDR`);
+      return createApiKey({ accountId, env, projectIds, scopes, allowIps, rateLimit: positiveInt('rate-limit', optional(flags, 'rate-limit')) });
+    },
+  },
+  'key:revoke': {
+    usage: '--key-id ID',
+    async run(flags) {
+      const keyId = required(flags, 'key-id');
+      const revoked = await revokeApiKey(keyId);
+      if (!revoked) throw new UsageError(`Key ${keyId} not found`);
+      return revoked;
+    },
+  },
+  'member:add': {
+    usage: '--account ID --email E --name N [--role admin|agent]',
+    async run(flags) {
+      const accountId = required(flags, 'account');
+      await tenantOf(accountId);
+      const email = required(flags, 'email');
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`--email "${email}" is not an email address`);
+      const role = oneOf('role', optional(flags, 'role') ?? 'agent', ['admin', 'agent'] as const);
+      const m = await addMember({ accountId, email, name: required(flags, 'name'), role });
+      return { id: m.memberId, email: m.email, name: m.name, role: m.role };
+    },
+  },
+};

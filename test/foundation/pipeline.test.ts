@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { Entity } from 'electrodb';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { entityConfig, SERVICE } from '@helpdesk/core/db/client';
+import { revokeApiKey } from '@helpdesk/core/auth/keys';
+import { clearPrincipalCache, KEY_CACHE_TTL_MS, resolvePrincipal } from '@helpdesk/core/auth/principal';
+import { errors } from '@helpdesk/core/http/errors';
+import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { defineRoute } from '@helpdesk/core/http/route';
+import { pageQuery, uuid } from '@helpdesk/core/http/schemas';
+import { createTenant } from '../support/fixtures.js';
+import { apiEvent, invoke } from '../support/events.js';
+
+/** A project-scoped record, stored the way every area stores its records. */
+const Thing = new Entity(
+  {
+    model: { entity: 'testThing', version: '1', service: SERVICE },
+    attributes: {
+      projectId: { type: 'string', required: true },
+      env: { type: ['live', 'sandbox'] as const, required: true },
+      thingId: { type: 'string', required: true },
+      name: { type: 'string', required: true },
+    },
+    indexes: { byId: { pk: { field: 'pk', composite: ['projectId', 'env', 'thingId'] }, sk: { field: 'sk', composite: [] } } },
+  },
+  entityConfig(),
+);
+
+const routes = {
+  getThing: defineRoute({
+    id: 'getThing',
+    method: 'GET',
+    path: '/things/{thingId}',
+    group: 'tickets',
+    summary: 'test',
+    tenancy: 'project',
+    scope: 'tickets:read',
+    params: { thingId: uuid },
+    query: pageQuery(),
+  }),
+  createThing: defineRoute({
+    id: 'createThing',
+    method: 'POST',
+    path: '/things',
+    group: 'tickets',
+    summary: 'test',
+    tenancy: 'project',
+    scope: 'tickets:write',
+    body: v.strictObject({ name: v.pipe(v.string(), v.minLength(1)) }),
+  }),
+  crash: defineRoute({ id: 'crash', method: 'GET', path: '/crash', group: 'tickets', summary: 'test', tenancy: 'project' }),
+};
+
+const handler = createGroupHandler(routes, {
+  getThing: async ({ ctx, params, query }) => {
+    const { data } = await Thing.get({ projectId: ctx.projectId, env: ctx.env, thingId: params.thingId }).go();
+    if (!data) throw errors.notFound('Thing');
+    return { ...data, project: ctx.projectSlug, page: query.page, limit: query.limit };
+  },
+  createThing: async ({ ctx, body }) => {
+    const { data } = await Thing.create({ projectId: ctx.projectId, env: ctx.env, thingId: randomUUID(), name: body.name }).go();
+    return { ...data, env: ctx.env };
+  },
+  crash: async () => {
+    throw new Error('secret internals at /var/task/index.js:1');
+  },
+});
+
+const get = (key: string | undefined, thingId: string, extra: Partial<Parameters<typeof apiEvent>[0]> = {}) =>
+  invoke(handler, apiEvent({ routeKey: 'GET /api/v1/things/{thingId}', path: `/api/v1/things/${thingId}`, key, pathParameters: { thingId }, ...extra }));
+const create = (key: string, name: unknown, extra: Partial<Parameters<typeof apiEvent>[0]> = {}) =>
+  invoke(handler, apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key, body: JSON.stringify({ name }), ...extra }));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('authentication', () => {
+  it('answers 401 auth.unauthorized for a missing, malformed, unknown or revoked key', async () => {
+    const t = await createTenant();
+    const id = randomUUID();
+    const unknown = 'sk_live_' + 'A'.repeat(43);
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer nope' }, { authorization: `Bearer ${unknown}` }]) {
+      const res = await get(undefined, id, { headers });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('auth.unauthorized');
+    }
+    const doomed = await createTenant();
+    const { keyId } = (await resolvePrincipal(doomed.liveKey))!;
+    await revokeApiKey(keyId);
+    clearPrincipalCache();
+    expect((await create(doomed.liveKey, 'x')).status).toBe(401);
+    expect((await get(t.liveKey, id)).status).toBe(404);
+  });
+
+  it('stops honouring a revoked key once the cache entry ages out (well within 60 s)', async () => {
+    const t = await createTenant();
+    const now = Date.now();
+    const principal = await resolvePrincipal(t.liveKey, now);
+    expect(principal).not.toBeNull();
+    await revokeApiKey(principal!.keyId);
+    expect(await resolvePrincipal(t.liveKey, now + 1_000)).not.toBeNull();
+    expect(KEY_CACHE_TTL_MS).toBeLessThanOrEqual(60_000);
+    expect(await resolvePrincipal(t.liveKey, now + KEY_CACHE_TTL_MS + 1)).toBeNull();
+  });
+});
+
+describe('IP allowlist and scopes', () => {
+  it('allows only listed IPv4 and IPv6 ranges, from the source IP and never X-Forwarded-For', async () => {
+    const t = await createTenant();
+    const key = await t.key({ allowIps: ['10.0.0.0/8', '2001:db8::/32'] });
+    expect((await create(key, 'a', { sourceIp: '10.1.2.3' })).status).toBe(200);
+    expect((await create(key, 'a', { sourceIp: '2001:db8::1' })).status).toBe(200);
+    expect((await create(key, 'a', { sourceIp: '::ffff:10.9.9.9' })).status).toBe(200);
+    for (const sourceIp of ['192.168.1.1', '2001:db9::1']) {
+      const res = await create(key, 'a', { sourceIp, headers: { 'x-forwarded-for': '10.1.2.3' } });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('auth.forbidden');
+    }
+  });
+
+  it('refuses a key lacking the route scope, naming the scope; an empty scope list has full access', async () => {
+    const t = await createTenant();
+    const readOnly = await t.key({ scopes: ['tickets:read'] });
+    const res = await create(readOnly, 'a');
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: 'auth.forbidden', message: expect.stringContaining('tickets:write') });
+    expect((await create(t.liveKey, 'a')).status).toBe(200);
+  });
+});
+
+describe('project and environment', () => {
+  it('needs a project when the key reaches several, and never guesses', async () => {
+    const t = await createTenant({ projects: ['alpha', 'beta'] });
+    const res = await create(t.liveKey, 'x');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('project.required');
+    expect(res.body.error.details.projects.map((p: { slug: string }) => p.slug)).toEqual(['alpha', 'beta']);
+
+    const bySlug = await create(t.liveKey, 'x', { headers: { 'Service-Project': 'beta' } });
+    expect(bySlug.status).toBe(200);
+    expect(bySlug.body.projectId).toBe(t.projects.beta!.id);
+    const byIdQuery = await create(t.liveKey, 'x', { query: { project: t.projects.alpha!.id } });
+    expect(byIdQuery.body.projectId).toBe(t.projects.alpha!.id);
+
+    const single = await t.key({ projects: ['alpha'] });
+    expect((await create(single, 'x')).body.projectId).toBe(t.projects.alpha!.id);
+    const forbidden = await create(single, 'x', { headers: { 'Service-Project': 'beta' } });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error.code).toBe('project.forbidden');
+  });
+
+  it('lets a live key downgrade to sandbox but never a sandbox key up to live', async () => {
+    const t = await createTenant();
+    expect((await create(t.liveKey, 'x', { headers: { 'Service-Environment': 'sandbox' } })).body.env).toBe('sandbox');
+    expect((await create(t.liveKey, 'x', { query: { environment: 'sandbox' } })).body.env).toBe('sandbox');
+    expect((await create(t.sandboxKey, 'x')).body.env).toBe('sandbox');
+    const up = await create(t.sandboxKey, 'x', { headers: { 'Service-Environment': 'live' } });
+    expect(up.status).toBe(403);
+    expect(up.body.error.code).toBe('environment.forbidden');
+    expect((await create(t.liveKey, 'x', { headers: { 'Service-Environment': 'staging' } })).status).toBe(422);
+  });
+
+  it('keeps records of another project or environment out of reach (404)', async () => {
+    const t = await createTenant({ projects: ['alpha', 'beta'] });
+    const made = await create(t.liveKey, 'x', { headers: { 'Service-Project': 'alpha' } });
+    const id = made.body.thingId as string;
+    expect((await get(t.liveKey, id, { headers: { 'Service-Project': 'alpha' } })).status).toBe(200);
+    const otherProject = await get(t.liveKey, id, { headers: { 'Service-Project': 'beta' } });
+    expect(otherProject.status).toBe(404);
+    expect(otherProject.body.error.code).toBe('not_found');
+    expect((await get(t.liveKey, id, { headers: { 'Service-Project': 'alpha', 'Service-Environment': 'sandbox' } })).status).toBe(404);
+    const other = await createTenant({ projects: ['alpha'] });
+    expect((await get(other.liveKey, id)).status).toBe(404);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers the 101st request in a minute with 429 rate_limit.exceeded and Retry-After', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:05Z'));
+    const t = await createTenant();
+    const id = randomUUID();
+    for (let i = 1; i <= 100; i++) {
+      const res = await get(t.liveKey, id);
+      expect(res.status).toBe(404);
+      expect(res.headers['X-RateLimit-Remaining']).toBe(String(100 - i));
+    }
+    const over = await get(t.liveKey, id);
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe('rate_limit.exceeded');
+    expect(over.headers['Retry-After']).toBe('55');
+    expect(over.headers['X-RateLimit-Limit']).toBe('100');
+    // Another key of the same account has its own budget; the next minute starts afresh.
+    expect((await get(await t.key(), id)).status).toBe(404);
+    vi.setSystemTime(new Date('2030-01-01T00:01:00Z'));
+    expect((await get(t.liveKey, id)).status).toBe(404);
+  });
+
+  it('honours a per-key override', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:10:00Z'));
+    const t = await createTenant();
+    const key = await t.key({ rateLimit: 2 });
+    expect((await create(key, 'a')).status).toBe(200);
+    expect((await create(key, 'a')).status).toBe(200);
+    expect((await create(key, 'a')).status).toBe(429);
+  });
+});
+
+describe('validation and failures', () => {
+  it('answers 422 validation.failed naming each bad field', async () => {
+    const t = await createTenant();
+    const id = randomUUID();
+    for (const query of [{ limit: '0' }, { limit: '101' }, { page: '0' }, { page: 'two' }]) {
+      const res = await get(t.liveKey, id, { query });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('validation.failed');
+      expect(res.body.error.details.fields[0]).toMatchObject({ field: Object.keys(query)[0], in: 'query' });
+    }
+    const made = await create(t.liveKey, 'ok');
+    const ok = await get(t.liveKey, made.body.thingId);
+    expect(ok.body).toMatchObject({ page: 1, limit: 25 });
+
+    const bad = await create(t.liveKey, '');
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.fields).toEqual([expect.objectContaining({ field: 'name', in: 'body' })]);
+    const unknownField = await invoke(
+      handler,
+      apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key: t.liveKey, body: JSON.stringify({ name: 'a', extra: 1 }) }),
+    );
+    expect(unknownField.status).toBe(422);
+    const notJson = await invoke(handler, apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key: t.liveKey, body: '{nope' }));
+    expect(notJson.status).toBe(422);
+    expect(notJson.body.error.code).toBe('validation.failed');
+  });
+
+  it('treats a path id that is not a UUID as not found', async () => {
+    const t = await createTenant();
+    const res = await get(t.liveKey, 'not-a-uuid');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+
+  it('answers an unexpected failure with 500 internal and no internals', async () => {
+    const t = await createTenant();
+    const res = await invoke(handler, apiEvent({ routeKey: 'GET /api/v1/crash', path: '/api/v1/crash', key: t.liveKey }));
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: { code: 'internal', message: expect.any(String) } });
+    expect(JSON.stringify(res.body)).not.toContain('/var/task');
+  });
+});
