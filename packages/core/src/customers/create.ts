@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { errors } from '../http/errors.js';
+import { emitEvent } from '../webhooks/emit.js';
+import { customerService, type UniqueKind } from './entities.js';
+import { normalizeEmail, toCustomer, type CustomerItem, type TenantRef } from './record.js';
+
+export interface NewCustomer {
+  email: string;
+  name?: string | null;
+  externalId?: string | null;
+  phone?: string | null;
+  metadata?: Record<string, string> | null;
+}
+
+type InsertResult = { ok: true; item: CustomerItem } | { ok: false; taken: UniqueKind };
+
+const MAX_CONFLICT_RETRIES = 5;
+
+/**
+ * Writes the customer and its uniqueness items in one transaction. A value already taken answers
+ * which one; a transaction that merely collided with a concurrent one is retried, and the retry then
+ * sees the winner's items.
+ */
+export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promise<InsertResult> {
+  const { projectId, env } = ctx;
+  const email = normalizeEmail(input.email);
+  const customerId = randomUUID();
+  const now = new Date().toISOString();
+  const record = {
+    projectId,
+    env,
+    customerId,
+    email,
+    ticketCount: 0,
+    createdAt: now,
+    updatedAt: now,
+    ...(input.name ? { name: input.name } : {}),
+    ...(input.externalId ? { externalId: input.externalId } : {}),
+    ...(input.phone ? { phone: input.phone } : {}),
+    ...(input.metadata && Object.keys(input.metadata).length ? { metadata: input.metadata } : {}),
+  };
+  const kinds: UniqueKind[] = input.externalId ? ['email', 'externalId'] : ['email'];
+  for (let attempt = 0; ; attempt++) {
+    const result = await customerService.transaction
+      .write(({ customer, customerKey }) => [
+        customer.create(record).commit(),
+        ...kinds.map((kind) =>
+          customerKey.create({ projectId, env, kind, value: kind === 'email' ? email : input.externalId!, customerId }).commit(),
+        ),
+      ])
+      .go();
+    if (!result.canceled) return { ok: true, item: record as CustomerItem };
+    const codes = result.data.map((d) => d.code);
+    const taken = kinds.find((_, i) => codes[i + 1] === 'ConditionalCheckFailed');
+    if (taken) return { ok: false, taken };
+    if (!codes.includes('TransactionConflict') || attempt >= MAX_CONFLICT_RETRIES) {
+      throw new Error(`Customer insert cancelled: ${codes.join(', ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 20 * (attempt + 1) + Math.random() * 30));
+  }
+}
+
+export const takenError = (kind: UniqueKind, value: string) =>
+  kind === 'email'
+    ? errors.unprocessable('customer.email_taken', `A customer with the email ${value} already exists.`, { field: 'email' })
+    : errors.unprocessable('customer.external_id_taken', `A customer with the externalId ${value} already exists.`, {
+        field: 'externalId',
+      });
+
+/** POST /customers. */
+export async function createCustomer(ctx: TenantRef, input: NewCustomer) {
+  const result = await insertCustomer(ctx, input);
+  if (!result.ok) throw takenError(result.taken, result.taken === 'email' ? normalizeEmail(input.email) : input.externalId!);
+  const customer = toCustomer(result.item);
+  await emitEvent(ctx, 'customer.created', { customer });
+  return customer;
+}

@@ -1,0 +1,69 @@
+import { Entity, Service } from 'electrodb';
+import { ENVIRONMENTS } from '../auth/entities.js';
+import { entityConfig, SERVICE } from '../db/client.js';
+
+const tenant = {
+  projectId: { type: 'string', required: true, readOnly: true },
+  env: { type: ENVIRONMENTS, required: true, readOnly: true },
+} as const;
+
+export const Customer = new Entity(
+  {
+    model: { entity: 'customer', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      customerId: { type: 'string', required: true, readOnly: true },
+      /** Lower-cased; immutable, so the uniqueness item written with it never moves. */
+      email: { type: 'string', required: true, readOnly: true },
+      name: { type: 'string' },
+      externalId: { type: 'string' },
+      phone: { type: 'string' },
+      metadata: { type: 'any' },
+      ticketCount: { type: 'number', required: true, default: 0 },
+      createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
+      // Set by profile changes only: a ticket counter moving is not a profile update.
+      updatedAt: { type: 'string', required: true, default: () => new Date().toISOString() },
+    },
+    indexes: {
+      byId: {
+        pk: { field: 'pk', composite: ['projectId', 'env', 'customerId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+      byCreated: {
+        index: 'gsi1',
+        pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
+        sk: { field: 'gsi1sk', composite: ['createdAt', 'customerId'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const UNIQUE_KINDS = ['email', 'externalId'] as const;
+export type UniqueKind = (typeof UNIQUE_KINDS)[number];
+
+/**
+ * One item per unique customer value (email, externalId) in a project and environment, written in the
+ * same transaction as the customer with a not-exists condition: DynamoDB has no unique indexes.
+ */
+export const CustomerKey = new Entity(
+  {
+    model: { entity: 'customerKey', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      kind: { type: UNIQUE_KINDS, required: true, readOnly: true },
+      value: { type: 'string', required: true, readOnly: true },
+      customerId: { type: 'string', required: true, readOnly: true },
+    },
+    indexes: {
+      byValue: {
+        // externalIds are the caller's and case-sensitive: keep the key's casing.
+        pk: { field: 'pk', composite: ['projectId', 'env', 'kind', 'value'], casing: 'none' },
+        sk: { field: 'sk', composite: [] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const customerService = new Service({ customer: Customer, customerKey: CustomerKey }, entityConfig());
