@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { TenantContext } from '../auth/context.js';
+import { consumeQuota, releaseQuota } from '../auth/quota.js';
+import { env } from '../config.js';
+import { enqueue } from '../ports/queue.js';
+import { scheduleOnce } from '../ports/scheduler.js';
+import { CUSTOM_REF, EmailLog } from './entities.js';
+import type { EmailRow } from './present.js';
+import { suppressionOf } from './suppression.js';
+
+/** What the email consumer receives: the row to deliver and the tenant it belongs to. */
+export interface DeliveryMessage {
+  emailId: string;
+  ctx: Omit<TenantContext, 'keyId'>;
+}
+
+/** A send as the API (or a system mail) asks for it, already validated. */
+export interface EmailDraft {
+  to: string;
+  cc?: string[];
+  bcc?: string[];
+  from?: string;
+  replyTo?: string;
+  headers?: Record<string, string>;
+  metadata?: Record<string, string>;
+  scheduledAt?: Date;
+  content:
+    | { kind: 'template'; templateKey: string; templateVersion?: number; variables: Record<string, unknown> }
+    | { kind: 'custom'; subject: string; body: string; layout?: string };
+  /** Live customer sends take a unit of the monthly allowance; system mails do not. */
+  countQuota: boolean;
+}
+
+const deliveryMessage = (ctx: TenantContext, emailId: string): DeliveryMessage => {
+  const { keyId: _keyId, ...tenant } = ctx;
+  return { emailId, ctx: tenant };
+};
+
+/**
+ * Writes the Email Logs row and hands the send to the email queue (now, or through a one-time
+ * schedule). A suppressed recipient gets a `blocked` row and nothing else: no quota, no queue.
+ */
+export async function createEmail(ctx: TenantContext, draft: EmailDraft): Promise<EmailRow> {
+  const emailId = randomUUID();
+  const blockReason = await suppressionOf(ctx, draft.to);
+  const countQuota = draft.countQuota && !blockReason && ctx.env === 'live';
+  if (countQuota) await consumeQuota(ctx, 'emails', 1);
+  const { content } = draft;
+  let row: EmailRow;
+  try {
+    ({ data: row } = await EmailLog.create({
+      projectId: ctx.projectId,
+      env: ctx.env,
+      emailId,
+      kind: content.kind,
+      status: blockReason ? 'blocked' : draft.scheduledAt ? 'scheduled' : 'queued',
+      to: draft.to,
+      recipient: draft.to.toLowerCase(),
+      cc: draft.cc ?? [],
+      bcc: draft.bcc ?? [],
+      from: draft.from ?? ctx.project.senderEmail ?? env.defaultSender,
+      replyTo: draft.replyTo,
+      headers: draft.headers,
+      metadata: draft.metadata ?? {},
+      ...(content.kind === 'template'
+        ? {
+            templateKey: content.templateKey,
+            templateRef: content.templateKey,
+            templateVersion: content.templateVersion,
+            variables: JSON.stringify(content.variables),
+          }
+        : { templateRef: CUSTOM_REF, subject: content.subject, body: content.body, layout: content.layout }),
+      blocked: blockReason !== undefined,
+      blockReason,
+      scheduledAt: draft.scheduledAt?.toISOString(),
+      quotaCounted: countQuota,
+    }).go());
+  } catch (err) {
+    if (countQuota) await releaseQuota(ctx, 'emails', 1);
+    throw err;
+  }
+  if (row.status === 'scheduled') {
+    await scheduleOnce({ jobId: emailId, at: draft.scheduledAt!, queue: 'emails', message: deliveryMessage(ctx, emailId) });
+  } else if (row.status === 'queued') {
+    await enqueue('emails', deliveryMessage(ctx, emailId));
+  }
+  return row;
+}

@@ -1,0 +1,31 @@
+import type { TenantContext } from '../auth/context.js';
+import { isConditionFailure } from '../db/errors.js';
+import { Suppression, type BlockReason } from './entities.js';
+
+type Scope = Pick<TenantContext, 'projectId' | 'env'>;
+
+/** One GetItem: why this address is suppressed, if it is. */
+export async function suppressionOf(scope: Scope, address: string): Promise<BlockReason | undefined> {
+  const { data } = await Suppression.get({ projectId: scope.projectId, env: scope.env, email: address.toLowerCase() }).go();
+  return data?.reason;
+}
+
+/** The suppressed addresses among several (lower-cased), in one BatchGetItem. */
+export async function suppressedAmong(scope: Scope, addresses: string[]): Promise<Map<string, BlockReason>> {
+  const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  if (unique.length === 0) return new Map();
+  const { data } = await Suppression.get(unique.map((email) => ({ projectId: scope.projectId, env: scope.env, email }))).go();
+  return new Map(data.map((s) => [s.email, s.reason]));
+}
+
+/**
+ * Adds an address to the project+environment's suppression list. An existing entry keeps its first
+ * reason: a later manual suppression does not hide that the address bounced.
+ */
+export async function suppress(scope: Scope, address: string, reason: BlockReason, emailId?: string) {
+  try {
+    await Suppression.create({ projectId: scope.projectId, env: scope.env, email: address.toLowerCase(), reason, emailId }).go();
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
