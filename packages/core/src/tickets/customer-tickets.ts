@@ -1,0 +1,10 @@
+import type { TenantContext } from '../auth/context.js';
+import { CustomerTicket } from './entities.js';
+
+/** A customer's latest tickets, newest first, in one Query on the customer's ticket copies. */
+export async function latestTicketsForCustomer(ctx: TenantContext, customerId: string, limit: number) {
+  const { data } = await CustomerTicket.query
+    .byCustomer({ projectId: ctx.projectId, env: ctx.env, customerId })
+    .go({ order: 'desc', limit });
+  return data.map(({ ticketId, number, subject, status, createdAt }) => ({ id: ticketId, number, subject, status, createdAt }));
+}

@@ -1,0 +1,225 @@
+import { Entity, Service } from 'electrodb';
+import { ENVIRONMENTS } from '../auth/entities.js';
+import { entityConfig, SERVICE } from '../db/client.js';
+
+export const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export const CATEGORIES = ['bug', 'feature_request', 'billing', 'howto', 'other'] as const;
+export const SENDER_TYPES = ['customer', 'staff'] as const;
+export const VISIBILITIES = ['public', 'internal'] as const;
+/** Index value of `assignee` for a ticket nobody is assigned to. */
+export const UNASSIGNED = 'unassigned';
+
+export type Status = (typeof STATUSES)[number];
+export type Priority = (typeof PRIORITIES)[number];
+export type Category = (typeof CATEGORIES)[number];
+export type SenderType = (typeof SENDER_TYPES)[number];
+
+const tenant = {
+  projectId: { type: 'string', required: true, readOnly: true },
+  env: { type: ENVIRONMENTS, required: true, readOnly: true },
+} as const;
+
+/** Every list index sorts by the last activity, newest first when read descending. */
+const byActivity = ['updatedAt', 'ticketId'];
+
+/**
+ * The ticket. Its thread (messages, attachments, tags) shares its partition, so the detail is one
+ * Query on the `thread` collection. The four GSIs are the list's filters; each filter reads only its
+ * own partitions (see list.ts).
+ */
+export const Ticket = new Entity(
+  {
+    model: { entity: 'ticket', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      ticketId: { type: 'string', required: true, readOnly: true },
+      number: { type: 'number', required: true, readOnly: true },
+      subject: { type: 'string', required: true },
+      status: { type: STATUSES, required: true },
+      priority: { type: PRIORITIES, required: true },
+      category: { type: CATEGORIES, required: true },
+      /** Member id or UNASSIGNED (an index key cannot be null). */
+      assignee: { type: 'string', required: true },
+      customerId: { type: 'string', required: true, readOnly: true },
+      customerEmail: { type: 'string', required: true, readOnly: true },
+      customerName: { type: 'string', required: true },
+      /** Lower-cased subject and customer email, for `search`. */
+      searchText: { type: 'string', required: true },
+      lastSenderType: { type: SENDER_TYPES, required: true },
+      lastMessageAt: { type: 'string', required: true },
+      /** Bytes of stored attachments, released when the ticket is deleted. */
+      attachmentBytes: { type: 'number', required: true, default: 0 },
+      closedAt: { type: 'string' },
+      createdAt: { type: 'string', required: true, readOnly: true },
+      updatedAt: { type: 'string', required: true },
+    },
+    indexes: {
+      byId: {
+        collection: 'thread',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+      recent: {
+        index: 'gsi1',
+        pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
+        sk: { field: 'gsi1sk', composite: byActivity },
+      },
+      byStatus: {
+        index: 'gsi2',
+        pk: { field: 'gsi2pk', composite: ['projectId', 'env', 'status', 'lastSenderType'] },
+        sk: { field: 'gsi2sk', composite: byActivity },
+      },
+      byAssignee: {
+        index: 'gsi3',
+        pk: { field: 'gsi3pk', composite: ['projectId', 'env', 'assignee'] },
+        sk: { field: 'gsi3sk', composite: byActivity },
+      },
+      byPriority: {
+        index: 'gsi4',
+        pk: { field: 'gsi4pk', composite: ['projectId', 'env', 'priority', 'category'] },
+        sk: { field: 'gsi4sk', composite: byActivity },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const Message = new Entity(
+  {
+    model: { entity: 'ticketMessage', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      ticketId: { type: 'string', required: true, readOnly: true },
+      messageId: { type: 'string', required: true, readOnly: true },
+      senderType: { type: SENDER_TYPES, required: true, readOnly: true },
+      visibility: { type: VISIBILITIES, required: true, readOnly: true },
+      body: { type: 'string', required: true, readOnly: true },
+      createdAt: { type: 'string', required: true, readOnly: true },
+    },
+    indexes: {
+      byTicket: {
+        collection: 'thread',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+        sk: { field: 'sk', composite: ['createdAt', 'messageId'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const Attachment = new Entity(
+  {
+    model: { entity: 'ticketAttachment', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      ticketId: { type: 'string', required: true, readOnly: true },
+      messageId: { type: 'string', required: true, readOnly: true },
+      attachmentId: { type: 'string', required: true, readOnly: true },
+      fileName: { type: 'string', required: true, readOnly: true },
+      fileSize: { type: 'number', required: true, readOnly: true },
+      mimeType: { type: 'string', required: true, readOnly: true },
+      objectKey: { type: 'string', required: true, readOnly: true },
+      createdAt: { type: 'string', required: true, readOnly: true },
+    },
+    indexes: {
+      byTicket: {
+        collection: 'thread',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+        sk: { field: 'sk', composite: ['messageId', 'attachmentId'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const Tag = new Entity(
+  {
+    model: { entity: 'ticketTag', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      ticketId: { type: 'string', required: true, readOnly: true },
+      /** Lower-cased: tags compare case-insensitively. */
+      tagKey: { type: 'string', required: true, readOnly: true },
+      /** As first given. */
+      tag: { type: 'string', required: true, readOnly: true },
+      createdAt: { type: 'string', required: true, readOnly: true },
+    },
+    indexes: {
+      byTicket: {
+        collection: 'thread',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+        sk: { field: 'sk', composite: ['tagKey'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+/**
+ * A customer's tickets, newest first: a small copy of the row (status kept in step) under the
+ * customer's partition, so the customer detail reads them with one Query and no GSI.
+ */
+export const CustomerTicket = new Entity(
+  {
+    model: { entity: 'customerTicket', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      customerId: { type: 'string', required: true, readOnly: true },
+      ticketId: { type: 'string', required: true, readOnly: true },
+      number: { type: 'number', required: true, readOnly: true },
+      subject: { type: 'string', required: true, readOnly: true },
+      status: { type: STATUSES, required: true },
+      createdAt: { type: 'string', required: true, readOnly: true },
+    },
+    indexes: {
+      byCustomer: {
+        pk: { field: 'pk', composite: ['projectId', 'env', 'customerId'] },
+        sk: { field: 'sk', composite: ['createdAt', 'ticketId'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+/** Ticket number -> ticket id; its conditional put also guarantees the number is used once. */
+export const TicketNumber = new Entity(
+  {
+    model: { entity: 'ticketNumber', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      number: { type: 'number', required: true, readOnly: true },
+      ticketId: { type: 'string', required: true, readOnly: true },
+    },
+    indexes: {
+      byNumber: {
+        pk: { field: 'pk', composite: ['projectId', 'env', 'number'] },
+        sk: { field: 'sk', composite: [] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+/**
+ * Per project and environment: the ticket number counter and the list's counts (see stats.ts), which
+ * are dynamic attribute names written with raw expressions on this item's key.
+ */
+export const TicketStats = new Entity(
+  {
+    model: { entity: 'ticketStats', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      lastNumber: { type: 'number' },
+    },
+    indexes: {
+      byProject: {
+        pk: { field: 'pk', composite: ['projectId', 'env'] },
+        sk: { field: 'sk', composite: [] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const threadService = new Service({ ticket: Ticket, message: Message, attachment: Attachment, tag: Tag }, entityConfig());
