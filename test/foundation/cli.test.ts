@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeStackFile, writeStackFile } from '../../packages/local/src/stack-file.js';
+import { freePort } from '../../packages/local/src/ports.js';
+import { startTestApp } from '../support/app.js';
+import { testResources } from '../support/env.js';
+
+const run = promisify(execFile);
+const app = await startTestApp();
+const port = await freePort();
+
+/** The CLI as an operator runs it, finding this file's stand-ins through a stack file on its PORT. */
+async function admin(...args: string[]) {
+  const env = { ...process.env, PORT: String(port), TABLE_NAME: '' };
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...args], { env });
+    return { code: 0, json: JSON.parse(stdout), stderr: '' };
+  } catch (err) {
+    const e = err as { code: number; stderr: string };
+    return { code: e.code, json: undefined, stderr: e.stderr };
+  }
+}
+
+writeStackFile(port, {
+  pid: process.pid,
+  apiUrl: app.apiUrl,
+  sesUrl: '',
+  dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
+  s3Endpoint: '',
+  sqsEndpoint: '',
+  tableName: testResources().tableName,
+  bucket: testResources().bucket,
+  queueUrls: {},
+  demoAccountId: '',
+});
+afterAll(() => removeStackFile(port));
+
+describe('admin CLI', () => {
+  it('creates an account, projects, members and keys that the API then honours', async () => {
+    const account = await admin('account:create', '--name', 'Acme', '--plan', 'starter');
+    expect(account.code).toBe(0);
+    expect(account.json).toMatchObject({ name: 'Acme', plan: 'starter' });
+    const id = account.json.id as string;
+
+    expect((await admin('project:create', '--account', id, '--slug', 'web', '--name', 'Web')).json.slug).toBe('web');
+    expect((await admin('project:create', '--account', id, '--slug', 'app', '--name', 'App')).code).toBe(0);
+    const member = await admin('member:add', '--account', id, '--email', 'Ann@Example.com', '--name', 'Ann', '--role', 'admin');
+    expect(member.json).toMatchObject({ email: 'ann@example.com', role: 'admin' });
+
+    const key = await admin('key:create', '--account', id, '--env', 'live', '--projects', 'web', '--scopes', 'tickets:read');
+    expect(key.json.key).toMatch(/^sk_live_/);
+    const projects = await app.call('GET', '/projects', { key: key.json.key });
+    expect(projects.body.projects.map((p: { slug: string }) => p.slug)).toEqual(['web']);
+    const members = await app.call('GET', '/members', { key: key.json.key });
+    expect(members.body.members).toEqual([{ id: member.json.id, email: 'ann@example.com', name: 'Ann', role: 'admin' }]);
+
+    const limits = await admin('account:limits', '--account', id, '--tickets', '5', '--storage-bytes', '1000');
+    expect(limits.json.limits).toEqual({ tickets: 5, storageBytes: 1000 });
+
+    const revoked = await admin('key:revoke', '--key-id', key.json.id);
+    expect(revoked.code).toBe(0);
+    expect(revoked.json.revokedAt).toEqual(expect.any(String));
+  }, 60_000);
+
+  it('exits non-zero with a message on bad input', async () => {
+    for (const args of [
+      ['account:create', '--name', 'X', '--plan', 'gold'],
+      ['key:create', '--account', '00000000-0000-0000-0000-000000000000', '--env', 'live'],
+      ['nope'],
+    ]) {
+      const res = await admin(...args);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toMatch(/^admin: /m);
+    }
+  }, 60_000);
+});
