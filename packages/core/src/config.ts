@@ -42,6 +42,11 @@ export const env = {
   get allowPrivateWebhookTargets(): boolean {
     return read('ALLOW_PRIVATE_WEBHOOK_TARGETS') === 'true';
   },
+  /** Unit of the webhook retry backoff (1, 5, 30, 120, 360, 720, 1440 units); tests shrink it. */
+  get webhookRetryBaseSeconds(): number {
+    const value = Number(read('WEBHOOK_RETRY_BASE_SECONDS') ?? 60);
+    return Number.isFinite(value) && value >= 0 ? value : 60;
+  },
   get schedulerMode(): 'eventbridge' | 'table' {
     return read('SCHEDULER_MODE') === 'eventbridge' ? 'eventbridge' : 'table';
   },

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { env } from '../config.js';
+import { ttlIn } from '../db/client.js';
+import { isConditionFailure } from '../db/errors.js';
+import { logger } from '../logger.js';
+import { enqueue, enqueueMany } from '../ports/queue.js';
+import { scheduleOnce } from '../ports/scheduler.js';
+import { WebhookDeadLetter, WebhookDelivery, WebhookEndpoint } from './entities.js';
+import type { EventEnvelope, EventName } from './events.js';
+import { deliveryBody } from './payload.js';
+import { openSecret } from './secret.js';
+import { checkWebhookTarget } from './target.js';
+import { signPayload } from './verify.js';
+
+/** One event for one endpoint, one attempt: what fan-out and retries put on the webhooks queue. */
+export interface DeliveryJob {
+  kind: 'delivery';
+  /** X-Service-Delivery: the same on every attempt, so receivers can deduplicate. */
+  deliveryId: string;
+  webhookId: string;
+  accountId: string;
+  projectId: string;
+  env: 'live' | 'sandbox';
+  event: EventName;
+  timestamp: string;
+  data: Record<string, unknown>;
+  attempt: number;
+  /** The test action's sample: sent regardless of filters, logged, never retried, no effect on endpoint health. */
+  test?: boolean;
+}
+
+export type WebhookMessage = EventEnvelope | DeliveryJob;
+
+export const DELIVERY_TIMEOUT_MS = 5000;
+/** Retry delays in units of the base (60 s): about 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
+export const RETRY_STEPS = [1, 5, 30, 120, 360, 720, 1440] as const;
+export const MAX_ATTEMPTS = RETRY_STEPS.length + 1;
+const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000;
+const LOG_TTL_SECONDS = 30 * 24 * 3600;
+/** SQS's longest DelaySeconds; longer waits go through the scheduler. */
+const MAX_QUEUE_DELAY_SECONDS = 900;
+
+/** Deterministic per (event, endpoint): a fan-out SQS delivers twice yields the same delivery id. */
+const deliveryIdFor = (eventId: string, webhookId: string) => {
+  const h = createHash('sha256').update(`${eventId}:${webhookId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+const jitteredDelaySeconds = (attempt: number) => env.webhookRetryBaseSeconds * RETRY_STEPS[attempt - 1]! * (0.9 + Math.random() * 0.2);
+
+/**
+ * An event becomes one job per subscribed, enabled endpoint of its project and environment. Each
+ * job is delivered and retried on its own, so a slow endpoint delays no other and a retry re-sends
+ * to nobody else.
+ */
+export async function fanOut(envelope: EventEnvelope) {
+  const { data: endpoints } = await WebhookEndpoint.query
+    .byProject({ projectId: envelope.projectId, env: envelope.env })
+    .go({ pages: 'all' });
+  const jobs: DeliveryJob[] = endpoints
+    .filter((e) => e.enabled && (!e.events || e.events.includes(envelope.event)))
+    .map((e) => ({
+      kind: 'delivery',
+      deliveryId: deliveryIdFor(envelope.id, e.webhookId),
+      webhookId: e.webhookId,
+      accountId: envelope.accountId,
+      projectId: envelope.projectId,
+      env: envelope.env,
+      event: envelope.event,
+      timestamp: envelope.timestamp,
+      data: envelope.data,
+      attempt: 1,
+    }));
+  await enqueueMany('webhooks', jobs);
+}
+
+interface Outcome {
+  ok: boolean;
+  statusCode?: number;
+  error?: string;
+}
+
+async function post(endpoint: { webhookId: string; url: string; format: 'json' | 'chat'; sealedSecret: string }, job: DeliveryJob): Promise<Outcome> {
+  // Again at delivery: the name may have been re-pointed at an internal address since registration.
+  const refused = await checkWebhookTarget(endpoint.url);
+  if (refused) return { ok: false, error: `Target refused: ${refused}` };
+  const body = deliveryBody(endpoint.format, job.event, job.timestamp, job.data);
+  try {
+    const res = await fetch(endpoint.url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Service-Event': job.event,
+        'X-Service-Signature': signPayload(body, openSecret(endpoint.sealedSecret, endpoint.webhookId)),
+        'X-Service-Delivery': job.deliveryId,
+        'X-Service-Timestamp': job.timestamp,
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status };
+    const error =
+      res.status >= 300 && res.status < 400 ? `Redirect (HTTP ${res.status}) not followed` : `HTTP ${res.status}`;
+    return { ok: false, statusCode: res.status, error };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    if (e.name === 'TimeoutError') return { ok: false, error: `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s` };
+    return { ok: false, error: `Connection failed: ${e.cause?.code ?? e.cause?.message ?? e.message}` };
+  }
+}
+
+async function scheduleRetry(job: DeliveryJob, delaySeconds: number, at: Date) {
+  const next: DeliveryJob = { ...job, attempt: job.attempt + 1 };
+  if (delaySeconds <= MAX_QUEUE_DELAY_SECONDS) {
+    await enqueue('webhooks', next, { delaySeconds });
+  } else {
+    await scheduleOnce({ jobId: `${job.deliveryId}-${next.attempt}`, at, queue: 'webhooks', message: next });
+  }
+}
+
+/** One attempt of one job: POST, log the attempt, then retry, dead-letter or disable as the outcome says. */
+export async function attemptDelivery(job: DeliveryJob) {
+  const key = { projectId: job.projectId, env: job.env, webhookId: job.webhookId };
+  const { data: endpoint } = await WebhookEndpoint.get(key).go();
+  // A deleted endpoint's pending retries end here; a disabled or unsubscribed one gets nothing more.
+  if (!endpoint) return;
+  if (!job.test && (!endpoint.enabled || (endpoint.events && !endpoint.events.includes(job.event)))) return;
+
+  const started = Date.now();
+  const outcome = await post(endpoint, job);
+  const now = Date.now();
+
+  let disable: string | undefined;
+  let retry: { delaySeconds: number; at: Date } | undefined;
+  if (!outcome.ok && !job.test) {
+    if (outcome.statusCode === 410) disable = 'The endpoint answered 410 Gone.';
+    else if (endpoint.failingSince && now - Date.parse(endpoint.failingSince) >= DISABLE_AFTER_MS) {
+      disable = 'Every delivery attempt failed for 3 days.';
+    } else if (job.attempt < MAX_ATTEMPTS) {
+      const delaySeconds = jitteredDelaySeconds(job.attempt);
+      retry = { delaySeconds, at: new Date(now + delaySeconds * 1000) };
+    }
+  }
+
+  try {
+    await WebhookDelivery.create({
+      ...key,
+      deliveryId: job.deliveryId,
+      attempt: job.attempt,
+      event: job.event,
+      statusCode: outcome.statusCode,
+      durationMs: now - started,
+      error: disable ? `${outcome.error}. Endpoint disabled: ${disable}` : outcome.error,
+      createdAt: new Date(started).toISOString(),
+      nextRetryAt: retry?.at.toISOString(),
+      expiresAt: ttlIn(LOG_TTL_SECONDS),
+    }).go();
+  } catch (err) {
+    // This attempt was already made and logged by an earlier copy of the job: its follow-up is done too.
+    if (isConditionFailure(err)) return;
+    throw err;
+  }
+
+  if (job.test) return;
+  if (outcome.ok) {
+    if (endpoint.failingSince) await WebhookEndpoint.patch(key).remove(['failingSince']).go();
+    return;
+  }
+  if (disable) {
+    await WebhookEndpoint.patch(key).set({ enabled: false, disabledReason: disable }).go();
+    logger.warn('Webhook endpoint disabled', { webhookId: job.webhookId, reason: disable });
+  } else if (!endpoint.failingSince) {
+    await WebhookEndpoint.patch(key).set({ failingSince: new Date(now).toISOString() }).go();
+  }
+  if (retry) {
+    await scheduleRetry(job, retry.delaySeconds, retry.at);
+    return;
+  }
+  await WebhookDeadLetter.create({
+    ...key,
+    deliveryId: job.deliveryId,
+    event: job.event,
+    timestamp: job.timestamp,
+    data: JSON.stringify(job.data),
+    attempts: job.attempt,
+    lastError: outcome.error ?? 'Delivery failed',
+    expiresAt: ttlIn(LOG_TTL_SECONDS),
+  }).go();
+  logger.warn('Webhook delivery dead-lettered', { webhookId: job.webhookId, deliveryId: job.deliveryId, attempts: job.attempt });
+}
+
+/** The webhooks queue carries both emitted events (fanned out) and delivery jobs (attempted). */
+export const handleWebhookMessage = (message: WebhookMessage) =>
+  'kind' in message && message.kind === 'delivery' ? attemptDelivery(message) : fanOut(message as EventEnvelope);
