@@ -1,0 +1,34 @@
+import type { TemplateDelegate } from 'handlebars';
+import { detectVariables, handlebars, parseSource, qualifyPartials } from './analyze.js';
+import type { Scope } from './keys.js';
+
+export interface Compiled {
+  render: TemplateDelegate;
+  variables: string[];
+  /** Qualified keys of the partials the source references. */
+  partials: string[];
+}
+
+/** Compiled sources by `<id>:<version>` (a version never changes), bounded. */
+const cache = new Map<string, Compiled>();
+const MAX_CACHED = 500;
+
+export const cachedVersion = (cacheKey: string) => cache.get(cacheKey);
+
+/** Compiles a stored source once per version; `escape: false` for subjects, which are plain text. */
+export function compileVersion(cacheKey: string, scope: Scope, source: string, options: { escape?: boolean } = {}): Compiled {
+  const hit = cache.get(cacheKey);
+  if (hit) return hit;
+  const compiled = compileSource(scope, source, options);
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(cacheKey, compiled);
+  return compiled;
+}
+
+export function compileSource(scope: Scope, source: string, options: { escape?: boolean } = {}): Compiled {
+  const ast = parseSource(source);
+  const partials = qualifyPartials(ast, scope);
+  const variables = detectVariables(ast);
+  const render = handlebars.compile(ast, { noEscape: options.escape === false });
+  return { render, variables, partials };
+}

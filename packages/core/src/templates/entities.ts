@@ -1,0 +1,115 @@
+import { Entity } from 'electrodb';
+import { entityConfig, SERVICE } from '../db/client.js';
+import { TEMPLATE_TYPES } from './keys.js';
+
+const timestamps = {
+  createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
+  updatedAt: {
+    type: 'string',
+    required: true,
+    default: () => new Date().toISOString(),
+    set: () => new Date().toISOString(),
+    watch: '*',
+  },
+} as const;
+
+/** The current state of a template, layout or partial; the source lives in its version rows. */
+const headAttributes = {
+  id: { type: 'string', required: true, readOnly: true },
+  type: { type: TEMPLATE_TYPES, required: true, readOnly: true },
+  key: { type: 'string', required: true, readOnly: true },
+  name: { type: 'string', required: true },
+  subject: { type: 'string', required: true, default: '' },
+  /** Qualified layout key (`base` or `@account/base`), templates only. */
+  layoutKey: { type: 'string' },
+  layoutId: { type: 'string' },
+  layoutLinked: { type: 'boolean', required: true, default: false },
+  version: { type: 'number', required: true },
+  variables: { type: 'list', items: { type: 'string' }, required: true, default: () => [] },
+  /** Qualified partial keys this item's own source references. */
+  referencedPartials: { type: 'list', items: { type: 'string' }, required: true, default: () => [] },
+  ...timestamps,
+} as const;
+
+/** Every version ever imported, so a send can name the version it used. Source gzipped: items cap at 400 KB. */
+const versionAttributes = {
+  id: { type: 'string', required: true, readOnly: true },
+  type: { type: TEMPLATE_TYPES, required: true, readOnly: true },
+  key: { type: 'string', required: true, readOnly: true },
+  version: { type: 'number', required: true, readOnly: true },
+  subject: { type: 'string', required: true, default: '' },
+  layoutKey: { type: 'string' },
+  source: { type: 'any', required: true },
+  createdAt: timestamps.createdAt,
+} as const;
+
+export const ProjectTemplate = new Entity(
+  {
+    model: { entity: 'emailTemplate', version: '1', service: SERVICE },
+    attributes: {
+      projectId: { type: 'string', required: true, readOnly: true },
+      env: { type: 'string', required: true, readOnly: true },
+      ...headAttributes,
+    },
+    indexes: {
+      byKey: {
+        pk: { field: 'pk', composite: ['projectId', 'env'] },
+        sk: { field: 'sk', composite: ['type', 'key'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const ProjectTemplateVersion = new Entity(
+  {
+    model: { entity: 'emailTemplateVersion', version: '1', service: SERVICE },
+    attributes: {
+      projectId: { type: 'string', required: true, readOnly: true },
+      env: { type: 'string', required: true, readOnly: true },
+      ...versionAttributes,
+    },
+    indexes: {
+      byVersion: {
+        pk: { field: 'pk', composite: ['projectId', 'env'] },
+        sk: { field: 'sk', composite: ['type', 'key', 'version'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+/** Account items: one copy for every project and both environments. */
+export const AccountTemplate = new Entity(
+  {
+    model: { entity: 'accountEmailTemplate', version: '1', service: SERVICE },
+    attributes: {
+      accountId: { type: 'string', required: true, readOnly: true },
+      ...headAttributes,
+    },
+    indexes: {
+      byKey: {
+        pk: { field: 'pk', composite: ['accountId'] },
+        sk: { field: 'sk', composite: ['type', 'key'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const AccountTemplateVersion = new Entity(
+  {
+    model: { entity: 'accountEmailTemplateVersion', version: '1', service: SERVICE },
+    attributes: {
+      accountId: { type: 'string', required: true, readOnly: true },
+      ...versionAttributes,
+    },
+    indexes: {
+      byVersion: {
+        pk: { field: 'pk', composite: ['accountId'] },
+        sk: { field: 'sk', composite: ['type', 'key', 'version'] },
+      },
+    },
+  },
+  entityConfig(),
+);

@@ -1,0 +1,125 @@
+import { marked } from 'marked';
+import type { TenantContext } from '../auth/context.js';
+import { errors } from '../http/errors.js';
+import { compileVersion } from './compile.js';
+import { parseRef, qualifiedKey, type ItemRef } from './keys.js';
+import { loadRenderSet, type RenderSet } from './render-set.js';
+import { wrapInShell } from './shell.js';
+import { getHead, versionId, type Head, type Owner } from './store.js';
+import { htmlToText } from './text.js';
+
+export type RenderInput =
+  | { templateKey: string; variables: Record<string, unknown> }
+  | { subject: string; body: string; layout?: string };
+
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+  templateKey?: string;
+  templateVersion?: number;
+  missingVariables: string[];
+}
+
+const notFound = (what: string, key: string) =>
+  errors.unprocessable('template.not_found', `No ${what} with key ${key} exists.`, { key });
+
+/** The current version of a template (one read), for validating a send before it is queued. */
+export async function resolveTemplate(ctx: TenantContext, key: string): Promise<{ key: string; version: number } | undefined> {
+  const ref = parseRef(key);
+  if (!ref) return undefined;
+  const head = await getHead(ctx, { ref, type: 'template' });
+  return head ? { key: qualifiedKey(ref), version: head.version } : undefined;
+}
+
+/** Loads a template with its layout and partials: everything rendering and schema detection need. */
+export async function loadTemplate(owner: Owner, key: string): Promise<RenderSet | undefined> {
+  const ref = parseRef(key);
+  if (!ref) return undefined;
+  const head = await getHead(owner, { ref, type: 'template' });
+  return head ? loadRenderSet(owner, head, layoutRefOf(head)) : undefined;
+}
+
+/**
+ * Project templates wrap only in the layout linked at import; account templates resolve theirs by
+ * key at send time. Either way an absent layout renders the body unwrapped.
+ */
+const layoutRefOf = (head: Head): ItemRef | undefined => {
+  if (!head.layoutKey || (head.scope === 'project' && !head.layoutLinked)) return undefined;
+  return parseRef(head.layoutKey, head.scope);
+};
+
+/** Every variable the template reads, subject first, then body, partials and layout (`body` excluded there). */
+export function templateVariables(set: RenderSet): string[] {
+  const subject = subjectOf(set.root.head);
+  return [
+    ...new Set([
+      ...subject.variables,
+      ...set.root.compiled.variables,
+      ...set.partialPieces.flatMap((p) => p.compiled.variables),
+      ...(set.layout?.compiled.variables.filter((v) => v !== 'body') ?? []),
+    ]),
+  ];
+}
+
+const subjectOf = (head: Head) => compileVersion(`${versionId(head)}#subject`, head.scope, head.subject, { escape: false });
+
+/** A variable is missing when its path does not resolve; paths through a list count as present. */
+function isMissing(path: string, variables: Record<string, unknown>): boolean {
+  let current: unknown = variables;
+  for (const part of path.split('.')) {
+    if (Array.isArray(current)) return false;
+    if (current === null || typeof current !== 'object') return true;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current === undefined;
+}
+
+function run(render: () => string): string {
+  try {
+    return render();
+  } catch (err) {
+    throw errors.unprocessable('template.render_failed', `The template could not be rendered: ${(err as Error).message}`);
+  }
+}
+
+/** Renders a template send or a custom (Markdown) send to subject, HTML and text. Nothing is stored. */
+export async function renderEmail(ctx: TenantContext, input: RenderInput): Promise<RenderedEmail> {
+  if ('templateKey' in input) {
+    const set = await loadTemplate(ctx, input.templateKey);
+    if (!set) throw notFound('template', input.templateKey);
+    return renderTemplate(set, input.variables);
+  }
+  return renderCustom(ctx, input);
+}
+
+export function renderTemplate(set: RenderSet, variables: Record<string, unknown>): RenderedEmail {
+  const { root, layout, partials } = set;
+  const options = { partials };
+  const subject = run(() => subjectOf(root.head).render(variables, options)).trim();
+  const body = run(() => root.compiled.render(variables, options));
+  const html = layout ? run(() => layout.compiled.render({ ...variables, body }, options)) : body;
+  return {
+    subject,
+    html,
+    text: htmlToText(html),
+    templateKey: qualifiedKey(root.head),
+    templateVersion: root.head.version,
+    missingVariables: templateVariables(set).filter((v) => isMissing(v, variables)),
+  };
+}
+
+async function renderCustom(ctx: TenantContext, input: { subject: string; body: string; layout?: string }): Promise<RenderedEmail> {
+  const body = marked.parse(input.body, { async: false, gfm: true });
+  let html: string;
+  if (input.layout) {
+    const ref = parseRef(input.layout);
+    const head = ref && (await getHead(ctx, { ref, type: 'layout' }));
+    if (!head) throw notFound('layout', input.layout);
+    const { root, partials } = await loadRenderSet(ctx, head);
+    html = run(() => root.compiled.render({ subject: input.subject, body }, { partials }));
+  } else {
+    html = wrapInShell(input.subject, body);
+  }
+  return { subject: input.subject, html, text: htmlToText(html), missingVariables: [] };
+}

@@ -1,0 +1,142 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { Service } from 'electrodb';
+import type { AccountContext } from '../auth/context.js';
+import type { Environment } from '../auth/entities.js';
+import { entityConfig } from '../db/client.js';
+import { AccountTemplate, AccountTemplateVersion, ProjectTemplate, ProjectTemplateVersion } from './entities.js';
+import { qualifiedKey, type ItemRef, type Scope, type TemplateType } from './keys.js';
+
+/** Who asks: account items need only the account, project items also the project and environment. */
+export type Owner = AccountContext & { projectId?: string };
+
+export interface Head {
+  scope: Scope;
+  id: string;
+  type: TemplateType;
+  key: string;
+  name: string;
+  subject: string;
+  layoutKey?: string;
+  layoutId?: string;
+  layoutLinked: boolean;
+  version: number;
+  variables: string[];
+  referencedPartials: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Wanted {
+  ref: ItemRef;
+  type: TemplateType;
+}
+
+export const wantedId = (w: Wanted) => `${w.type}:${qualifiedKey(w.ref)}`;
+
+const projectKeys = (owner: Owner) => {
+  if (!owner.projectId) throw new Error('Project items need a project context');
+  return { projectId: owner.projectId, env: owner.env as Environment };
+};
+
+const toHead = (scope: Scope, item: Omit<Head, 'scope'>): Head => ({ ...item, scope });
+
+export async function getHead(owner: Owner, wanted: Wanted): Promise<Head | undefined> {
+  const { type, ref } = wanted;
+  const { data } =
+    ref.scope === 'account'
+      ? await AccountTemplate.get({ accountId: owner.accountId, type, key: ref.key }).go()
+      : await ProjectTemplate.get({ ...projectKeys(owner), type, key: ref.key }).go();
+  return data ? toHead(ref.scope, data) : undefined;
+}
+
+/** Several heads at once (a BatchGetItem per scope), keyed by `wantedId`. */
+export async function getHeads(owner: Owner, wanted: Wanted[]): Promise<Map<string, Head>> {
+  const out = new Map<string, Head>();
+  const account = wanted.filter((w) => w.ref.scope === 'account');
+  const project = wanted.filter((w) => w.ref.scope === 'project');
+  const [a, p] = await Promise.all([
+    account.length
+      ? AccountTemplate.get(account.map((w) => ({ accountId: owner.accountId, type: w.type, key: w.ref.key }))).go()
+      : undefined,
+    project.length ? ProjectTemplate.get(project.map((w) => ({ ...projectKeys(owner), type: w.type, key: w.ref.key }))).go() : undefined,
+  ]);
+  for (const item of a?.data ?? []) {
+    const head = toHead('account', item);
+    out.set(wantedId({ ref: { scope: 'account', key: head.key }, type: head.type }), head);
+  }
+  for (const item of p?.data ?? []) {
+    const head = toHead('project', item);
+    out.set(wantedId({ ref: { scope: 'project', key: head.key }, type: head.type }), head);
+  }
+  return out;
+}
+
+export const versionId = (head: Pick<Head, 'id' | 'version'>) => `${head.id}:${head.version}`;
+
+/** Sources of the given versions, keyed by `versionId`. */
+export async function getSources(owner: Owner, heads: Head[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const account = heads.filter((h) => h.scope === 'account');
+  const project = heads.filter((h) => h.scope === 'project');
+  const [a, p] = await Promise.all([
+    account.length
+      ? AccountTemplateVersion.get(
+          account.map((h) => ({ accountId: owner.accountId, type: h.type, key: h.key, version: h.version })),
+        ).go()
+      : undefined,
+    project.length
+      ? ProjectTemplateVersion.get(project.map((h) => ({ ...projectKeys(owner), type: h.type, key: h.key, version: h.version }))).go()
+      : undefined,
+  ]);
+  for (const item of [...(a?.data ?? []), ...(p?.data ?? [])]) {
+    out.set(versionId(item), gunzipSync(item.source as Uint8Array).toString('utf8'));
+  }
+  return out;
+}
+
+/** Every head of one scope (one Query), sorted by type then key. */
+export async function listHeads(owner: Owner, scope: Scope): Promise<Head[]> {
+  const { data } =
+    scope === 'account'
+      ? await AccountTemplate.query.byKey({ accountId: owner.accountId }).go({ pages: 'all' })
+      : await ProjectTemplate.query.byKey(projectKeys(owner)).go({ pages: 'all' });
+  return data.map((item) => toHead(scope, item));
+}
+
+export const compressSource = (source: string) => gzipSync(Buffer.from(source, 'utf8'));
+
+const projectTx = new Service({ head: ProjectTemplate, version: ProjectTemplateVersion }, entityConfig());
+const accountTx = new Service({ head: AccountTemplate, version: AccountTemplateVersion }, entityConfig());
+
+export type HeadInput = Omit<Head, 'scope' | 'createdAt' | 'updatedAt'> & { createdAt?: string };
+
+/**
+ * Writes a new head state and its version row in one transaction. The head write is conditioned on
+ * the version it replaces, so two concurrent imports cannot both claim the same version.
+ * Returns false when another import won the race.
+ */
+export async function writeVersion(owner: Owner, scope: Scope, head: HeadInput, source: Buffer): Promise<boolean> {
+  const previous = head.version - 1;
+  const row = { id: head.id, type: head.type, key: head.key, version: head.version, subject: head.subject, layoutKey: head.layoutKey, source };
+  const result =
+    scope === 'account'
+      ? await accountTx.transaction
+          .write(({ head: h, version: v }) => [
+            h
+              .put({ accountId: owner.accountId, ...head })
+              .where((attr, op) => (previous === 0 ? op.notExists(attr.id) : op.eq(attr.version, previous)))
+              .commit(),
+            v.create({ accountId: owner.accountId, ...row }).commit(),
+          ])
+          .go()
+      : await projectTx.transaction
+          .write(({ head: h, version: v }) => [
+            h
+              .put({ ...projectKeys(owner), ...head })
+              .where((attr, op) => (previous === 0 ? op.notExists(attr.id) : op.eq(attr.version, previous)))
+              .commit(),
+            v.create({ ...projectKeys(owner), ...row }).commit(),
+          ])
+          .go();
+  return !result.canceled;
+}
