@@ -4,7 +4,7 @@ import * as v from 'valibot';
 export const uuid = v.pipe(v.string(), v.uuid());
 
 /** A query parameter holding an integer, with bounds and a default. */
-export const intQuery = (opts: { default?: number; min?: number; max?: number }) =>
+export const intQuery = <D extends number | undefined = undefined>(opts: { default?: D; min?: number; max?: number }) =>
   v.optional(
     v.pipe(
       v.string(),
@@ -14,7 +14,8 @@ export const intQuery = (opts: { default?: number; min?: number; max?: number })
       v.minValue(opts.min ?? Number.MIN_SAFE_INTEGER),
       v.maxValue(opts.max ?? Number.MAX_SAFE_INTEGER),
     ),
-    opts.default === undefined ? undefined : String(opts.default),
+    // Typed so that a parameter with a default reads as a number, never undefined.
+    (opts.default === undefined ? undefined : String(opts.default)) as D extends number ? string : undefined,
   );
 
 /** `true`/`1` and `false`/`0`, as the spec's awaitingReply accepts. */

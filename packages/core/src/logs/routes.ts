@@ -1,3 +1,131 @@
-import type { RouteDef } from '../http/route.js';
+import * as v from 'valibot';
+import { defineRoute, type RouteDef } from '../http/route.js';
+import { csvQuery, dateQuery, isoDateTime, pageQuery, uuid } from '../http/schemas.js';
+import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
 
-export const logRoutes = {} satisfies Record<string, RouteDef>;
+const DAY_MS = 86_400_000;
+const MAX_CONTEXT_BYTES = 16 * 1024;
+
+const logEventInput = v.strictObject({
+  level: v.picklist(LOG_LEVELS),
+  message: v.pipe(v.string(), v.minLength(1), v.maxLength(10_000)),
+  scope: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  timestamp: v.optional(
+    v.pipe(
+      isoDateTime,
+      v.check((s) => !Number.isNaN(Date.parse(s)), 'Expected an ISO date-time'),
+      v.check((s) => Date.parse(s) <= Date.now() + DAY_MS, 'Must be at most 24 hours in the future'),
+    ),
+  ),
+  stack: v.optional(v.pipe(v.string(), v.maxLength(50_000))),
+  context: v.optional(
+    v.pipe(
+      v.record(v.string(), v.unknown()),
+      v.check((o) => !Array.isArray(o), 'Expected a JSON object'),
+      v.check((o) => Buffer.byteLength(JSON.stringify(o)) <= MAX_CONTEXT_BYTES, 'Must be at most 16 KB serialized'),
+    ),
+  ),
+  fingerprint: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(200))), v.minLength(1), v.maxLength(20))),
+});
+
+const logEvent = v.object({
+  id: v.string(),
+  level: v.picklist(LOG_LEVELS),
+  message: v.string(),
+  scope: v.nullable(v.string()),
+  timestamp: v.string(),
+  fingerprint: v.string(),
+  issueId: v.string(),
+  stack: v.nullable(v.string()),
+  context: v.nullable(v.record(v.string(), v.unknown())),
+  receivedAt: v.string(),
+});
+
+const logIssue = v.object({
+  id: v.string(),
+  fingerprint: v.string(),
+  title: v.string(),
+  level: v.picklist(LOG_LEVELS),
+  scope: v.nullable(v.string()),
+  status: v.picklist(ISSUE_STATUSES),
+  regressed: v.boolean(),
+  count: v.number(),
+  firstSeenAt: v.string(),
+  lastSeenAt: v.string(),
+  lastEventId: v.string(),
+});
+
+const list = { total: v.number(), page: v.number(), limit: v.number() };
+const issueParams = { id: uuid };
+const common = { group: 'logs' as const, tags: ['Logs'], tenancy: 'project' as const };
+
+export const logRoutes = {
+  ingestLogs: defineRoute({
+    ...common,
+    id: 'ingestLogs',
+    method: 'POST',
+    path: '/logs',
+    summary: 'Ingest log events (grouped into log issues asynchronously)',
+    scope: 'logs:write',
+    body: v.strictObject({ events: v.pipe(v.array(logEventInput), v.minLength(1), v.maxLength(100)) }),
+    response: v.object({ accepted: v.number() }),
+    errors: [403, 422],
+  }),
+  listLogs: defineRoute({
+    ...common,
+    id: 'listLogs',
+    method: 'GET',
+    path: '/logs',
+    summary: 'List raw log events, newest first',
+    scope: 'logs:read',
+    query: {
+      level: csvQuery(LOG_LEVELS),
+      scope: v.optional(v.string()),
+      search: v.optional(v.pipe(v.string(), v.minLength(1))),
+      fingerprint: v.optional(v.string()),
+      dateFrom: dateQuery,
+      dateTo: dateQuery,
+      ...pageQuery({ defaultLimit: 50 }),
+    },
+    response: v.object({ logs: v.array(logEvent), ...list }),
+  }),
+  listLogIssues: defineRoute({
+    ...common,
+    id: 'listLogIssues',
+    method: 'GET',
+    path: '/log-issues',
+    summary: 'List log issues, most recently seen first',
+    scope: 'logs:read',
+    query: {
+      status: csvQuery(ISSUE_STATUSES),
+      level: csvQuery(LOG_LEVELS),
+      scope: v.optional(v.string()),
+      search: v.optional(v.pipe(v.string(), v.minLength(1))),
+      ...pageQuery(),
+    },
+    response: v.object({ issues: v.array(logIssue), ...list }),
+  }),
+  getLogIssue: defineRoute({
+    ...common,
+    id: 'getLogIssue',
+    method: 'GET',
+    path: '/log-issues/{id}',
+    summary: 'Get a log issue with its latest events',
+    scope: 'logs:read',
+    params: issueParams,
+    response: v.object({ ...logIssue.entries, latestEvents: v.array(logEvent) }),
+    errors: [404],
+  }),
+  updateLogIssue: defineRoute({
+    ...common,
+    id: 'updateLogIssue',
+    method: 'PATCH',
+    path: '/log-issues/{id}',
+    summary: 'Set a log issue status',
+    scope: 'logs:write',
+    params: issueParams,
+    body: v.strictObject({ status: v.picklist(ISSUE_STATUSES) }),
+    response: logIssue,
+    errors: [404, 422],
+  }),
+} satisfies Record<string, RouteDef>;

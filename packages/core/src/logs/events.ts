@@ -1,0 +1,49 @@
+import type { LogLevel } from './levels.js';
+
+/** A log event as the API accepts it (the route's schema output). */
+export interface LogEventInput {
+  level: LogLevel;
+  message: string;
+  scope?: string;
+  timestamp?: string;
+  stack?: string;
+  context?: Record<string, unknown>;
+  fingerprint?: string[];
+}
+
+/** What the grouping consumer gets for one fingerprint of one request: the issue and its new events. */
+export interface GroupingMessage {
+  projectId: string;
+  env: 'live' | 'sandbox';
+  issueId: string;
+  fingerprint: string;
+  title: string;
+  scope?: string;
+  events: { id: string; level: LogLevel; timestamp: string }[];
+}
+
+interface StoredEvent {
+  eventId: string;
+  level: LogLevel;
+  message: string;
+  scope?: string;
+  timestamp: string;
+  fingerprint: string;
+  issueId: string;
+  stack?: string;
+  context?: string;
+  receivedAt: string;
+}
+
+export const toLogEvent = (e: StoredEvent) => ({
+  id: e.eventId,
+  level: e.level,
+  message: e.message,
+  scope: e.scope ?? null,
+  timestamp: e.timestamp,
+  fingerprint: e.fingerprint,
+  issueId: e.issueId,
+  stack: e.stack ?? null,
+  context: e.context === undefined ? null : (JSON.parse(e.context) as Record<string, unknown>),
+  receivedAt: e.receivedAt,
+});

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityItem } from 'electrodb';
+import type { TenantContext } from '../auth/context.js';
+import { LOG_RETENTION_DAYS } from '../auth/plans.js';
+import { consumeQuota, releaseQuota } from '../auth/quota.js';
+import { ttlIn } from '../db/client.js';
+import { enqueueMany } from '../ports/queue.js';
+import { LogEvent } from './entities.js';
+import type { GroupingMessage, LogEventInput } from './events.js';
+import { fingerprintOf, issueIdFor } from './fingerprint.js';
+
+const DAY_SECONDS = 86_400;
+/** Events per grouping message: its markers plus the issue write fit one DynamoDB transaction (100 items). */
+const EVENTS_PER_MESSAGE = 50;
+const WRITE_ATTEMPTS = 5;
+
+type EventRow = EntityItem<typeof LogEvent>;
+
+async function putAll(rows: EventRow[]) {
+  let pending = rows;
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS && pending.length; attempt++) {
+    if (attempt) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+    // ElectroDB splits into BatchWriteItem requests of 25 and hands back what DynamoDB left unprocessed.
+    const { unprocessed } = await LogEvent.put(pending).go({ concurrency: 4 });
+    const left = new Set(unprocessed.map((key) => key.eventId));
+    pending = pending.filter((row) => left.has(row.eventId));
+  }
+  if (pending.length) throw new Error(`DynamoDB left ${pending.length} log events unprocessed`);
+}
+
+function groupingMessages(rows: { row: EventRow; title: string }[]): GroupingMessage[] {
+  const byIssue = new Map<string, { row: EventRow; title: string }[]>();
+  for (const r of rows) {
+    const group = byIssue.get(r.row.issueId);
+    if (group) group.push(r);
+    else byIssue.set(r.row.issueId, [r]);
+  }
+  return [...byIssue.values()].flatMap((group) => {
+    const { row: first, title } = group[0]!;
+    const messages: GroupingMessage[] = [];
+    for (let i = 0; i < group.length; i += EVENTS_PER_MESSAGE) {
+      messages.push({
+        projectId: first.projectId,
+        env: first.env,
+        issueId: first.issueId,
+        fingerprint: first.fingerprint,
+        title,
+        ...(first.scope === undefined ? {} : { scope: first.scope }),
+        events: group.slice(i, i + EVENTS_PER_MESSAGE).map(({ row }) => ({ id: row.eventId, level: row.level, timestamp: row.timestamp })),
+      });
+    }
+    return messages;
+  });
+}
+
+/**
+ * POST /logs: counts the batch against the live quota (all or nothing), stores the raw events with the
+ * plan's retention, and queues them for grouping. Issues are written by the consumer, off this path.
+ */
+export async function ingestLogs(ctx: TenantContext, events: LogEventInput[], now = new Date()) {
+  await consumeQuota(ctx, 'logEvents', events.length, now);
+  const receivedAt = now.toISOString();
+  const expiresAt = ttlIn(LOG_RETENTION_DAYS[ctx.plan] * DAY_SECONDS, now.getTime());
+  const rows = events.map((input) => {
+    const { fingerprint, title } = fingerprintOf(input);
+    const row: EventRow = {
+      projectId: ctx.projectId,
+      env: ctx.env,
+      eventId: randomUUID(),
+      timestamp: input.timestamp ? new Date(input.timestamp).toISOString() : receivedAt,
+      level: input.level,
+      message: input.message,
+      scope: input.scope,
+      stack: input.stack,
+      context: input.context === undefined ? undefined : JSON.stringify(input.context),
+      fingerprint,
+      issueId: issueIdFor(ctx.projectId, ctx.env, fingerprint),
+      receivedAt,
+      expiresAt,
+    };
+    return { row, title };
+  });
+  try {
+    await putAll(rows.map((r) => r.row));
+  } catch (err) {
+    await releaseQuota(ctx, 'logEvents', events.length, now);
+    throw err;
+  }
+  await enqueueMany('logs', groupingMessages(rows));
+  return { accepted: rows.length };
+}
