@@ -1,0 +1,18 @@
+import { createArticle, getArticle, listArticles, updateArticle, voteArticle } from '@helpdesk/core/articles/articles';
+import { createCategory, deleteCategory, listCategories, updateCategory } from '@helpdesk/core/articles/categories';
+import { articleRoutes } from '@helpdesk/core/articles/routes';
+import { searchArticles } from '@helpdesk/core/articles/search';
+import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+
+export const handler = createGroupHandler(articleRoutes, {
+  searchArticles: async ({ ctx, query }) => searchArticles(ctx, query),
+  listArticles: async ({ ctx, query }) => listArticles(ctx, query),
+  createArticle: async ({ ctx, body }) => createArticle(ctx, body),
+  getArticle: async ({ ctx, params }) => getArticle(ctx, params.articleId),
+  updateArticle: async ({ ctx, params, body }) => updateArticle(ctx, params.articleId, body),
+  voteArticle: async ({ ctx, params, body }) => voteArticle(ctx, params.articleId, body.helpful),
+  listArticleCategories: async ({ ctx }) => listCategories(ctx),
+  createArticleCategory: async ({ ctx, body }) => createCategory(ctx, body),
+  updateArticleCategory: async ({ ctx, params, body }) => updateCategory(ctx, params.categoryId, body),
+  deleteArticleCategory: async ({ ctx, params }) => deleteCategory(ctx, params.categoryId),
+});

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import type { TenantContext } from '../auth/context.js';
+import type { Environment } from '../auth/entities.js';
+import { isConditionFailure } from '../db/errors.js';
+import { errors } from '../http/errors.js';
+import { paginate } from '../http/list.js';
+import { logger } from '../logger.js';
+import { enqueue } from '../ports/queue.js';
+import { Article, articleService, NO_CATEGORY } from './entities.js';
+import type { ArticleCreateInput, ArticleUpdateInput } from './routes.js';
+import { freeSlug, rejectedAt } from './slugs.js';
+import { deriveExcerpt, markdownToHtml, slugify } from './text.js';
+
+type ArticleRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof Article.get>['go']>>['data']>;
+
+/** Optimistic writes retry this often when another request changed the same items first. */
+const ATTEMPTS = 5;
+
+const keyOf = (ctx: Pick<TenantContext, 'projectId' | 'env'>, articleId: string) => ({ projectId: ctx.projectId, env: ctx.env, articleId });
+
+const categoryOut = (categoryId: string) => (categoryId === NO_CATEGORY ? null : categoryId);
+
+export const toArticleItem = (ctx: TenantContext, a: ArticleRecord) => ({
+  id: a.articleId,
+  projectId: a.projectId,
+  projectSlug: ctx.projectSlug,
+  title: a.title,
+  slug: a.slug,
+  status: a.status,
+  excerpt: a.excerpt || null,
+  categoryId: categoryOut(a.categoryId),
+  helpfulYes: a.helpfulYes,
+  helpfulNo: a.helpfulNo,
+  publishedAt: a.publishedAt ?? null,
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+});
+
+const toFullArticle = (ctx: TenantContext, a: ArticleRecord, body: string) => ({
+  ...toArticleItem(ctx, a),
+  body,
+  bodyHtml: markdownToHtml(body),
+});
+
+/** The article and its body: one Query on the article's item collection. */
+export async function loadArticle(tenant: { projectId: string; env: Environment }, articleId: string) {
+  const { data } = await articleService.collections.article(keyOf(tenant, articleId)).go();
+  const article = data.article[0];
+  if (!article) return undefined;
+  return { article, body: data.articleBody[0]?.body ?? '' };
+}
+
+/** Published articles (and ones that just stopped being published) go through the search indexer. */
+async function requestIndexing(ctx: TenantContext, articleId: string) {
+  try {
+    await enqueue('articleIndex', { projectId: ctx.projectId, env: ctx.env, articleId });
+  } catch (error) {
+    logger.error('Could not enqueue article indexing', { articleId, error: error as Error });
+  }
+}
+
+const categoryMissing = () =>
+  errors.unprocessable('article.category_not_found', 'categoryId does not name a category of this project and environment.', {
+    field: 'categoryId',
+  });
+const slugTaken = (slug: string) =>
+  errors.unprocessable('article.slug_taken', `The slug "${slug}" is already used by another article.`, { field: 'slug', slug });
+
+export async function createArticle(ctx: TenantContext, input: ArticleCreateInput) {
+  const articleId = randomUUID();
+  const body = input.body ?? '';
+  const status = input.status ?? 'draft';
+  const categoryId = input.categoryId ?? NO_CATEGORY;
+  const manual = input.excerpt !== undefined && input.excerpt !== null;
+  const now = new Date().toISOString();
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const slug = input.slug ?? (await freeSlug(ctx, 'article', slugify(input.title)));
+    const result = await articleService.transaction
+      .write(({ article, articleBody, slugClaim, category }) => [
+        slugClaim.create({ projectId: ctx.projectId, env: ctx.env, kind: 'article', slug, ownerId: articleId }).commit(),
+        article
+          .create({
+            ...keyOf(ctx, articleId),
+            title: input.title,
+            slug,
+            status,
+            excerpt: manual ? input.excerpt! : (deriveExcerpt(body) ?? ''),
+            excerptManual: manual,
+            categoryId,
+            ...(status === 'published' ? { publishedAt: now } : {}),
+            createdAt: now,
+            updatedAt: now,
+          })
+          .commit(),
+        articleBody.create({ ...keyOf(ctx, articleId), body }).commit(),
+        ...(categoryId === NO_CATEGORY
+          ? []
+          : [category.patch({ projectId: ctx.projectId, env: ctx.env, categoryId }).add({ articleCount: 1 }).commit()]),
+      ])
+      .go();
+    if (!result.canceled) {
+      if (status === 'published') await requestIndexing(ctx, articleId);
+      return getArticle(ctx, articleId);
+    }
+    const failed = ['slug', 'article', 'body', 'category'][rejectedAt(result.data)];
+    if (failed === 'category') throw categoryMissing();
+    if (failed === 'slug' && input.slug) throw slugTaken(input.slug);
+  }
+  throw new Error(`Could not create the article after ${ATTEMPTS} attempts (concurrent writes)`);
+}
+
+export async function getArticle(ctx: TenantContext, articleId: string) {
+  const found = await loadArticle(ctx, articleId);
+  if (!found) throw errors.notFound('Article');
+  return toFullArticle(ctx, found.article, found.body);
+}
+
+export async function updateArticle(ctx: TenantContext, articleId: string, input: ArticleUpdateInput) {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const found = await loadArticle(ctx, articleId);
+    if (!found) throw errors.notFound('Article');
+    const { article: current } = found;
+    const body = input.body ?? found.body;
+    const status = input.status ?? current.status;
+    const slug = input.slug ?? current.slug;
+    const categoryId = input.categoryId === undefined ? current.categoryId : (input.categoryId ?? NO_CATEGORY);
+    const manual = input.excerpt === undefined ? current.excerptManual : input.excerpt !== null;
+    const excerpt = manual ? (input.excerpt ?? current.excerpt ?? '') : (deriveExcerpt(body) ?? '');
+    const now = new Date().toISOString();
+    const tenant = { projectId: ctx.projectId, env: ctx.env };
+    const bodyChanged = body !== found.body;
+    const slugChanged = slug !== current.slug;
+    const addTo = categoryId !== current.categoryId && categoryId !== NO_CATEGORY;
+    const removeFrom = categoryId !== current.categoryId && current.categoryId !== NO_CATEGORY;
+    // Same order as the transaction's items: the refused one tells why.
+    const labels = [
+      'article',
+      ...(bodyChanged ? ['body'] : []),
+      ...(slugChanged ? ['slug', 'oldSlug'] : []),
+      ...(addTo ? ['category'] : []),
+      ...(removeFrom ? ['oldCategory'] : []),
+    ];
+
+    const result = await articleService.transaction
+      .write(({ article, articleBody, slugClaim, category }) => [
+        article
+          .patch(keyOf(ctx, articleId))
+          .set({
+            title: input.title ?? current.title,
+            slug,
+            status,
+            excerpt,
+            excerptManual: manual,
+            categoryId,
+            // publishedAt records the first publication; unpublishing keeps it.
+            ...(status === 'published' && !current.publishedAt ? { publishedAt: now } : {}),
+            revision: current.revision + 1,
+            updatedAt: now,
+          })
+          .where((a, op) => op.eq(a.revision, current.revision))
+          .commit(),
+        ...(bodyChanged ? [articleBody.put({ ...keyOf(ctx, articleId), body }).commit()] : []),
+        ...(slugChanged
+          ? [
+              slugClaim.create({ ...tenant, kind: 'article', slug, ownerId: articleId }).commit(),
+              slugClaim.delete({ ...tenant, kind: 'article', slug: current.slug }).commit(),
+            ]
+          : []),
+        ...(addTo ? [category.patch({ ...tenant, categoryId }).add({ articleCount: 1 }).commit()] : []),
+        ...(removeFrom ? [category.patch({ ...tenant, categoryId: current.categoryId }).add({ articleCount: -1 }).commit()] : []),
+      ])
+      .go();
+    if (!result.canceled) {
+      if (status === 'published' || current.status === 'published') await requestIndexing(ctx, articleId);
+      return getArticle(ctx, articleId);
+    }
+    const failed = labels[rejectedAt(result.data)];
+    if (failed === 'slug') throw slugTaken(slug);
+    if (failed === 'category') throw categoryMissing();
+    // 'article': another update won the revision race; anything else was a transaction conflict. Retry.
+  }
+  throw new Error(`Could not update the article after ${ATTEMPTS} attempts (concurrent writes)`);
+}
+
+export async function listArticles(
+  ctx: TenantContext,
+  query: { status?: 'draft' | 'published'; categoryId?: string; search?: string; page: number; limit: number },
+) {
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  // The most selective index for the filters given; the rest is filtered over small, body-less items.
+  const { data } = query.categoryId
+    ? await Article.query.byCategory({ ...tenant, categoryId: query.categoryId }).go({ pages: 'all', order: 'desc' })
+    : query.status
+      ? await Article.query.byStatus({ ...tenant, status: query.status }).go({ pages: 'all', order: 'desc' })
+      : await Article.query.byUpdated(tenant).go({ pages: 'all', order: 'desc' });
+  const needle = query.search?.trim().toLowerCase();
+  const rows = data.filter(
+    (a) =>
+      (!query.status || a.status === query.status) &&
+      (!needle || a.title.toLowerCase().includes(needle) || a.slug.includes(needle)),
+  );
+  const { rows: pageRows, total, page, limit } = paginate(rows, query.page, query.limit);
+  return { articles: pageRows.map((a) => toArticleItem(ctx, a)), total, page, limit };
+}
+
+/** One atomic ADD: concurrent votes all count. */
+export async function voteArticle(ctx: TenantContext, articleId: string, helpful: boolean) {
+  try {
+    const { data } = await Article.patch(keyOf(ctx, articleId))
+      .add(helpful ? { helpfulYes: 1 } : { helpfulNo: 1 })
+      .go({ response: 'all_new' });
+    return { id: articleId, helpfulYes: data.helpfulYes ?? 0, helpfulNo: data.helpfulNo ?? 0 };
+  } catch (err) {
+    if (isConditionFailure(err)) throw errors.notFound('Article');
+    throw err;
+  }
+}

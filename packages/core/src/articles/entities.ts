@@ -1,0 +1,167 @@
+import { Entity, Service } from 'electrodb';
+import { ENVIRONMENTS } from '../auth/entities.js';
+import { entityConfig, SERVICE } from '../db/client.js';
+import { ARTICLE_STATUSES } from './routes.js';
+
+/** Stored for articles without a category, so the by-category index is never sparse. */
+export const NO_CATEGORY = 'none';
+
+const tenant = {
+  projectId: { type: 'string', required: true, readOnly: true },
+  env: { type: ENVIRONMENTS, required: true, readOnly: true },
+} as const;
+
+// Timestamps are set explicitly: a vote must not move an article up the newest-updated list.
+const createdAt = { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() } as const;
+const updatedAt = { type: 'string', required: true, default: () => new Date().toISOString() } as const;
+
+/** The article without its body, so list queries read small items. */
+export const Article = new Entity(
+  {
+    model: { entity: 'article', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      articleId: { type: 'string', required: true, readOnly: true },
+      title: { type: 'string', required: true },
+      slug: { type: 'string', required: true },
+      status: { type: ARTICLE_STATUSES, required: true },
+      excerpt: { type: 'string' },
+      /** True when the excerpt was given, false when it follows the body. */
+      excerptManual: { type: 'boolean', required: true, default: false },
+      categoryId: { type: 'string', required: true, default: NO_CATEGORY },
+      helpfulYes: { type: 'number', required: true, default: 0 },
+      helpfulNo: { type: 'number', required: true, default: 0 },
+      publishedAt: { type: 'string' },
+      /** Optimistic lock for read-modify-write updates. */
+      revision: { type: 'number', required: true, default: 1 },
+      createdAt,
+      updatedAt,
+    },
+    indexes: {
+      byId: {
+        collection: 'article',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'articleId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+      byUpdated: {
+        index: 'gsi1',
+        pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
+        sk: { field: 'gsi1sk', composite: ['updatedAt'] },
+      },
+      byStatus: {
+        index: 'gsi2',
+        pk: { field: 'gsi2pk', composite: ['projectId', 'env', 'status'] },
+        sk: { field: 'gsi2sk', composite: ['updatedAt'] },
+      },
+      byCategory: {
+        index: 'gsi3',
+        pk: { field: 'gsi3pk', composite: ['projectId', 'env', 'categoryId'] },
+        sk: { field: 'gsi3sk', composite: ['updatedAt'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+/** The Markdown body, in the article's item collection: GET one article is one Query. */
+export const ArticleBody = new Entity(
+  {
+    model: { entity: 'articleBody', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      articleId: { type: 'string', required: true, readOnly: true },
+      body: { type: 'string', required: true, default: '' },
+    },
+    indexes: {
+      byId: {
+        collection: 'article',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'articleId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const ArticleCategory = new Entity(
+  {
+    model: { entity: 'articleCategory', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      categoryId: { type: 'string', required: true, readOnly: true },
+      name: { type: 'string', required: true },
+      slug: { type: 'string', required: true },
+      description: { type: 'string' },
+      position: { type: 'number', required: true, default: 0 },
+      /** Kept by the article writes in the same transaction; a category with articles cannot be deleted. */
+      articleCount: { type: 'number', required: true, default: 0 },
+      createdAt,
+      updatedAt,
+    },
+    indexes: {
+      byId: {
+        pk: { field: 'pk', composite: ['projectId', 'env', 'categoryId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+      byProject: {
+        index: 'gsi1',
+        pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
+        sk: { field: 'gsi1sk', composite: ['categoryId'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+/**
+ * Uniqueness claims: one item per slug per kind in a project and environment, written with a
+ * conditional put so two concurrent creates cannot take the same slug.
+ */
+export const SlugClaim = new Entity(
+  {
+    model: { entity: 'slugClaim', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      kind: { type: ['article', 'category'] as const, required: true, readOnly: true },
+      slug: { type: 'string', required: true, readOnly: true },
+      ownerId: { type: 'string', required: true },
+    },
+    indexes: {
+      bySlug: {
+        pk: { field: 'pk', composite: ['projectId', 'env', 'kind'] },
+        sk: { field: 'sk', composite: ['slug'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+/**
+ * The current search snapshot of a project and environment: its version and S3 prefix. Search reads
+ * this one item and reloads the snapshot only when its cached version is older.
+ */
+export const SearchIndexState = new Entity(
+  {
+    model: { entity: 'articleSearchIndex', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      version: { type: 'number', required: true },
+      snapshotId: { type: 'string', required: true },
+      /** Kept one version longer, for searches that read the state just before the swap. */
+      previousSnapshotId: { type: 'string' },
+      updatedAt,
+    },
+    indexes: {
+      byTenant: {
+        pk: { field: 'pk', composite: ['projectId', 'env'] },
+        sk: { field: 'sk', composite: [] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const articleService = new Service(
+  { article: Article, articleBody: ArticleBody, category: ArticleCategory, slugClaim: SlugClaim },
+  entityConfig(),
+);

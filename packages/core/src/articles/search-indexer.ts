@@ -1,0 +1,144 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type MiniSearch from 'minisearch';
+import type { Environment } from '../auth/entities.js';
+import { isConditionFailure } from '../db/errors.js';
+import { deleteObjects, putObject } from '../ports/blob-store.js';
+import { embedder } from '../ports/embedder.js';
+import { loadArticle } from './articles.js';
+import { Article, NO_CATEGORY, SearchIndexState } from './entities.js';
+import {
+  emptyKeywordIndex,
+  loadKeywordIndex,
+  loadVectorFile,
+  quantize,
+  SnapshotMissingError,
+  snapshotKeys,
+  type IndexDoc,
+  type VectorFile,
+} from './search-snapshot.js';
+import { chunkText, markdownToText } from './text.js';
+
+interface Tenant {
+  projectId: string;
+  env: Environment;
+}
+
+interface WritableSnapshot {
+  snapshotId: string;
+  keyword: MiniSearch<IndexDoc>;
+  vectors: VectorFile;
+}
+
+/** Each commit races other indexers on the state item's version; the loser starts over. */
+const ATTEMPTS = 8;
+/** Share of discarded documents above which the keyword index is compacted before it is stored. */
+const VACUUM_AT = 0.1;
+
+// The indexer's own copy of the latest snapshot it committed: consecutive batches skip the S3 read.
+// Never shared with search, because it is mutated in place.
+const committed = new Map<string, WritableSnapshot>();
+
+async function publishedArticleIds(tenant: Tenant) {
+  const { data } = await Article.query.byStatus({ ...tenant, status: 'published' }).go({ pages: 'all', attributes: ['articleId'] });
+  return data.map((a) => a.articleId);
+}
+
+async function openSnapshot(tenant: Tenant, snapshotId: string | undefined, cacheKey: string) {
+  const cached = committed.get(cacheKey);
+  committed.delete(cacheKey);
+  if (!snapshotId) return { snapshotId: '', keyword: emptyKeywordIndex(), vectors: { docs: {} } };
+  if (cached?.snapshotId === snapshotId) return cached;
+  const keys = snapshotKeys(tenant.projectId, tenant.env, snapshotId);
+  const [keyword, vectors] = await Promise.all([loadKeywordIndex(keys.keyword), loadVectorFile(keys.vectors)]);
+  return { snapshotId, keyword, vectors };
+}
+
+/** Brings one article's entries up to date with the table; false when nothing changed. */
+async function applyArticle(tenant: Tenant, snapshot: WritableSnapshot, articleId: string): Promise<boolean> {
+  const found = await loadArticle(tenant, articleId);
+  const { keyword, vectors } = snapshot;
+  if (!found || found.article.status !== 'published') {
+    const present = keyword.has(articleId) || articleId in vectors.docs;
+    if (keyword.has(articleId)) keyword.discard(articleId);
+    delete vectors.docs[articleId];
+    return present;
+  }
+  const { article } = found;
+  const categoryId = article.categoryId === NO_CATEGORY ? null : article.categoryId;
+  const doc: IndexDoc = {
+    id: articleId,
+    title: article.title,
+    slug: article.slug,
+    excerpt: article.excerpt || null,
+    categoryId,
+    publishedAt: article.publishedAt ?? null,
+    text: markdownToText(found.body),
+  };
+  if (keyword.has(articleId)) keyword.replace(doc);
+  else keyword.add(doc);
+
+  // The title leads every chunk so each embedding knows what the passage is about.
+  const chunks = chunkText(doc.text);
+  const texts = chunks.length ? chunks.map((c) => `${doc.title}\n\n${c}`) : [doc.title];
+  const model = embedder();
+  const hash = createHash('sha256').update(model.id).update('\0').update(texts.join('\0')).digest('base64url');
+  const existing = vectors.docs[articleId];
+  if (existing?.hash === hash) existing.categoryId = categoryId;
+  else vectors.docs[articleId] = { hash, categoryId, chunks: (await model.embed(texts)).map(quantize) };
+  return true;
+}
+
+/**
+ * Applies the current state of the given articles to the project's search snapshot and commits a
+ * new version: published articles are (re)indexed and (re)embedded, others removed. Idempotent, so
+ * SQS redeliveries are harmless; concurrent indexers serialize on the state item's version.
+ */
+export async function indexArticles(tenant: Tenant, articleIds: string[]) {
+  const cacheKey = `${tenant.projectId}#${tenant.env}`;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const { data: state } = await SearchIndexState.get(tenant).go({ consistent: true });
+    let ids = [...new Set(articleIds)];
+    let snapshot: WritableSnapshot;
+    try {
+      snapshot = await openSnapshot(tenant, state?.snapshotId, cacheKey);
+    } catch (err) {
+      if (!(err instanceof SnapshotMissingError)) throw err;
+      // The stored snapshot is lost: rebuild it from the table.
+      snapshot = await openSnapshot(tenant, undefined, cacheKey);
+      ids = [...new Set([...ids, ...(await publishedArticleIds(tenant))])];
+    }
+    let changed = false;
+    for (const id of ids) changed = (await applyArticle(tenant, snapshot, id)) || changed;
+    if (!changed) {
+      if (state) committed.set(cacheKey, snapshot);
+      return;
+    }
+    if (snapshot.keyword.dirtFactor > VACUUM_AT) await snapshot.keyword.vacuum();
+
+    const snapshotId = `${(state?.version ?? 0) + 1}-${randomUUID()}`;
+    const keys = snapshotKeys(tenant.projectId, tenant.env, snapshotId);
+    await Promise.all([
+      putObject(keys.keyword, JSON.stringify(snapshot.keyword), 'application/json'),
+      putObject(keys.vectors, JSON.stringify(snapshot.vectors), 'application/json'),
+    ]);
+    try {
+      if (state) {
+        await SearchIndexState.patch(tenant)
+          .set({ version: state.version + 1, snapshotId, previousSnapshotId: state.snapshotId, updatedAt: new Date().toISOString() })
+          .where((a, op) => op.eq(a.version, state.version))
+          .go();
+      } else {
+        await SearchIndexState.create({ ...tenant, version: 1, snapshotId }).go();
+      }
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      await deleteObjects(Object.values(keys));
+      continue;
+    }
+    committed.set(cacheKey, { ...snapshot, snapshotId });
+    // Searches that read the previous state may still be loading it; the one before that is free.
+    if (state?.previousSnapshotId) await deleteObjects(Object.values(snapshotKeys(tenant.projectId, tenant.env, state.previousSnapshotId)));
+    return;
+  }
+  throw new Error(`Search snapshot of ${cacheKey} kept changing under the indexer (${ATTEMPTS} attempts)`);
+}

@@ -1,0 +1,78 @@
+import MiniSearch, { type Options } from 'minisearch';
+import type { Environment } from '../auth/entities.js';
+import { getObjectText } from '../ports/blob-store.js';
+import { words } from '../ports/embedder.js';
+
+/**
+ * A search snapshot of one project and environment: the MiniSearch keyword index of its published
+ * articles and the embeddings of their chunks, two S3 objects under one immutable prefix. The
+ * SearchIndexState item names the current one.
+ */
+export interface IndexDoc {
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  categoryId: string | null;
+  publishedAt: string | null;
+  text: string;
+}
+
+export type StoredFields = Omit<IndexDoc, 'id' | 'text'>;
+
+/** Constructor and loadJSON options must match, so they live here once. */
+export const KEYWORD_OPTIONS: Options<IndexDoc> = {
+  fields: ['title', 'excerpt', 'text'],
+  storeFields: ['title', 'slug', 'excerpt', 'categoryId', 'publishedAt'],
+  // Same folding as the embedder: "Café" matches "cafe".
+  tokenize: (text) => words(text),
+  processTerm: (term) => term,
+  // Vacuuming is done by the indexer before it serializes, never in the background.
+  autoVacuum: false,
+};
+
+export interface VectorDoc {
+  /** Hash of the embedder id and the embedded text: unchanged articles are not embedded again. */
+  hash: string;
+  categoryId: string | null;
+  /** One base64 Int8Array per chunk (unit vectors quantized by 127). */
+  chunks: string[];
+}
+
+export interface VectorFile {
+  docs: Record<string, VectorDoc>;
+}
+
+export const snapshotKeys = (projectId: string, env: Environment, snapshotId: string) => {
+  const prefix = `article-index/${projectId}/${env}/${snapshotId}`;
+  return { keyword: `${prefix}/keyword.json`, vectors: `${prefix}/vectors.json` };
+};
+
+export const quantize = (v: Float32Array) =>
+  Buffer.from(Int8Array.from(v, (x) => Math.max(-127, Math.min(127, Math.round(x * 127)))).buffer).toString('base64');
+
+/** Back to a unit vector. */
+export const dequantize = (b64: string) => {
+  const bytes = Buffer.from(b64, 'base64');
+  const q = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const v = Float32Array.from(q, (x) => x / 127);
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+};
+
+export class SnapshotMissingError extends Error {}
+
+async function read(key: string) {
+  const text = await getObjectText(key);
+  if (text === undefined) throw new SnapshotMissingError(`Search snapshot object ${key} is gone`);
+  return text;
+}
+
+export const emptyKeywordIndex = () => new MiniSearch<IndexDoc>(KEYWORD_OPTIONS);
+
+export const loadKeywordIndex = async (key: string) => MiniSearch.loadJSONAsync<IndexDoc>(await read(key), KEYWORD_OPTIONS);
+
+export const loadVectorFile = async (key: string) => JSON.parse(await read(key)) as VectorFile;
