@@ -62,6 +62,9 @@ export const env = {
   get embedderMode(): 'bedrock' | 'local' {
     return read('EMBEDDER') === 'bedrock' ? 'bedrock' : 'local';
   },
+  get embeddingModelId(): string {
+    return read('EMBEDDING_MODEL_ID') ?? 'amazon.titan-embed-text-v2:0';
+  },
 };
 
 /** Credentials for the local stand-ins; real deployments use the Lambda role. */
