@@ -1,24 +1,7 @@
 import { Entity } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
-
-export const EMAIL_STATUSES = [
-  'queued',
-  'scheduled',
-  'sending',
-  'sent',
-  'delivered',
-  'bounced',
-  'complained',
-  'failed',
-  'blocked',
-  'captured',
-  'canceled',
-] as const;
-export type EmailStatus = (typeof EMAIL_STATUSES)[number];
-
-export const BLOCK_REASONS = ['bounced', 'complained', 'manual'] as const;
-export type BlockReason = (typeof BLOCK_REASONS)[number];
+import { BLOCK_REASONS, EMAIL_STATUSES } from './schemas.js';
 
 /** Custom sends share one partition of the template index (`@` cannot start a project key's segment here). */
 export const CUSTOM_REF = '#custom';

@@ -1,3 +1,71 @@
-import type { RouteDef } from '../http/route.js';
+import * as v from 'valibot';
+import { defineRoute, type RouteDef } from '../http/route.js';
+import { dateQuery, pageQuery, uuid } from '../http/schemas.js';
+import { batchBody, batchResult, emailRow, EMAIL_STATUSES, sendBody, sendResult } from './schemas.js';
 
-export const emailRoutes = {} satisfies Record<string, RouteDef>;
+const common = { group: 'emails' as const, tenancy: 'project' as const, scope: 'emails:send' as const, tags: ['Emails'] };
+
+export const emailRoutes = {
+  sendEmail: defineRoute({
+    ...common,
+    id: 'sendEmail',
+    method: 'POST',
+    path: '/emails/send',
+    summary: 'Send one email, immediately or scheduled',
+    headers: [
+      {
+        name: 'Idempotency-Key',
+        description: 'Up to 256 characters. The same key within 24 hours returns the first send with deduplicated true; a different body with it is 422 idempotency.mismatch.',
+      },
+    ],
+    body: sendBody,
+    response: sendResult,
+    errors: [403, 422],
+  }),
+  sendEmailBatch: defineRoute({
+    ...common,
+    id: 'sendEmailBatch',
+    method: 'POST',
+    path: '/emails/batch',
+    summary: 'Send up to 100 emails; each item succeeds or fails on its own',
+    body: batchBody,
+    response: batchResult,
+    errors: [403, 422],
+  }),
+  listEmails: defineRoute({
+    ...common,
+    id: 'listEmails',
+    method: 'GET',
+    path: '/emails',
+    summary: 'List Email Logs rows, newest first',
+    query: {
+      ...pageQuery(),
+      status: v.optional(v.picklist(EMAIL_STATUSES)),
+      to: v.optional(v.pipe(v.string(), v.minLength(1))),
+      templateKey: v.optional(v.pipe(v.string(), v.minLength(1))),
+      dateFrom: dateQuery,
+      dateTo: dateQuery,
+    },
+    response: v.object({ emails: v.array(emailRow), total: v.number(), page: v.number(), limit: v.number() }),
+  }),
+  getEmail: defineRoute({
+    ...common,
+    id: 'getEmail',
+    method: 'GET',
+    path: '/emails/{id}',
+    summary: 'One Email Logs row',
+    params: { id: uuid },
+    response: emailRow,
+    errors: [404],
+  }),
+  cancelEmail: defineRoute({
+    ...common,
+    id: 'cancelEmail',
+    method: 'DELETE',
+    path: '/emails/{id}',
+    summary: 'Cancel a scheduled send',
+    params: { id: uuid },
+    response: emailRow,
+    errors: [404, 422],
+  }),
+} satisfies Record<string, RouteDef>;

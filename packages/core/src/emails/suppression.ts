@@ -1,6 +1,7 @@
 import type { TenantContext } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
-import { Suppression, type BlockReason } from './entities.js';
+import { Suppression } from './entities.js';
+import type { BlockReason } from './schemas.js';
 
 type Scope = Pick<TenantContext, 'projectId' | 'env'>;
 

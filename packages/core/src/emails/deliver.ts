@@ -1,0 +1,137 @@
+import { releaseQuota } from '../auth/quota.js';
+import { env } from '../config.js';
+import { isConditionFailure } from '../db/errors.js';
+import { HttpError } from '../http/errors.js';
+import { enqueue } from '../ports/queue.js';
+import { QUEUES } from '../ports/queues.js';
+import { renderEmail } from '../templates/render.js';
+import type { DeliveryMessage } from './create.js';
+import { EmailLog } from './entities.js';
+import type { EmailRow } from './present.js';
+import type { EmailStatus } from './schemas.js';
+import { isPermanentSesError, sendViaSes } from './ses.js';
+import { sesTags, type SesEvent } from './ses-events.js';
+import { suppressedAmong } from './suppression.js';
+
+/** A claim older than the queue's visibility timeout belongs to a consumer that died: SQS has redelivered. */
+const STALE_CLAIM_MS = QUEUES.emails.visibilityTimeout * 1000;
+
+type Key = { projectId: string; env: 'live' | 'sandbox'; emailId: string };
+type Finish = Partial<Pick<EmailRow, 'subject' | 'templateVersion' | 'sentAt' | 'captured' | 'error' | 'sesMessageId' | 'blocked' | 'blockReason'>>;
+
+/** Moves a queued (or scheduled, or abandoned) row to `sending`; undefined when it is not ours to send. */
+async function claim(key: Key): Promise<EmailRow | undefined> {
+  const now = Date.now();
+  try {
+    const { data } = await EmailLog.patch(key)
+      .set({ status: 'sending', claimedAt: now })
+      .where(
+        (a, op) =>
+          `${op.eq(a.status, 'queued')} OR ${op.eq(a.status, 'scheduled')} OR (${op.eq(a.status, 'sending')} AND ${op.lt(a.claimedAt, now - STALE_CLAIM_MS)})`,
+      )
+      .go({ response: 'all_new' });
+    return data as EmailRow;
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
+const finish = (key: Key, status: EmailStatus, fields: Finish) =>
+  EmailLog.patch(key).set({ status, ...fields }).where((a, op) => op.eq(a.status, 'sending')).go();
+
+/** Local stack only: SES's mailbox simulator addresses produce the events real SES would publish. */
+const SIMULATOR: Record<string, 'Bounce' | 'Complaint'> = {
+  'bounce@simulator.amazonses.com': 'Bounce',
+  'complaint@simulator.amazonses.com': 'Complaint',
+};
+
+async function simulateSesEvents(recipients: string[], tags: Record<string, string>, messageId: string) {
+  const mail = { messageId, tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])) };
+  for (const type of ['Bounce', 'Complaint'] as const) {
+    const hit = recipients.filter((r) => SIMULATOR[r.toLowerCase()] === type).map((emailAddress) => ({ emailAddress }));
+    if (hit.length === 0) continue;
+    const event: SesEvent =
+      type === 'Bounce'
+        ? { eventType: type, mail, bounce: { bounceType: 'Permanent', bouncedRecipients: hit } }
+        : { eventType: type, mail, complaint: { complainedRecipients: hit } };
+    await enqueue('sesEvents', event);
+  }
+}
+
+/**
+ * The email consumer: claims the row, renders it, re-checks suppression, then sends through SES
+ * (live) or stores the rendered message as `captured` (sandbox). Redelivery of a message whose row
+ * has moved on does nothing. A send that cannot succeed (template gone, SES refusal) ends `failed`
+ * and gives its quota unit back; anything else is thrown for SQS to retry.
+ */
+export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
+  const key: Key = { projectId: ctx.projectId, env: ctx.env, emailId };
+  const row = await claim(key);
+  if (!row) return;
+  const giveBack = () => (row.quotaCounted ? releaseQuota(ctx, 'emails', 1) : Promise.resolve());
+
+  try {
+    let rendered;
+    try {
+      rendered = await renderEmail(
+        ctx,
+        row.kind === 'template'
+          ? { templateKey: row.templateKey!, variables: JSON.parse(row.variables ?? '{}') as Record<string, unknown> }
+          : { subject: row.subject ?? '', body: row.body ?? '', ...(row.layout ? { layout: row.layout } : {}) },
+      );
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      await finish(key, 'failed', { error: err.message });
+      return giveBack();
+    }
+    const content = { subject: rendered.subject, templateVersion: rendered.templateVersion ?? row.templateVersion };
+
+    const suppressed = await suppressedAmong(key, [row.to, ...row.cc, ...row.bcc]);
+    const toReason = suppressed.get(row.to.toLowerCase());
+    if (toReason) {
+      await finish(key, 'blocked', { ...content, blocked: true, blockReason: toReason });
+      return giveBack();
+    }
+    const keep = (list: string[]) => list.filter((a) => !suppressed.has(a.toLowerCase()));
+
+    if (ctx.env === 'sandbox') {
+      await finish(key, 'captured', { ...content, captured: { subject: rendered.subject, html: rendered.html, text: rendered.text } });
+      return;
+    }
+
+    const tags = sesTags({ accountId: ctx.accountId, ...key });
+    const cc = keep(row.cc);
+    const bcc = keep(row.bcc);
+    let messageId: string;
+    try {
+      messageId = await sendViaSes({
+        from: row.from,
+        to: row.to,
+        cc,
+        bcc,
+        replyTo: row.replyTo,
+        subject: rendered.subject,
+        html: rendered.html,
+        text: rendered.text,
+        headers: (row.headers as Record<string, string> | undefined) ?? {},
+        tags,
+      });
+    } catch (err) {
+      if (!isPermanentSesError(err)) throw err;
+      await finish(key, 'failed', { ...content, error: `SES refused the message: ${(err as Error).message}` });
+      return giveBack();
+    }
+    await finish(key, 'sent', { ...content, sentAt: new Date().toISOString(), sesMessageId: messageId });
+    if (env.stage === 'local') await simulateSesEvents([row.to, ...cc, ...bcc], tags, messageId);
+  } catch (err) {
+    // Hand the row back so the redelivered message can claim it at once.
+    await EmailLog.patch(key)
+      .set({ status: row.scheduledAt ? 'scheduled' : 'queued' })
+      .remove(['claimedAt'])
+      .where((a, op) => op.eq(a.status, 'sending'))
+      .go()
+      .catch(() => undefined);
+    throw err;
+  }
+}

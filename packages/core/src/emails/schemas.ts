@@ -1,0 +1,144 @@
+import * as v from 'valibot';
+import { isoDateTime } from '../http/schemas.js';
+
+export const EMAIL_STATUSES = [
+  'queued',
+  'scheduled',
+  'sending',
+  'sent',
+  'delivered',
+  'bounced',
+  'complained',
+  'failed',
+  'blocked',
+  'captured',
+  'canceled',
+] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const BLOCK_REASONS = ['bounced', 'complained', 'manual'] as const;
+export type BlockReason = (typeof BLOCK_REASONS)[number];
+
+export const MAX_RECIPIENTS = 50;
+export const MAX_SCHEDULE_DAYS = 30;
+export const MAX_BATCH = 100;
+
+const address = v.pipe(v.string(), v.trim(), v.email('Expected an email address'), v.maxLength(254));
+const addressList = v.pipe(v.array(address), v.maxLength(MAX_RECIPIENTS));
+const noLineBreaks = v.regex(/^[^\r\n]*$/, 'Line breaks are not allowed');
+
+/** Headers the service sets itself from the send's own fields. */
+const RESERVED_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'date', 'message-id', 'content-type', 'content-transfer-encoding', 'mime-version', 'return-path']);
+
+const headerMap = v.pipe(
+  v.record(
+    v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z0-9-]{1,100}$/, 'Header names use letters, digits and dashes'),
+      v.check((name) => !RESERVED_HEADERS.has(name.toLowerCase()), 'This header is set from the send fields'),
+    ),
+    v.pipe(v.string(), v.maxLength(1000), noLineBreaks),
+  ),
+  v.check((m) => Object.keys(m).length <= 50, 'At most 50 headers'),
+);
+
+const metadataMap = v.pipe(
+  v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(100)), v.pipe(v.string(), v.maxLength(1000))),
+  v.check((m) => Object.keys(m).length <= 50, 'At most 50 metadata entries'),
+);
+
+export const idempotencyKey = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
+
+const sendEntries = {
+  to: address,
+  from: v.optional(address),
+  replyTo: v.optional(address),
+  cc: v.optional(addressList),
+  bcc: v.optional(addressList),
+  headers: v.optional(headerMap),
+  metadata: v.optional(metadataMap),
+  scheduledAt: v.optional(isoDateTime),
+  templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  variables: v.optional(v.record(v.string(), v.unknown())),
+  subject: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), noLineBreaks)),
+  body: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50000))),
+  layout: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+};
+
+/** A send is either a template send or a custom one; the message says which fields clash or are missing. */
+const contentProblem = (s: { templateKey?: string; variables?: unknown; subject?: string; body?: string; layout?: string }) => {
+  const custom = s.subject !== undefined || s.body !== undefined || s.layout !== undefined;
+  if (s.templateKey !== undefined && custom) return 'Give either templateKey (with variables) or subject and body, not both.';
+  if (s.templateKey === undefined && !custom) return 'Give templateKey (with variables), or subject and body.';
+  if (s.templateKey === undefined && s.variables !== undefined) return 'variables go with templateKey.';
+  if (custom && (s.subject === undefined || s.body === undefined)) return 'A custom send needs both subject and body.';
+  return undefined;
+};
+
+const withContentCheck = <S extends v.GenericSchema<Parameters<typeof contentProblem>[0]>>(schema: S) =>
+  v.pipe(
+    schema,
+    v.rawCheck(({ dataset, addIssue }) => {
+      const problem = dataset.typed ? contentProblem(dataset.value) : undefined;
+      if (problem) addIssue({ message: problem });
+    }),
+  );
+
+export const sendBody = withContentCheck(v.strictObject(sendEntries));
+export type SendBody = v.InferOutput<typeof sendBody>;
+
+export const batchItem = withContentCheck(v.strictObject({ ...sendEntries, idempotencyKey: v.optional(idempotencyKey) }));
+export type BatchItem = v.InferOutput<typeof batchItem>;
+
+/** Items are checked one by one by the service, so that a bad item fails alone. */
+export const batchBody = v.strictObject({
+  emails: v.pipe(
+    v.array(v.pipe(v.unknown(), v.description('A send body (as POST /emails/send) plus an optional idempotencyKey'))),
+    v.minLength(1),
+    v.maxLength(MAX_BATCH),
+  ),
+});
+
+export const sendResult = v.object({
+  projectId: v.string(),
+  projectSlug: v.string(),
+  id: v.string(),
+  kind: v.picklist(['template', 'custom']),
+  status: v.picklist(EMAIL_STATUSES),
+  to: v.string(),
+  subject: v.nullable(v.string()),
+  deduplicated: v.boolean(),
+  blocked: v.boolean(),
+  blockReason: v.nullable(v.picklist(BLOCK_REASONS)),
+  scheduledAt: v.nullable(v.string()),
+  createdAt: v.string(),
+});
+
+export const batchResult = v.object({
+  results: v.array(
+    v.union([sendResult, v.object({ index: v.number(), error: v.object({ code: v.string(), message: v.string() }) })]),
+  ),
+});
+
+export const emailRow = v.object({
+  id: v.string(),
+  kind: v.picklist(['template', 'custom']),
+  status: v.picklist(EMAIL_STATUSES),
+  to: v.string(),
+  cc: v.array(v.string()),
+  bcc: v.array(v.string()),
+  from: v.string(),
+  replyTo: v.nullable(v.string()),
+  subject: v.nullable(v.string()),
+  templateKey: v.nullable(v.string()),
+  templateVersion: v.nullable(v.number()),
+  metadata: v.record(v.string(), v.string()),
+  blocked: v.boolean(),
+  blockReason: v.nullable(v.picklist(BLOCK_REASONS)),
+  scheduledAt: v.nullable(v.string()),
+  sentAt: v.nullable(v.string()),
+  error: v.nullable(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  captured: v.optional(v.object({ subject: v.string(), html: v.string(), text: v.string() })),
+});

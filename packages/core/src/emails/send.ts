@@ -1,0 +1,101 @@
+import * as v from 'valibot';
+import type { TenantContext } from '../auth/context.js';
+import { requirePlan } from '../auth/quota.js';
+import { errors, HttpError } from '../http/errors.js';
+import { logger } from '../logger.js';
+import { resolveTemplate } from '../templates/render.js';
+import { createEmail, type EmailDraft } from './create.js';
+import { idempotent } from './idempotency.js';
+import { toSendResult, type SendResult } from './present.js';
+import { batchItem, idempotencyKey, MAX_SCHEDULE_DAYS, type SendBody } from './schemas.js';
+
+/** Variables are kept on the log row until delivery; DynamoDB items cap at 400 KB. */
+const MAX_VARIABLES_JSON = 100_000;
+const BATCH_CONCURRENCY = 10;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const invalid = (field: string, message: string) => errors.validation([{ field, in: 'body', message }]);
+
+function scheduleTime(iso: string, now = Date.now()) {
+  const at = new Date(iso);
+  if (at.getTime() <= now) throw invalid('scheduledAt', 'scheduledAt must be in the future.');
+  if (at.getTime() > now + MAX_SCHEDULE_DAYS * DAY_MS) throw invalid('scheduledAt', `scheduledAt must be at most ${MAX_SCHEDULE_DAYS} days ahead.`);
+  return at;
+}
+
+async function contentOf(ctx: TenantContext, body: SendBody): Promise<EmailDraft['content']> {
+  if (body.templateKey === undefined) return { kind: 'custom', subject: body.subject!, body: body.body!, layout: body.layout };
+  const variables = body.variables ?? {};
+  if (JSON.stringify(variables).length > MAX_VARIABLES_JSON) throw invalid('variables', `variables must serialize to at most ${MAX_VARIABLES_JSON} characters.`);
+  const template = await resolveTemplate(ctx, body.templateKey);
+  if (!template) throw errors.unprocessable('template.not_found', `Template "${body.templateKey}" not found.`, { templateKey: body.templateKey });
+  return { kind: 'template', templateKey: body.templateKey, templateVersion: template.version, variables };
+}
+
+async function send(ctx: TenantContext, body: SendBody): Promise<SendResult> {
+  const scheduledAt = body.scheduledAt === undefined ? undefined : scheduleTime(body.scheduledAt);
+  const row = await createEmail(ctx, {
+    to: body.to,
+    cc: body.cc,
+    bcc: body.bcc,
+    from: body.from,
+    replyTo: body.replyTo,
+    headers: body.headers,
+    metadata: body.metadata,
+    scheduledAt,
+    content: await contentOf(ctx, body),
+    countQuota: true,
+  });
+  return toSendResult(ctx, row);
+}
+
+/** The Idempotency-Key header (at most 256 characters), if sent. */
+export function idempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {
+  const key = headers['idempotency-key'];
+  if (key === undefined || key === '') return undefined;
+  const parsed = v.safeParse(idempotencyKey, key);
+  if (!parsed.success) throw errors.validation([{ field: 'Idempotency-Key', in: 'header', message: parsed.issues[0].message }]);
+  return parsed.output;
+}
+
+/** POST /emails/send: quota, suppression, template check, the log row and the queue (or a schedule). */
+export function sendEmail(ctx: TenantContext, body: SendBody, idempotencyKey?: string): Promise<SendResult> {
+  return idempotencyKey === undefined ? send(ctx, body) : idempotent(ctx, idempotencyKey, body, () => send(ctx, body));
+}
+
+export type BatchOutcome = SendResult | { index: number; error: { code: string; message: string } };
+
+async function sendItem(ctx: TenantContext, item: unknown, index: number): Promise<BatchOutcome> {
+  const parsed = v.safeParse(batchItem, item);
+  if (!parsed.success) {
+    const message = parsed.issues.map((i) => `${v.getDotPath(i) ?? '(item)'}: ${i.message}`).join('; ');
+    return { index, error: { code: 'validation.failed', message } };
+  }
+  const { idempotencyKey, ...body } = parsed.output;
+  try {
+    return await sendEmail(ctx, body, idempotencyKey);
+  } catch (err) {
+    const known = err instanceof HttpError && err.status < 500 ? err : undefined;
+    if (!known) logger.error('Batch item failed', { index, error: err as Error });
+    const { code, message } = known ?? errors.internal();
+    return { index, error: { code, message } };
+  }
+}
+
+/**
+ * POST /emails/batch: every item is a send of its own (validation, idempotency, quota, suppression);
+ * a failing item answers `{ index, error }` in its place and never fails the others.
+ */
+export async function sendBatch(ctx: TenantContext, items: unknown[]): Promise<{ results: BatchOutcome[] }> {
+  requirePlan(ctx, 'starter', 'Batch sending');
+  const results: BatchOutcome[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await sendItem(ctx, items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
+  return { results };
+}
