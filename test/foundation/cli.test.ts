@@ -61,7 +61,7 @@ describe('admin CLI', () => {
     const revoked = await admin('key:revoke', '--key-id', key.json.id);
     expect(revoked.code).toBe(0);
     expect(revoked.json.revokedAt).toEqual(expect.any(String));
-  }, 60_000);
+  }, 240_000);
 
   it('exits non-zero with a message on bad input', async () => {
     for (const args of [
@@ -73,5 +73,5 @@ describe('admin CLI', () => {
       expect(res.code).not.toBe(0);
       expect(res.stderr).toMatch(/^admin: /m);
     }
-  }, 60_000);
+  }, 240_000);
 });

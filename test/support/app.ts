@@ -1,5 +1,6 @@
 import { afterAll } from 'vitest';
 import type { App } from '../../packages/local/src/app.js';
+import { checkContract } from './contract.js';
 import { testEndpoints, testResources } from './env.js';
 
 export interface ApiResponse<T = any> {
@@ -48,6 +49,7 @@ export async function startTestApp(): Promise<TestApp> {
     } catch {
       /* not JSON: keep the text */
     }
+    checkContract(method, url, res.status, res.headers.get('content-type'), parsed);
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   };
   return Object.assign(app, { call });

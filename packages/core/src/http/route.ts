@@ -16,6 +16,7 @@ export const GROUPS = [
   'feedback',
   'webhooks',
   'public',
+  'docs',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 

@@ -1,0 +1,119 @@
+import * as v from 'valibot';
+import { errorBody } from '../http/schemas.js';
+import { API_PREFIX, type RouteDef } from '../http/route.js';
+import { jsonSchemaOf } from './schema.js';
+
+export const API_VERSION = '1.2.0';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'project.required: the key reaches several projects and none is named; details.projects lists the choices',
+  401: 'auth.unauthorized: API key missing or invalid',
+  403: 'auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*)',
+  404: 'not_found: no such record in this project and environment',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  422: 'validation.failed (details.fields lists each bad field) or a domain rule',
+  429: 'rate_limit.exceeded: over the per-key rate limit; see Retry-After',
+  500: 'internal: unexpected error',
+};
+
+/** The statuses a route can answer besides 200, from what the pipeline does for it plus what it declares. */
+export function errorStatuses(route: RouteDef): number[] {
+  const statuses = new Set<number>(route.errors ?? []);
+  statuses.add(500);
+  if (route.tenancy !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
+  if (route.tenancy === 'project') statuses.add(400);
+  if (route.params) statuses.add(404);
+  if (route.query || route.body || route.tenancy !== 'public') statuses.add(422);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+const tenancyParameters = [
+  { name: 'Service-Project', in: 'header', description: 'Project slug or id; needed when the key reaches several projects.', schema: { type: 'string' } },
+  { name: 'project', in: 'query', description: 'Project slug or id (alternative to Service-Project).', schema: { type: 'string' } },
+];
+const environmentParameters = [
+  { name: 'Service-Environment', in: 'header', description: 'live or sandbox; a live key may ask for sandbox.', schema: { enum: ['live', 'sandbox'] } },
+  { name: 'environment', in: 'query', description: 'live or sandbox (alternative to Service-Environment).', schema: { enum: ['live', 'sandbox'] } },
+];
+
+const parametersOf = (route: RouteDef) => {
+  const params: Record<string, unknown>[] = [];
+  for (const [name, schema] of Object.entries(route.params ?? {})) {
+    params.push({ name, in: 'path', required: true, schema: jsonSchemaOf(schema as v.GenericSchema) });
+  }
+  if (route.query) {
+    const query = jsonSchemaOf(v.object(route.query)) as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      params.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
+    }
+  }
+  for (const h of route.headers ?? []) params.push({ name: h.name, in: 'header', description: h.description, schema: { type: 'string' } });
+  if (route.tenancy === 'project') params.push(...tenancyParameters);
+  if (route.tenancy !== 'public') params.push(...environmentParameters);
+  return params;
+};
+
+const requestBodyOf = (route: RouteDef) => {
+  if (!route.body) return undefined;
+  const schema = jsonSchemaOf(route.body);
+  const content: Record<string, unknown> =
+    route.bodyType === 'multipart'
+      ? { 'multipart/form-data': { schema } }
+      : route.bodyType === 'form-or-json'
+        ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } }
+        : { 'application/json': { schema } };
+  return { required: true, content };
+};
+
+const okResponse = (route: RouteDef) => {
+  if (route.produces) return { description: 'OK', content: { [route.produces]: { schema: { type: 'string' } } } };
+  return { description: 'OK', content: { 'application/json': { schema: route.response ? jsonSchemaOf(route.response) : {} } } };
+};
+
+/** The OpenAPI 3.1 document of the API, generated from the route table and its valibot schemas. */
+export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string; description: string }[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (route.root) continue; // pages outside the API base (the reference page) are not API operations
+    const operation = {
+      operationId: route.id,
+      summary: route.summary,
+      tags: route.tags ?? [route.group],
+      security: route.tenancy === 'public' ? [] : [{ apiKey: route.scope ? [route.scope] : [] }],
+      ...(route.scope ? { 'x-required-scope': route.scope } : {}),
+      parameters: parametersOf(route),
+      ...(route.body ? { requestBody: requestBodyOf(route) } : {}),
+      responses: {
+        200: okResponse(route),
+        ...Object.fromEntries(
+          errorStatuses(route).map((s) => [
+            s,
+            { description: ERROR_DESCRIPTIONS[s] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          ]),
+        ),
+      },
+    };
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Helpdesk Service REST API',
+      version: API_VERSION,
+      description:
+        'Tickets, transactional email, knowledge base, logs, customers, feedback and webhooks. Authenticate with `Authorization: Bearer sk_live_…` or `sk_sandbox_…`. Every error is `{ error: { code, message, details? } }`.',
+    },
+    servers: servers.map((s) => ({ url: s.url.replace(/\/$/, '') + API_PREFIX, description: s.description })),
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_sandbox_…. Operations list the scope they need.' },
+      },
+      schemas: { Error: jsonSchemaOf(errorBody) },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

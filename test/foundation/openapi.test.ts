@@ -1,0 +1,34 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { allRoutes } from '@helpdesk/core/http/routes';
+import { routeKey } from '@helpdesk/core/http/route';
+import { startTestApp } from '../support/app.js';
+
+const app = await startTestApp();
+
+describe('GET /openapi.json', () => {
+  it('serves a valid OpenAPI 3.1.0 document, version 1.2.0, without a key', async () => {
+    const res = await app.call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.info.version).toBe('1.2.0');
+    const result = await new Validator().validate(res.body);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every route of the route table with its scope and the error shape', async () => {
+    const { body: doc } = await app.call('GET', '/openapi.json');
+    const documented = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; security: { apiKey: string[] }[] }>>).flatMap(
+      ([path, ops]) => Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} /api/v1${path}`, op })),
+    );
+    const expected = allRoutes.filter((r) => !r.root);
+    expect(documented.map((d) => d.key).sort()).toEqual(expected.map(routeKey).sort());
+    for (const route of expected) {
+      const op = documented.find((d) => d.key === routeKey(route))!.op;
+      expect(op.operationId).toBe(route.id);
+      if (route.scope) expect(op.security).toEqual([{ apiKey: [route.scope] }]);
+    }
+    expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
+  });
+});

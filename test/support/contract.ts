@@ -1,0 +1,47 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { createMatcher } from '@helpdesk/core/http/match';
+import { allRoutes } from '@helpdesk/core/http/routes';
+import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
+
+/**
+ * Contract check: every response the HTTP tests receive must match the OpenAPI document's schema for
+ * its operation and status. A mismatch or an undocumented status fails the test that made the call.
+ */
+const doc = buildOpenApiDocument(allRoutes, [{ url: 'http://127.0.0.1:3000', description: 'test' }]);
+const match = createMatcher(allRoutes);
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+const compiled = new Map<string, ValidateFunction>();
+
+type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
+
+export function checkContract(method: string, url: URL, status: number, contentType: string | null, body: unknown) {
+  const found = match(method, url.pathname);
+  if (found?.kind !== 'route') return; // unknown routes (404/405) have no operation to check against
+  const route = found.route;
+  if (route.root) return;
+  const operation = (doc.paths as Record<string, Record<string, Operation>>)[route.path]![method.toLowerCase()]!;
+  const response = operation.responses[String(status)];
+  if (!response) {
+    throw new Error(`Contract: ${method} ${route.path} answered ${status}, which its OpenAPI operation ${operation.operationId} does not document`);
+  }
+  if (!contentType?.includes('application/json')) {
+    if (response.content?.['application/json']) {
+      throw new Error(`Contract: ${method} ${route.path} ${status} should be JSON but was ${contentType}`);
+    }
+    return;
+  }
+  let schema = response.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`Contract: ${method} ${route.path} ${status} answered JSON where the document declares none`);
+  if (schema.$ref === '#/components/schemas/Error') schema = doc.components.schemas.Error as Record<string, unknown>;
+  const key = `${operation.operationId} ${status}`;
+  let validate = compiled.get(key);
+  if (!validate) compiled.set(key, (validate = ajv.compile(schema)));
+  if (!validate(body)) {
+    throw new Error(
+      `Contract: ${method} ${route.path} ${status} does not match the OpenAPI schema of ${operation.operationId}: ${ajv.errorsText(validate.errors)}\nbody: ${JSON.stringify(body).slice(0, 500)}`,
+    );
+  }
+}
