@@ -7,7 +7,8 @@ import type { LogLevel } from './levels.js';
  * would otherwise half-replace (a URL holds numbers, a UUID holds hex runs, a date holds numbers).
  */
 const PARAMETERS: [RegExp, string | ((match: string) => string)][] = [
-  [/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'],
+  // The local part allows RFC 5322's characters except quotes, which far more often delimit an address.
+  [/[\w.!#$%&*+/=?^{|}~-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'],
   [/\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi, '<url>'],
   [/\b(?:\d{1,3}\.){3}\d{1,3}\b/g, '<ip>'],
   // IPv6 candidates are checked by a parser: a time like 12:30:45 looks similar but is not one.
