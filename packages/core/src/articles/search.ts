@@ -74,9 +74,13 @@ function keywordRanking(index: MiniSearch<IndexDoc>, q: string, categoryId: stri
     filter,
   };
   // Every word must match when some article has them all; otherwise any word counts.
-  let hits = index.search(q, { ...options, combineWith: 'AND' });
-  if (hits.length === 0) hits = index.search(q, { ...options, combineWith: 'OR' });
-  return hits.map((r) => String(r.id));
+  let combineWith: 'AND' | 'OR' = 'AND';
+  let hits = index.search(q, { ...options, combineWith });
+  if (hits.length === 0) hits = index.search(q, { ...options, combineWith: (combineWith = 'OR') });
+  // Title matches come first whatever the body scores: the boost alone cannot promise it.
+  const inTitle = new Set(index.search(q, { ...options, combineWith, fields: ['title'] }).map((r) => r.id));
+  const ranked = [...hits.filter((r) => inTitle.has(r.id)), ...hits.filter((r) => !inTitle.has(r.id))];
+  return ranked.map((r) => String(r.id));
 }
 
 async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: string | undefined): Promise<string[]> {
