@@ -19,16 +19,17 @@ export const cachedVersion = (cacheKey: string) => cache.get(cacheKey);
 export function compileVersion(cacheKey: string, scope: Scope, source: string, options: { escape?: boolean } = {}): Compiled {
   const hit = cache.get(cacheKey);
   if (hit) return hit;
-  const compiled = compileSource(scope, source, options);
+  const { ast: _ast, ...compiled } = compileSource(scope, source, options);
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(cacheKey, compiled);
   return compiled;
 }
 
-export function compileSource(scope: Scope, source: string, options: { escape?: boolean } = {}): Compiled {
-  const ast = parseSource(source);
+/** `what` names the source in a parse error (`The subject`). */
+export function compileSource(scope: Scope, source: string, options: { escape?: boolean; what?: string } = {}) {
+  const ast = parseSource(source, options.what);
   const partials = qualifyPartials(ast, scope);
   const variables = detectVariables(ast);
   const render = handlebars.compile(ast, { noEscape: options.escape === false });
-  return { render, variables, partials };
+  return { render, variables, partials, ast };
 }

@@ -25,7 +25,6 @@ const headAttributes = {
   layoutId: { type: 'string' },
   layoutLinked: { type: 'boolean', required: true, default: false },
   version: { type: 'number', required: true },
-  variables: { type: 'list', items: { type: 'string' }, required: true, default: () => [] },
   /** Qualified partial keys this item's own source references. */
   referencedPartials: { type: 'list', items: { type: 'string' }, required: true, default: () => [] },
   ...timestamps,

@@ -28,7 +28,13 @@ const empty = () => '';
  * Loads heads breadth-first (one BatchGetItem per level: usually the layout and the template's
  * partials, then theirs), then the sources of versions not compiled yet in this Lambda.
  */
-export async function loadRenderSet(owner: Owner, root: Head, layoutRef?: ItemRef): Promise<RenderSet> {
+export async function loadRenderSet(
+  owner: Owner,
+  root: Head,
+  layoutRef?: ItemRef,
+  /** The root compiled from a source not stored yet (an import being checked). */
+  rootCompiled?: Compiled,
+): Promise<RenderSet> {
   let layout: Head | undefined;
   const partialHeads = new Map<string, Head>();
   const asked = new Set<string>();
@@ -52,6 +58,7 @@ export async function loadRenderSet(owner: Owner, root: Head, layoutRef?: ItemRe
 
   const heads = [root, ...(layout ? [layout] : []), ...partialHeads.values()];
   const hits = new Map(heads.map((h) => [versionId(h), cachedVersion(versionId(h))]));
+  if (rootCompiled) hits.set(versionId(root), rootCompiled);
   const missing = heads.filter((h) => !hits.get(versionId(h)));
   const sources = missing.length ? await getSources(owner, missing) : new Map<string, string>();
   const piece = (head: Head): Piece => {

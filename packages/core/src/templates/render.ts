@@ -1,7 +1,7 @@
 import { marked } from 'marked';
 import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
-import { compileVersion } from './compile.js';
+import { compileVersion, type Compiled } from './compile.js';
 import { parseRef, qualifiedKey, type ItemRef } from './keys.js';
 import { loadRenderSet, type RenderSet } from './render-set.js';
 import { wrapInShell } from './shell.js';
@@ -44,18 +44,18 @@ export async function loadTemplate(owner: Owner, key: string): Promise<RenderSet
  * Project templates wrap only in the layout linked at import; account templates resolve theirs by
  * key at send time. Either way an absent layout renders the body unwrapped.
  */
-const layoutRefOf = (head: Head): ItemRef | undefined => {
+export const layoutRefOf = (head: Head): ItemRef | undefined => {
   if (!head.layoutKey || (head.scope === 'project' && !head.layoutLinked)) return undefined;
   return parseRef(head.layoutKey, head.scope);
 };
 
 /** Every variable the template reads, subject first, then body, partials and layout (`body` excluded there). */
-export function templateVariables(set: RenderSet): string[] {
-  const subject = subjectOf(set.root.head);
+export function templateVariables(set: RenderSet, subject: Compiled = subjectOf(set.root.head)): string[] {
+  const isLayout = set.root.head.type === 'layout';
   return [
     ...new Set([
       ...subject.variables,
-      ...set.root.compiled.variables,
+      ...set.root.compiled.variables.filter((v) => !isLayout || v !== 'body'),
       ...set.partialPieces.flatMap((p) => p.compiled.variables),
       ...(set.layout?.compiled.variables.filter((v) => v !== 'body') ?? []),
     ]),

@@ -20,7 +20,6 @@ export interface Head {
   layoutId?: string;
   layoutLinked: boolean;
   version: number;
-  variables: string[];
   referencedPartials: string[];
   createdAt: string;
   updatedAt: string;

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { errors } from '../http/errors.js';
+import { placesBody, readDirectives } from './analyze.js';
+import { compileSource } from './compile.js';
+import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope, type TemplateType } from './keys.js';
+import { layoutRefOf, templateVariables } from './render.js';
+import { loadRenderSet } from './render-set.js';
+import { MAX_FILE_BYTES } from './schemas.js';
+import { compressSource, getHead, writeVersion, type Head, type HeadInput, type Owner } from './store.js';
+
+export interface ImportInput {
+  file: { filename: string; truncated: boolean; content: Buffer };
+  type: TemplateType;
+  key?: string;
+  name?: string;
+  subject?: string;
+  layout?: string;
+}
+
+/** DynamoDB items cap at 400 KB; the gzipped source must fit beside the version row's other fields. */
+const MAX_STORED_BYTES = 380 * 1024;
+const ATTEMPTS = 3;
+
+const fieldError = (field: string, message: string) => errors.validation([{ field, in: 'body', message }]);
+
+function keyOf(input: ImportInput, scope: Scope): string {
+  let key = input.key ?? input.file.filename.replace(/^.*[\\/]/, '').replace(/\.hbs$/i, '');
+  if (scope === 'account' && key.startsWith(ACCOUNT_PREFIX)) key = key.slice(ACCOUNT_PREFIX.length);
+  if (!KEY_PATTERN.test(key)) {
+    throw fieldError(input.key === undefined ? 'file' : 'key', 'A key is 1 to 100 letters, digits, -, _ or . (from the key field or the file name without .hbs)');
+  }
+  return key;
+}
+
+/**
+ * Imports a .hbs file as a template, layout or partial of the project (`ctx.projectId` set) or of
+ * the account. Re-importing a key updates it in place with the next version; every version is kept.
+ */
+export async function importTemplate(ctx: Owner, scope: Scope, input: ImportInput) {
+  if (input.file.truncated || input.file.content.length > MAX_FILE_BYTES) {
+    throw fieldError('file', `The file is larger than ${MAX_FILE_BYTES / 1024} KB`);
+  }
+  const key = keyOf(input, scope);
+  const source = input.file.content.toString('utf8');
+  const compiled = compileSource(scope, source);
+  const directives = readDirectives(compiled.ast);
+  const stored = compressSource(source);
+  if (stored.length > MAX_STORED_BYTES) {
+    throw errors.unprocessable('template.too_large', 'The file does not compress small enough to be stored; split it into partials.');
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    const existing = await getHead(ctx, { ref: { scope, key }, type: input.type });
+    const prepared = await prepare(ctx, scope, key, input, compiled, directives, existing);
+    if (await writeVersion(ctx, scope, prepared.head, stored)) return prepared.result;
+    if (attempt === ATTEMPTS) {
+      throw errors.unprocessable('template.conflict', `The ${input.type} ${key} was being imported concurrently; retry.`);
+    }
+  }
+}
+
+async function prepare(
+  ctx: Owner,
+  scope: Scope,
+  key: string,
+  input: ImportInput,
+  compiled: ReturnType<typeof compileSource>,
+  directives: ReturnType<typeof readDirectives>,
+  existing: Head | undefined,
+) {
+  const warnings: string[] = [];
+  const isTemplate = input.type === 'template';
+  if (!isTemplate && input.subject !== undefined) warnings.push(`subject applies to templates only and was ignored.`);
+  if (!isTemplate && input.layout !== undefined) warnings.push(`layout applies to templates only and was ignored.`);
+
+  const subject = isTemplate ? (input.subject ?? directives.subject ?? existing?.subject ?? '') : '';
+  const subjectCompiled = compileSourceAs('The subject', scope, subject);
+
+  const layout = isTemplate ? await linkLayout(ctx, scope, input.layout, directives.layout, existing, warnings) : undefined;
+  if (input.type === 'layout') {
+    const placed = placesBody(compiled.ast);
+    if (placed === 'missing') warnings.push('The layout does not place the body: add {{{body}}}.');
+    if (placed === 'escaped') warnings.push('The layout places the body with {{body}}, which escapes its HTML: use {{{body}}}.');
+  }
+
+  const now = new Date().toISOString();
+  const head: HeadInput = {
+    id: existing?.id ?? randomUUID(),
+    type: input.type,
+    key,
+    name: input.name ?? existing?.name ?? key,
+    subject,
+    layoutKey: layout?.key,
+    layoutId: layout?.id,
+    layoutLinked: layout?.id !== undefined,
+    version: (existing?.version ?? 0) + 1,
+    referencedPartials: compiled.partials,
+    ...(existing ? { createdAt: existing.createdAt } : {}),
+  };
+  const asHead: Head = { ...head, scope, createdAt: existing?.createdAt ?? now, updatedAt: now };
+  const set = await loadRenderSet(ctx, asHead, layoutRefOf(asHead), compiled);
+  for (const partial of set.unresolvedPartials) warnings.push(`Partial ${partial} does not resolve; it renders empty until it is imported.`);
+
+  return {
+    head,
+    result: {
+      id: head.id,
+      key: qualifiedKey({ scope, key }),
+      name: head.name,
+      type: head.type,
+      scope,
+      subject,
+      version: head.version,
+      variables: templateVariables(set, subjectCompiled),
+      referencedPartials: compiled.partials,
+      layoutKey: layout?.key ?? null,
+      layoutId: layout?.id ?? null,
+      layoutLinked: head.layoutLinked,
+      warnings,
+    },
+  };
+}
+
+const compileSourceAs = (what: string, scope: Scope, source: string) => compileSource(scope, source, { escape: false, what });
+
+/**
+ * The layout field wins over the file's layout comment; neither keeps the current layout; an empty
+ * field or `none` removes it. Project templates link only project layouts.
+ */
+async function linkLayout(
+  ctx: Owner,
+  scope: Scope,
+  field: string | undefined,
+  comment: string | undefined,
+  existing: Head | undefined,
+  warnings: string[],
+): Promise<{ key: string; id?: string } | undefined> {
+  const chosen = field !== undefined ? field.trim() : comment !== undefined ? comment.trim() : existing?.layoutKey;
+  if (chosen === undefined || chosen === '' || chosen.toLowerCase() === 'none') return undefined;
+  const ref = parseRef(chosen, scope);
+  if (!ref) throw fieldError('layout', `${chosen} is not a valid layout key`);
+  const key = qualifiedKey(ref);
+  if (scope === 'project' && ref.scope === 'account') {
+    warnings.push(`Layout ${key} is not linked: project templates can use only project layouts. Sends render the body unwrapped.`);
+    return { key };
+  }
+  const layout = await getHead(ctx, { ref, type: 'layout' });
+  if (!layout) {
+    warnings.push(
+      scope === 'account'
+        ? `Layout ${key} does not exist yet; account templates resolve their layout at send time and render unwrapped until it exists.`
+        : `Layout ${key} does not exist in this project and environment; sends render the body unwrapped.`,
+    );
+    return { key };
+  }
+  return { key, id: layout.id };
+}

@@ -1,0 +1,48 @@
+import type { TenantContext } from '../auth/context.js';
+import { errors } from '../http/errors.js';
+import { ACCOUNT_PREFIX, qualifiedKey } from './keys.js';
+import { loadTemplate, renderEmail, renderTemplate, templateVariables, type RenderInput } from './render.js';
+import { listHeads } from './store.js';
+
+/** Project items, then the shared `@account/` items; each sorted by type and key. */
+export async function listTemplates(ctx: TenantContext) {
+  const [project, account] = await Promise.all([listHeads(ctx, 'project'), listHeads(ctx, 'account')]);
+  return [...project, ...account].map((h) => ({
+    key: qualifiedKey(h),
+    name: h.name,
+    type: h.type,
+    scope: h.scope,
+    subject: h.subject,
+    version: h.version,
+    layoutKey: h.layoutKey ?? null,
+    updatedAt: h.updatedAt,
+  }));
+}
+
+/** The spec's Template schema: the variables a template reads, its subject's and partials' included. */
+export async function getTemplateSchema(ctx: TenantContext, key: string, account = false) {
+  const set = await loadTemplate(ctx, account ? ACCOUNT_PREFIX + key : key);
+  if (!set) throw errors.notFound('Template');
+  const head = set.root.head;
+  return { key: qualifiedKey(head), name: head.name, subject: head.subject, variables: templateVariables(set) };
+}
+
+/** Renders without sending or storing anything. */
+export async function previewEmail(ctx: TenantContext, input: RenderInput & { format: 'html' | 'text' }) {
+  let rendered;
+  let detectedVariables: string[] = [];
+  if ('templateKey' in input) {
+    const set = await loadTemplate(ctx, input.templateKey);
+    if (!set) throw errors.unprocessable('template.not_found', `No template with key ${input.templateKey} exists.`, { key: input.templateKey });
+    rendered = renderTemplate(set, input.variables);
+    detectedVariables = templateVariables(set);
+  } else {
+    rendered = await renderEmail(ctx, input);
+  }
+  return {
+    subject: rendered.subject,
+    ...(input.format === 'text' ? { text: rendered.text } : { html: rendered.html }),
+    detectedVariables,
+    missingVariables: rendered.missingVariables,
+  };
+}

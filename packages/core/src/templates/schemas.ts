@@ -1,0 +1,87 @@
+import * as v from 'valibot';
+import { isoDateTime } from '../http/schemas.js';
+import { TEMPLATE_TYPES } from './keys.js';
+
+/** Files above this are refused with a 422 of ours; the multipart parser's own limit sits higher. */
+export const MAX_FILE_BYTES = 512 * 1024;
+
+/** A file part as the multipart parser hands it over. */
+const filePart = v.object(
+  {
+    filename: v.string(),
+    mimetype: v.string(),
+    encoding: v.string(),
+    truncated: v.boolean(),
+    content: v.custom<Buffer>((x) => Buffer.isBuffer(x), 'Expected a file'),
+  },
+  'A file part named file is required',
+);
+
+export const importBody = v.strictObject({
+  file: filePart,
+  type: v.optional(v.picklist(TEMPLATE_TYPES, 'Expected template, layout or partial'), 'template'),
+  key: v.optional(v.string()),
+  name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
+  subject: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  layout: v.optional(v.string()),
+});
+
+const nullableString = v.nullable(v.string());
+
+export const importResult = v.object({
+  id: v.string(),
+  key: v.string(),
+  name: v.string(),
+  type: v.picklist(TEMPLATE_TYPES),
+  scope: v.picklist(['project', 'account']),
+  subject: v.string(),
+  version: v.number(),
+  variables: v.array(v.string()),
+  referencedPartials: v.array(v.string()),
+  layoutKey: nullableString,
+  layoutId: nullableString,
+  layoutLinked: v.boolean(),
+  warnings: v.array(v.string()),
+});
+
+export const templateSchema = v.object({
+  key: v.string(),
+  name: v.string(),
+  subject: v.string(),
+  variables: v.array(v.string()),
+});
+
+export const templateRow = v.object({
+  key: v.string(),
+  name: v.string(),
+  type: v.picklist(TEMPLATE_TYPES),
+  scope: v.picklist(['project', 'account']),
+  subject: v.string(),
+  version: v.number(),
+  layoutKey: nullableString,
+  updatedAt: isoDateTime,
+});
+
+const format = v.optional(v.picklist(['html', 'text']), 'html');
+
+export const previewBody = v.union([
+  v.strictObject({
+    templateKey: v.pipe(v.string(), v.minLength(1)),
+    variables: v.optional(v.record(v.string(), v.unknown()), {}),
+    format,
+  }),
+  v.strictObject({
+    subject: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+    body: v.pipe(v.string(), v.minLength(1), v.maxLength(50000)),
+    layout: v.optional(v.pipe(v.string(), v.minLength(1))),
+    format,
+  }),
+]);
+
+export const previewResult = v.object({
+  subject: v.string(),
+  html: v.optional(v.string()),
+  text: v.optional(v.string()),
+  detectedVariables: v.array(v.string()),
+  missingVariables: v.array(v.string()),
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+import { importer } from './helpers.js';
+
+const app = await startTestApp();
+
+describe('POST /emails/preview, custom', () => {
+  it('renders Markdown into the built-in responsive shell', async () => {
+    const t = await createTenant();
+    const res = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 'Hello & welcome', body: '# Hi\n\nSee **the docs** at [our site](https://example.com/docs).' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.subject).toBe('Hello & welcome');
+    expect(res.body.html).toContain('<meta name="viewport"');
+    expect(res.body.html).toContain('<title>Hello &amp; welcome</title>');
+    expect(res.body.html).toContain('<h1>Hi</h1>');
+    expect(res.body.html).toContain('<strong>the docs</strong>');
+    expect(res.body.text).toBeUndefined();
+    expect(res.body.detectedVariables).toEqual([]);
+  });
+
+  it('answers text with links as text (url), one line per block', async () => {
+    const t = await createTenant();
+    const res = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 'S', body: 'First para with [a link](https://example.com/a).\n\nSecond para.', format: 'text' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.html).toBeUndefined();
+    expect(res.body.text).toBe('First para with a link (https://example.com/a).\nSecond para.');
+  });
+
+  it('wraps in a named layout, project or @account/, and refuses an unknown one', async () => {
+    const t = await createTenant();
+    await importer(app, t.liveKey)('base.hbs', '<main class="p">{{{body}}}</main>', { type: 'layout' });
+    await importer(app, t.liveKey, { account: true })('brand.hbs', '<div class="a">{{{body}}}</div>', { type: 'layout' });
+    const project = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 'S', body: 'Hi', layout: 'base' } });
+    expect(project.body.html).toBe('<main class="p"><p>Hi</p>\n</main>');
+    const account = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 'S', body: 'Hi', layout: '@account/brand' },
+    });
+    expect(account.body.html).toBe('<div class="a"><p>Hi</p>\n</div>');
+    const missing = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 'S', body: 'Hi', layout: 'nope' } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error.code).toBe('template.not_found');
+    expect(missing.body.error.message).toContain('nope');
+  });
+
+  it('validates the custom variant: subject at most 200, body at most 50000, unknown fields refused', async () => {
+    const t = await createTenant();
+    const long = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 'x'.repeat(201), body: 'b' } });
+    expect(long.status).toBe(422);
+    const big = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 's', body: 'b'.repeat(50001) } });
+    expect(big.status).toBe(422);
+    const extra = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 's', body: 'b', to: 'x@y.z' } });
+    expect(extra.status).toBe(422);
+    expect(extra.body.error.code).toBe('validation.failed');
+  });
+});
