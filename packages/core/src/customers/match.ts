@@ -1,4 +1,3 @@
-import type { TenantContext } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Customer } from './entities.js';
@@ -17,7 +16,7 @@ const summary = (item: { customerId: string; email: string; name?: string }) => 
  * first contact. Concurrent calls for one new email create it once: the losers read the winner.
  */
 export async function matchOrCreateCustomer(
-  ctx: TenantContext | TenantRef,
+  ctx: TenantRef,
   input: { email: string; name?: string },
 ): Promise<{ customer: { id: string; email: string; name: string | null }; created: boolean }> {
   const email = normalizeEmail(input.email);
@@ -35,7 +34,7 @@ export async function matchOrCreateCustomer(
 }
 
 /** Keeps ticketCount in step with the tickets area; a deleted customer is left alone. */
-export async function recordCustomerTicket(ctx: TenantContext | TenantRef, customerId: string, delta: 1 | -1) {
+export async function recordCustomerTicket(ctx: TenantRef, customerId: string, delta: 1 | -1) {
   try {
     await Customer.update({ projectId: ctx.projectId, env: ctx.env, customerId })
       .add({ ticketCount: delta })

@@ -6,6 +6,8 @@ import type { Customer } from './entities.js';
  * key, so it has no full TenantContext.
  */
 export type TenantRef = Pick<TenantContext, 'accountId' | 'projectId' | 'env'>;
+/** Enough to address a project's records (reads need no account). */
+export type TenantKey = Pick<TenantContext, 'projectId' | 'env'>;
 
 export type CustomerItem = NonNullable<Awaited<ReturnType<ReturnType<typeof Customer.get>['go']>>['data']>;
 

@@ -1,0 +1,25 @@
+import { HTML_HEADERS, notFoundPage, thanksPage } from '@helpdesk/core/feedback/pages';
+import { feedbackPage, submitRating } from '@helpdesk/core/feedback/rating';
+import { publicFeedbackRoutes } from '@helpdesk/core/feedback/routes';
+import { errors } from '@helpdesk/core/http/errors';
+import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { rawResponse } from '@helpdesk/core/http/route';
+
+const isForm = (contentType: string | undefined) => /^application\/x-www-form-urlencoded\b/i.test(contentType ?? '');
+
+/** Routes without an API key: the emailed feedback pages. Browsers get HTML; JSON clients get JSON. */
+export const handler = createGroupHandler(publicFeedbackRoutes, {
+  showFeedbackPage: async ({ params }) => {
+    const page = await feedbackPage(params.token);
+    return rawResponse(page.status, page.html, HTML_HEADERS);
+  },
+  submitFeedbackRating: async ({ params, body, headers }) => {
+    const form = isForm(headers['content-type']);
+    const conversation = await submitRating(params.token, body);
+    if (!conversation) {
+      if (form) return rawResponse(404, notFoundPage(), HTML_HEADERS);
+      throw errors.notFound('Feedback request');
+    }
+    return form ? rawResponse(200, thanksPage(conversation.rating), HTML_HEADERS) : conversation;
+  },
+});

@@ -1,0 +1,56 @@
+import * as v from 'valibot';
+import { isoDateTime } from '../http/schemas.js';
+
+export const MAX_METADATA_KEYS = 50;
+
+export const customerEmail = v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254));
+export const customerName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
+const externalId = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
+const phone = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50));
+const metadata = v.pipe(
+  v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(100)), v.pipe(v.string(), v.maxLength(1000))),
+  v.check((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `metadata holds at most ${MAX_METADATA_KEYS} keys`),
+);
+
+/** Profile fields; null clears one on update. */
+const profile = {
+  name: v.optional(v.nullable(customerName)),
+  externalId: v.optional(v.nullable(externalId)),
+  phone: v.optional(v.nullable(phone)),
+  metadata: v.optional(v.nullable(metadata)),
+};
+
+export const createCustomerBody = v.strictObject({ email: customerEmail, ...profile });
+/** email is accepted only to be refused when it differs: it is immutable. */
+export const updateCustomerBody = v.strictObject({ email: v.optional(v.string()), ...profile });
+export type UpdateCustomerInput = v.InferOutput<typeof updateCustomerBody>;
+
+export const customerSchema = v.object({
+  id: v.string(),
+  email: v.string(),
+  name: v.nullable(v.string()),
+  externalId: v.nullable(v.string()),
+  phone: v.nullable(v.string()),
+  metadata: v.record(v.string(), v.string()),
+  ticketCount: v.number(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+
+/** The customer's history rows on GET /customers/{id}. */
+export const customerTicketSchema = v.object({
+  id: v.string(),
+  number: v.number(),
+  subject: v.string(),
+  status: v.string(),
+  createdAt: isoDateTime,
+});
+export const customerFeedbackSchema = v.object({
+  type: v.picklist(['conversation', 'request']),
+  id: v.string(),
+  status: v.string(),
+  subject: v.nullable(v.string()),
+  rating: v.nullable(v.number()),
+  sentiment: v.nullable(v.picklist(['positive', 'neutral', 'negative'])),
+  createdAt: isoDateTime,
+});

@@ -1,0 +1,69 @@
+import { errors } from '../http/errors.js';
+import { emitEvent } from '../webhooks/emit.js';
+import { customerService } from './entities.js';
+import { takenError } from './create.js';
+import { getCustomerItem } from './read.js';
+import { normalizeEmail, toCustomer, type CustomerItem, type TenantRef } from './record.js';
+import type { UpdateCustomerInput } from './schemas.js';
+
+const PROFILE_FIELDS = ['name', 'externalId', 'phone', 'metadata'] as const;
+const MAX_ATTEMPTS = 5;
+
+/**
+ * PATCH /customers/{id}. A changed externalId moves its uniqueness item in the same transaction, on
+ * the condition that the customer still holds the externalId read here; a concurrent change makes the
+ * transaction fail and the update start over from a fresh read.
+ */
+export async function updateCustomer(ctx: TenantRef, customerId: string, patch: UpdateCustomerInput) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await getCustomerItem(ctx, customerId);
+    if (patch.email !== undefined && normalizeEmail(patch.email) !== current.email) {
+      throw errors.unprocessable('customer.email_immutable', 'The email of a customer cannot be changed.', { field: 'email' });
+    }
+    const set: Record<string, unknown> = { updatedAt: new Date().toISOString() };
+    const remove: (typeof PROFILE_FIELDS)[number][] = [];
+    for (const field of PROFILE_FIELDS) {
+      const value = patch[field];
+      if (value === undefined) continue;
+      const empty = value === null || (field === 'metadata' && Object.keys(value as object).length === 0);
+      if (empty) remove.push(field);
+      else set[field] = value;
+    }
+    const oldExternalId = current.externalId;
+    const newExternalId = patch.externalId === undefined ? oldExternalId : (patch.externalId ?? undefined);
+    const moved = newExternalId !== oldExternalId;
+    const key = { projectId: ctx.projectId, env: ctx.env };
+
+    const result = await customerService.transaction
+      .write(({ customer, customerKey }) => {
+        let update = customer.patch({ ...key, customerId }).set(set);
+        if (remove.length) update = update.remove(remove);
+        return [
+          update
+            .where((attr, op) => (oldExternalId === undefined ? op.notExists(attr.externalId) : op.eq(attr.externalId, oldExternalId)))
+            .commit(),
+          ...(moved && oldExternalId !== undefined
+            ? [customerKey.delete({ ...key, kind: 'externalId', value: oldExternalId }).commit()]
+            : []),
+          ...(moved && newExternalId !== undefined
+            ? [customerKey.create({ ...key, kind: 'externalId', value: newExternalId, customerId }).commit()]
+            : []),
+        ];
+      })
+      .go();
+    if (!result.canceled) {
+      const updated = { ...current, ...set } as CustomerItem;
+      for (const field of remove) delete updated[field];
+      const view = toCustomer(updated);
+      await emitEvent(ctx, 'customer.updated', { customer: view });
+      return view;
+    }
+    const codes = result.data.map((d) => d.code);
+    if (moved && newExternalId !== undefined && codes.at(-1) === 'ConditionalCheckFailed') {
+      throw takenError('externalId', newExternalId);
+    }
+    // The customer changed or vanished meanwhile, or the transaction collided: read again.
+    await new Promise((r) => setTimeout(r, 20 * (attempt + 1) + Math.random() * 30));
+  }
+  throw new Error(`Customer ${customerId} kept changing during the update`);
+}

@@ -1,0 +1,137 @@
+import { Entity, Service } from 'electrodb';
+import { ENVIRONMENTS } from '../auth/entities.js';
+import { entityConfig, SERVICE } from '../db/client.js';
+
+export const CONVERSATION_STATUSES = ['open', 'closed'] as const;
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+export const SOURCES = ['api', 'request', 'portal'] as const;
+export const SENDER_TYPES = ['customer', 'staff'] as const;
+/** Stored request statuses; `expired` is derived on read from sentAt (see requests.ts). */
+export const STORED_REQUEST_STATUSES = ['pending', 'sent', 'opened', 'responded'] as const;
+
+const tenant = {
+  projectId: { type: 'string', required: true, readOnly: true },
+  env: { type: ENVIRONMENTS, required: true, readOnly: true },
+} as const;
+
+const customer = {
+  customerId: { type: 'string', required: true, readOnly: true },
+  customerEmail: { type: 'string', required: true, readOnly: true },
+  customerName: { type: 'string' },
+} as const;
+
+const timestamps = {
+  createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
+  updatedAt: { type: 'string', required: true, default: () => new Date().toISOString() },
+} as const;
+
+/**
+ * Lists: newest first per project (gsi1) and per status (gsi2); the customer's history mixes
+ * conversations and requests in time order (gsi3, a clustered collection).
+ */
+const listIndexes = (id: 'conversationId' | 'requestId') =>
+  ({
+    byProject: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
+      sk: { field: 'gsi1sk', composite: ['createdAt', id] },
+    },
+    byStatus: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: ['projectId', 'env', 'status'] },
+      sk: { field: 'gsi2sk', composite: ['createdAt', id] },
+    },
+    byCustomer: {
+      index: 'gsi3',
+      collection: 'customerFeedback',
+      type: 'clustered',
+      pk: { field: 'gsi3pk', composite: ['projectId', 'env', 'customerId'] },
+      sk: { field: 'gsi3sk', composite: ['createdAt', id] },
+    },
+  }) as const;
+
+export const FeedbackConversation = new Entity(
+  {
+    model: { entity: 'feedbackConversation', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      conversationId: { type: 'string', required: true, readOnly: true },
+      ...customer,
+      subject: { type: 'string', required: true },
+      status: { type: CONVERSATION_STATUSES, required: true, default: 'open' },
+      rating: { type: 'number' },
+      sentiment: { type: SENTIMENTS, required: true },
+      source: { type: SOURCES, required: true, readOnly: true },
+      requestId: { type: 'string', readOnly: true },
+      ...timestamps,
+    },
+    indexes: {
+      byId: {
+        collection: 'thread',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'conversationId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+      ...listIndexes('conversationId'),
+    },
+  },
+  entityConfig(),
+);
+
+/** Messages live in their conversation's item collection: the thread is one Query. */
+export const FeedbackMessage = new Entity(
+  {
+    model: { entity: 'feedbackMessage', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      conversationId: { type: 'string', required: true, readOnly: true },
+      messageId: { type: 'string', required: true, readOnly: true },
+      senderType: { type: SENDER_TYPES, required: true, readOnly: true },
+      body: { type: 'string', required: true, readOnly: true },
+      createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
+    },
+    indexes: {
+      byConversation: {
+        collection: 'thread',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'conversationId'] },
+        sk: { field: 'sk', composite: ['createdAt', 'messageId'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+export const FeedbackRequest = new Entity(
+  {
+    model: { entity: 'feedbackRequest', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      requestId: { type: 'string', required: true, readOnly: true },
+      /** The rating page has no API key: the account for its events comes from here. */
+      accountId: { type: 'string', required: true, readOnly: true },
+      ...customer,
+      ticketId: { type: 'string', readOnly: true },
+      message: { type: 'string', readOnly: true },
+      status: { type: STORED_REQUEST_STATUSES, required: true, default: 'pending' },
+      emailId: { type: 'string' },
+      conversationId: { type: 'string' },
+      rating: { type: 'number' },
+      sentAt: { type: 'string' },
+      openedAt: { type: 'string' },
+      respondedAt: { type: 'string' },
+      ...timestamps,
+    },
+    indexes: {
+      byId: {
+        pk: { field: 'pk', composite: ['projectId', 'env', 'requestId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+      ...listIndexes('requestId'),
+    },
+  },
+  entityConfig(),
+);
+
+export const feedbackService = new Service(
+  { conversation: FeedbackConversation, message: FeedbackMessage, request: FeedbackRequest },
+  entityConfig(),
+);

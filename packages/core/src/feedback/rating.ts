@@ -1,0 +1,89 @@
+import type { TenantRef } from '../customers/record.js';
+import { isConditionFailure } from '../db/errors.js';
+import { FeedbackRequest, feedbackService } from './entities.js';
+import { conversationRecords, emitFeedbackSubmitted, loadThread } from './conversations.js';
+import { notFoundPage, ratingPage, threadPage } from './pages.js';
+import { requestStatus, toConversation } from './present.js';
+import { findRequestItem } from './requests.js';
+import { verifyFeedbackToken } from './token.js';
+
+/** A request whose link still works: not yet answered, not expired. */
+async function openRequest(token: string) {
+  const claims = verifyFeedbackToken(token);
+  if (claims?.kind !== 'r') return undefined;
+  const item = await findRequestItem(claims, claims.id);
+  if (!item) return undefined;
+  const status = requestStatus(item);
+  return status === 'responded' || status === 'expired' ? undefined : item;
+}
+
+/**
+ * GET /public/feedback/{token}: the rating form (marking the request `opened`), or, for a reply's
+ * link, the read-only thread. Anything else is the 404 page.
+ */
+export async function feedbackPage(token: string): Promise<{ status: number; html: string }> {
+  const claims = verifyFeedbackToken(token);
+  if (claims?.kind === 'c') {
+    const thread = await loadThread(claims, claims.id);
+    return thread
+      ? { status: 200, html: threadPage(toConversation(thread.conversation, thread.messages)) }
+      : { status: 404, html: notFoundPage() };
+  }
+  const request = await openRequest(token);
+  if (!request) return { status: 404, html: notFoundPage() };
+  if (request.status !== 'opened') {
+    const openedAt = new Date().toISOString();
+    try {
+      await FeedbackRequest.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
+        .set({ status: 'opened', openedAt, updatedAt: openedAt })
+        .where((attr, op) => `${op.eq(attr.status, 'pending')} OR ${op.eq(attr.status, 'sent')}`)
+        .go({ response: 'none' });
+    } catch (err) {
+      // Opened or answered meanwhile: the page is still the right answer until a rating is posted.
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  return { status: 200, html: ratingPage(request.message) };
+}
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * POST /public/feedback/{token}: records the rating in a new conversation and marks the request
+ * `responded` in one transaction whose condition (not yet responded) makes the link single use.
+ * Undefined when the link is not (or no longer) valid.
+ */
+export async function submitRating(token: string, input: { rating: number; comment?: string }) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const request = await openRequest(token);
+    if (!request) return undefined;
+    const ref: TenantRef = { accountId: request.accountId, projectId: request.projectId, env: request.env };
+    const { conversation, message } = conversationRecords(ref, {
+      customer: { id: request.customerId, email: request.customerEmail, name: request.customerName ?? null },
+      subject: `Rated ${input.rating} out of 5`,
+      rating: input.rating,
+      body: input.comment,
+      source: 'request',
+      requestId: request.requestId,
+    });
+    const now = conversation.createdAt;
+    const result = await feedbackService.transaction
+      .write(({ request: r, conversation: c, message: m }) => [
+        r.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
+          .set({ status: 'responded', respondedAt: now, rating: input.rating, conversationId: conversation.conversationId, updatedAt: now })
+          .where((attr, op) => op.ne(attr.status, 'responded'))
+          .commit(),
+        c.create(conversation).commit(),
+        ...(message ? [m.create(message).commit()] : []),
+      ])
+      .go();
+    if (!result.canceled) {
+      const view = toConversation(conversation, message ? [message] : []);
+      await emitFeedbackSubmitted(ref, view, request.requestId, input.comment ?? null);
+      return view;
+    }
+    if (result.data[0]?.code === 'ConditionalCheckFailed') return undefined;
+    // A concurrent submission collided: read again; the winner's commit makes this one a 404.
+  }
+  throw new Error('Rating submission kept colliding');
+}
