@@ -13,8 +13,8 @@ const url = v.pipe(
   v.url(),
   v.check((s) => /^https?:\/\//i.test(s), 'The URL must use http or https.'),
   v.check((s) => {
-    const u = new URL(s);
-    return !u.username && !u.password;
+    const u = URL.canParse(s) ? new URL(s) : undefined;
+    return !u?.username && !u?.password;
   }, 'The URL must not carry credentials.'),
 );
 
