@@ -1,19 +1,9 @@
 import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
+import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './model.js';
 
-export const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
-export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
-export const CATEGORIES = ['bug', 'feature_request', 'billing', 'howto', 'other'] as const;
-export const SENDER_TYPES = ['customer', 'staff'] as const;
-export const VISIBILITIES = ['public', 'internal'] as const;
-/** Index value of `assignee` for a ticket nobody is assigned to. */
-export const UNASSIGNED = 'unassigned';
-
-export type Status = (typeof STATUSES)[number];
-export type Priority = (typeof PRIORITIES)[number];
-export type Category = (typeof CATEGORIES)[number];
-export type SenderType = (typeof SENDER_TYPES)[number];
+export * from './model.js';
 
 const tenant = {
   projectId: { type: 'string', required: true, readOnly: true },

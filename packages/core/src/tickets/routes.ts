@@ -1,3 +1,236 @@
-import type { RouteDef } from '../http/route.js';
+import * as v from 'valibot';
+import { defineRoute } from '../http/route.js';
+import { boolQuery, intQuery, isoDateTime, pageQuery, uuid } from '../http/schemas.js';
+import {
+  ATTACHMENTS_PER_MESSAGE,
+  BODY_MAX,
+  CATEGORIES,
+  PRIORITIES,
+  SENDER_TYPES,
+  STATUSES,
+  SUBJECT_MAX,
+  TAG_MAX,
+  TAGS_PER_CREATE,
+  VISIBILITIES,
+} from './model.js';
 
-export const ticketRoutes = {} satisfies Record<string, RouteDef>;
+const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
+const tag = text(TAG_MAX);
+const status = v.picklist(STATUSES);
+const priority = v.picklist(PRIORITIES);
+const category = v.picklist(CATEGORIES);
+
+const ticketRow = v.object({
+  id: v.string(),
+  projectId: v.string(),
+  projectSlug: v.nullable(v.string()),
+  number: v.number(),
+  subject: v.string(),
+  status,
+  priority,
+  category,
+  assignedTo: v.nullable(v.string()),
+  customerEmail: v.string(),
+  customerName: v.string(),
+  lastSenderType: v.picklist(SENDER_TYPES),
+  lastMessageAt: isoDateTime,
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+
+const attachment = v.object({
+  id: v.string(),
+  fileName: v.string(),
+  fileSize: v.number(),
+  mimeType: v.string(),
+  url: v.string(),
+  createdAt: isoDateTime,
+});
+
+const message = v.object({
+  id: v.string(),
+  ticketId: v.string(),
+  senderType: v.picklist(SENDER_TYPES),
+  visibility: v.picklist(VISIBILITIES),
+  body: v.string(),
+  createdAt: isoDateTime,
+  attachments: v.array(attachment),
+});
+
+const customerRef = v.object({ email: v.string(), name: v.string() });
+
+const ticketDetail = v.object({
+  ...ticketRow.entries,
+  closedAt: v.nullable(isoDateTime),
+  customer: customerRef,
+  messages: v.array(message),
+  tags: v.array(v.string()),
+});
+
+const tagsResponse = v.object({ id: v.string(), tags: v.array(v.string()) });
+const ticketParams = { ticketId: uuid };
+const base = { group: 'tickets' as const, tags: ['Tickets'], tenancy: 'project' as const };
+
+export const ticketRoutes = {
+  listTickets: defineRoute({
+    ...base,
+    id: 'listTickets',
+    method: 'GET',
+    path: '/tickets',
+    summary: 'List tickets, most recent activity first',
+    scope: 'tickets:read',
+    query: {
+      status: v.optional(status),
+      priority: v.optional(priority),
+      category: v.optional(category),
+      search: v.optional(v.pipe(v.string(), v.maxLength(200))),
+      assignee: v.optional(
+        v.pipe(
+          v.string(),
+          v.transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))]),
+          v.minLength(1, 'Expected a member id, a comma-separated list of ids, or unassigned'),
+        ),
+      ),
+      number: intQuery({ min: 1 }),
+      awaitingReply: boolQuery(false),
+      cursor: v.optional(v.pipe(v.string(), v.minLength(1))),
+      ...pageQuery(),
+    },
+    response: v.object({
+      tickets: v.array(ticketRow),
+      total: v.number(),
+      page: v.number(),
+      limit: v.number(),
+      nextCursor: v.nullable(v.string()),
+    }),
+  }),
+  createTicket: defineRoute({
+    ...base,
+    id: 'createTicket',
+    method: 'POST',
+    path: '/tickets',
+    summary: 'Create a ticket with the customer first message',
+    scope: 'tickets:write',
+    body: v.strictObject({
+      subject: text(SUBJECT_MAX),
+      body: text(BODY_MAX),
+      customer: v.strictObject({
+        email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
+        name: v.optional(text(200)),
+      }),
+      priority: v.optional(priority),
+      category: v.optional(category),
+      tags: v.optional(v.pipe(v.array(tag), v.maxLength(TAGS_PER_CREATE))),
+      assignedTo: v.optional(uuid),
+    }),
+    response: v.object({
+      id: v.string(),
+      number: v.number(),
+      subject: v.string(),
+      status,
+      priority,
+      customer: customerRef,
+      createdAt: isoDateTime,
+    }),
+    errors: [403, 422],
+  }),
+  getTicket: defineRoute({
+    ...base,
+    id: 'getTicket',
+    method: 'GET',
+    path: '/tickets/{ticketId}',
+    summary: 'A ticket with its customer, messages and tags',
+    scope: 'tickets:read',
+    params: ticketParams,
+    response: ticketDetail,
+    errors: [404],
+  }),
+  updateTicket: defineRoute({
+    ...base,
+    id: 'updateTicket',
+    method: 'PATCH',
+    path: '/tickets/{ticketId}',
+    summary: 'Update status, priority, category or assignee',
+    scope: 'tickets:write',
+    params: ticketParams,
+    body: v.pipe(
+      v.strictObject({
+        status: v.optional(status),
+        priority: v.optional(priority),
+        category: v.optional(category),
+        assignedTo: v.optional(v.nullable(uuid)),
+      }),
+      v.check((b) => Object.keys(b).length > 0, 'Give at least one of status, priority, category, assignedTo'),
+    ),
+    response: ticketDetail,
+    errors: [404, 422],
+  }),
+  deleteTicket: defineRoute({
+    ...base,
+    id: 'deleteTicket',
+    method: 'DELETE',
+    path: '/tickets/{ticketId}',
+    summary: 'Delete a ticket permanently, with its messages, tags and attachments',
+    scope: 'tickets:write',
+    params: ticketParams,
+    response: v.object({
+      deleted: v.boolean(),
+      id: v.string(),
+      attachmentsRemoved: v.number(),
+      projectId: v.string(),
+      projectSlug: v.nullable(v.string()),
+    }),
+    errors: [404],
+  }),
+  postTicketMessage: defineRoute({
+    ...base,
+    id: 'postTicketMessage',
+    method: 'POST',
+    path: '/tickets/{ticketId}/messages',
+    summary: 'Reply to the customer (public) or add an internal note',
+    scope: 'tickets:write',
+    params: ticketParams,
+    body: v.strictObject({
+      body: v.pipe(v.string(), v.minLength(1), v.maxLength(BODY_MAX)),
+      visibility: v.optional(v.picklist(VISIBILITIES)),
+      attachments: v.optional(
+        v.pipe(
+          v.array(
+            v.strictObject({
+              fileName: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255), v.regex(/^[^/\\]+$/, 'A file name, without slashes')),
+              mimeType: v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type such as image/png')),
+              content: v.pipe(v.string(), v.base64('Base64-encoded content')),
+            }),
+          ),
+          v.maxLength(ATTACHMENTS_PER_MESSAGE),
+        ),
+      ),
+    }),
+    response: message,
+    errors: [403, 404, 422],
+  }),
+  addTicketTag: defineRoute({
+    ...base,
+    id: 'addTicketTag',
+    method: 'POST',
+    path: '/tickets/{ticketId}/tags',
+    summary: 'Add a tag (idempotent)',
+    scope: 'tickets:write',
+    params: ticketParams,
+    body: v.strictObject({ tag }),
+    response: tagsResponse,
+    errors: [404, 422],
+  }),
+  removeTicketTag: defineRoute({
+    ...base,
+    id: 'removeTicketTag',
+    method: 'DELETE',
+    path: '/tickets/{ticketId}/tags',
+    summary: 'Remove a tag',
+    scope: 'tickets:write',
+    params: ticketParams,
+    query: { tag },
+    response: tagsResponse,
+    errors: [404, 422],
+  }),
+};

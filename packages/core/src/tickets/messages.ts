@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteTransaction } from 'electrodb';
+import type { TenantContext } from '../auth/context.js';
+import { releaseStorage, reserveStorage } from '../auth/quota.js';
+import { sendSystemEmail } from '../emails/system-send.js';
+import { errors } from '../http/errors.js';
+import { logger } from '../logger.js';
+import { deleteObjects, putObject } from '../ports/blob-store.js';
+import { emitEvent } from '../webhooks/emit.js';
+import { Attachment, MAX_ATTACHMENT_BYTES, Message, Ticket } from './entities.js';
+import { eventCustomer, eventTicket, toMessage, type AttachmentItem, type MessageItem, type TicketItem } from './present.js';
+import { applyCountDeltas, countDeltas } from './stats.js';
+import { applyChanges, WRITE_ATTEMPTS } from './update.js';
+
+export interface PostMessageInput {
+  body: string;
+  visibility?: 'public' | 'internal';
+  attachments?: { fileName: string; mimeType: string; content: string }[];
+}
+
+const entities = { ticket: Ticket, message: Message, attachment: Attachment };
+
+export const objectKeyOf = (ctx: TenantContext, ticketId: string, attachmentId: string, fileName: string) =>
+  `${ctx.projectId}/${ctx.env}/tickets/${ticketId}/${attachmentId}/${fileName}`;
+
+async function getTicket(ctx: TenantContext, ticketId: string) {
+  const { data } = await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go();
+  if (!data) throw errors.notFound('Ticket');
+  return data;
+}
+
+/**
+ * A staff reply (public) or internal note. Attachments go to S3 first, under reserved storage; the
+ * message, its attachments and the ticket's new last-message fields are one transaction.
+ */
+export async function postMessage(ctx: TenantContext, ticketId: string, input: PostMessageInput) {
+  const visibility = input.visibility ?? 'public';
+  const files = (input.attachments ?? []).map((a) => ({ ...a, bytes: Buffer.from(a.content, 'base64') }));
+  const totalBytes = files.reduce((n, f) => n + f.bytes.length, 0);
+  if (totalBytes > MAX_ATTACHMENT_BYTES) {
+    throw errors.unprocessable('ticket.attachments_too_large', `Attachments of one message may hold at most ${MAX_ATTACHMENT_BYTES} bytes.`, {
+      fields: [{ field: 'attachments', in: 'body', message: `At most ${MAX_ATTACHMENT_BYTES} bytes in total` }],
+      maxBytes: MAX_ATTACHMENT_BYTES,
+      bytes: totalBytes,
+    });
+  }
+  let before = await getTicket(ctx, ticketId);
+  const tenant = { projectId: ctx.projectId, env: ctx.env, ticketId };
+  const messageId = randomUUID();
+  const createdAt = new Date().toISOString();
+  const message: MessageItem = { ...tenant, messageId, senderType: 'staff', visibility, body: input.body, createdAt };
+  const attachments: AttachmentItem[] = files.map((f) => {
+    const attachmentId = randomUUID();
+    return {
+      ...tenant,
+      messageId,
+      attachmentId,
+      fileName: f.fileName,
+      fileSize: f.bytes.length,
+      mimeType: f.mimeType,
+      objectKey: objectKeyOf(ctx, ticketId, attachmentId, f.fileName),
+      createdAt,
+    };
+  });
+
+  await reserveStorage(ctx, totalBytes);
+  let after: TicketItem | undefined;
+  try {
+    await Promise.all(attachments.map((a, i) => putObject(a.objectKey, files[i]!.bytes, a.mimeType)));
+    for (let attempt = 1; !after; attempt++) {
+      const next = applyChanges(
+        before,
+        {
+          lastSenderType: 'staff',
+          lastMessageAt: createdAt,
+          attachmentBytes: before.attachmentBytes + totalBytes,
+          ...(visibility === 'public' && before.status === 'new' ? { status: 'open' as const } : {}),
+        },
+        createdAt,
+      );
+      const { canceled, data } = await createWriteTransaction(entities, (e) => [
+        next.write(e.ticket),
+        e.message.create(message).commit(),
+        ...attachments.map((a) => e.attachment.create(a).commit()),
+      ]).go();
+      if (!canceled) after = next.after;
+      else if (data[0]?.rejected && attempt < WRITE_ATTEMPTS) before = await getTicket(ctx, ticketId);
+      else throw new Error(`Message on ticket ${ticketId} could not be written: ${data.map((d) => d.code).join(',')}`);
+    }
+  } catch (err) {
+    await releaseStorage(ctx, totalBytes);
+    if (attachments.length) await deleteObjects(attachments.map((a) => a.objectKey));
+    throw err;
+  }
+
+  await applyCountDeltas(ctx, countDeltas(before, after));
+  const view = await toMessage(message, attachments);
+  await emitEvent(ctx, 'message.received', {
+    ticket: eventTicket(after),
+    message: { id: messageId, senderType: message.senderType, visibility, body: message.body, createdAt },
+    customer: eventCustomer(after),
+  });
+  if (visibility === 'public' && ctx.env === 'live') await emailReply(ctx, after, view);
+  return view;
+}
+
+/** The customer's copy of a public reply; a failed enqueue is logged, the reply stands. */
+async function emailReply(ctx: TenantContext, ticket: TicketItem, message: Awaited<ReturnType<typeof toMessage>>) {
+  const links = message.attachments.map((a) => `- [${a.fileName}](${a.url})`).join('\n');
+  try {
+    await sendSystemEmail(ctx, {
+      to: ticket.customerEmail,
+      subject: `Re: ${ticket.subject} [#${ticket.number}]`,
+      markdown: links ? `${message.body}\n\nAttachments:\n\n${links}` : message.body,
+      kind: 'ticket_reply',
+      metadata: { ticketId: ticket.ticketId, messageId: message.id },
+    });
+  } catch (error) {
+    logger.error('Could not send the ticket reply email', { ticketId: ticket.ticketId, error: error as Error });
+  }
+}
