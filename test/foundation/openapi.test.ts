@@ -32,3 +32,19 @@ describe('GET /openapi.json', () => {
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
   });
 });
+
+describe('GET /docs', () => {
+  it('serves the reference page and the Redoc bundle from the installed package, without a key', async () => {
+    const page = await app.call('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain('spec-url="/api/v1/openapi.json"');
+    expect(page.text).toContain('src="/docs/redoc.standalone.js"');
+    const script = await app.call('GET', '/docs/redoc.standalone.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('javascript');
+    expect(script.text.length).toBeGreaterThan(100_000);
+    // No CDN: the page loads scripts only from this host.
+    expect(page.text.match(/src="([^"]+)"/g)).toEqual(['src="/docs/redoc.standalone.js"']);
+  });
+});

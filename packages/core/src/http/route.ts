@@ -68,7 +68,7 @@ export interface RouteDef {
   /** Extra request headers the route reads (documented in OpenAPI). */
   headers?: { name: string; description: string }[];
   /** Content type of a non-JSON 200 answer. */
-  produces?: 'text/html';
+  produces?: 'text/html' | 'application/javascript';
 }
 
 export const defineRoute = <const R extends RouteDef>(route: R) => route;

@@ -4,7 +4,7 @@ import { customerRoutes } from '../customers/routes.js';
 import { emailRoutes } from '../emails/routes.js';
 import { feedbackRoutes } from '../feedback/routes.js';
 import { logRoutes } from '../logs/routes.js';
-import { docsRoutes } from '../openapi/routes.js';
+import { docsRoutes, referencePageRoutes } from '../openapi/routes.js';
 import { templateRoutes } from '../templates/routes.js';
 import { ticketRoutes } from '../tickets/routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
@@ -25,6 +25,7 @@ export const allRoutes: RouteDef[] = [
   feedbackRoutes,
   webhookRoutes,
   docsRoutes,
+  referencePageRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);
 
 const seen = new Set<string>();
