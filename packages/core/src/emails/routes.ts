@@ -20,7 +20,7 @@ export const emailRoutes = {
     ],
     body: sendBody,
     response: sendResult,
-    errors: [403, 422],
+    errors: [403, 409, 422],
   }),
   sendEmailBatch: defineRoute({
     ...common,

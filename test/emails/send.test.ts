@@ -1,0 +1,281 @@
+import { describe, expect, it } from 'vitest';
+import { suppress } from '@helpdesk/core/emails/suppression';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+import { importTemplate, mailsTo, uniqueAddress } from './helpers.js';
+
+const app = await startTestApp();
+
+const custom = (to: string, extra: Record<string, unknown> = {}) => ({
+  to,
+  subject: 'Your order',
+  body: 'Thanks for **ordering**. See [the docs](https://example.com/docs).',
+  ...extra,
+});
+
+describe('POST /emails/send (live)', () => {
+  it('queues a custom send, which reaches SES rendered, and the row reads back as sent', async () => {
+    const t = await createTenant();
+    const to = uniqueAddress();
+    const cc = uniqueAddress('cc');
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(to, { cc: [cc], replyTo: 'help@example.com', metadata: { orderId: '42' } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      projectId: t.projects.main!.id,
+      projectSlug: 'main',
+      id: expect.any(String),
+      kind: 'custom',
+      status: 'queued',
+      to,
+      subject: 'Your order',
+      deduplicated: false,
+      blocked: false,
+      blockReason: null,
+      scheduledAt: null,
+      createdAt: expect.any(String),
+    });
+    await app.drain();
+
+    const [mail, ...more] = await mailsTo(to);
+    expect(more).toHaveLength(0);
+    expect(mail!.subject).toBe('Your order');
+    expect(mail!.body.html).toContain('<strong>ordering</strong>');
+    expect(mail!.destination.cc).toEqual([cc]);
+
+    const row = await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey });
+    expect(row.status).toBe(200);
+    expect(row.body).toMatchObject({
+      id: res.body.id,
+      kind: 'custom',
+      status: 'sent',
+      to,
+      cc: [cc],
+      bcc: [],
+      replyTo: 'help@example.com',
+      subject: 'Your order',
+      templateKey: null,
+      metadata: { orderId: '42' },
+      blocked: false,
+      sentAt: expect.any(String),
+    });
+    expect(row.body.captured).toBeUndefined();
+  });
+
+  it('renders a template send with its variables and records the template version', async () => {
+    const t = await createTenant();
+    await importTemplate(app, 'welcome', '{{!-- subject: Welcome, {{name}} --}}\n<p>Hello {{name}}, your plan is {{plan}}.</p>', {
+      apiKey: t.liveKey,
+    });
+    const to = uniqueAddress();
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to, templateKey: 'welcome', variables: { name: 'Ada', plan: 'Pro' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ kind: 'template', status: 'queued', to });
+    await app.drain();
+
+    const [mail] = await mailsTo(to);
+    expect(mail!.subject).toBe('Welcome, Ada');
+    expect(mail!.body.html).toContain('Hello Ada, your plan is Pro.');
+    const row = await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey });
+    expect(row.body).toMatchObject({ status: 'sent', templateKey: 'welcome', templateVersion: 1, subject: 'Welcome, Ada' });
+  });
+
+  it('sends from the project sender by default, and from `from` when given', async () => {
+    const t = await createTenant();
+    const a = uniqueAddress();
+    const b = uniqueAddress();
+    await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(a) });
+    await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(b, { from: 'billing@example.com' }) });
+    await app.drain();
+    expect((await mailsTo(a))[0]!.from).toContain('no-reply@helpdesk.local');
+    expect((await mailsTo(b))[0]!.from).toContain('billing@example.com');
+  });
+
+  it('answers 422 naming an unknown template, and for both or neither content forms', async () => {
+    const t = await createTenant();
+    const to = uniqueAddress();
+    const unknown = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'nope', variables: {} } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.code).toBe('template.not_found');
+    expect(unknown.body.error.message).toContain('nope');
+
+    const both = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'x', subject: 's', body: 'b' } });
+    expect(both.status).toBe(422);
+    expect(both.body.error.code).toBe('validation.failed');
+    const neither = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to } });
+    expect(neither.status).toBe(422);
+    const halfCustom = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, subject: 'only a subject' } });
+    expect(halfCustom.status).toBe(422);
+    const unknownField = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to, { priority: 'high' }) });
+    expect(unknownField.status).toBe(422);
+    const badAddress = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom('not-an-address') });
+    expect(badAddress.status).toBe(422);
+    expect(badAddress.body.error.details.fields[0].field).toBe('to');
+    const longSubject = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to, { subject: 'x'.repeat(201) }) });
+    expect(longSubject.status).toBe(422);
+    const tooManyCc = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(to, { cc: Array.from({ length: 51 }, (_, i) => `cc${i}@example.com`) }),
+    });
+    expect(tooManyCc.status).toBe(422);
+    const reservedHeader = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to, { headers: { Subject: 'x' } }) });
+    expect(reservedHeader.status).toBe(422);
+
+    await app.drain();
+    expect(await mailsTo(to)).toHaveLength(0);
+    const list = await app.call('GET', '/emails', { key: t.liveKey });
+    expect(list.body.total).toBe(0);
+  });
+
+  it('needs the emails:send scope', async () => {
+    const t = await createTenant();
+    const key = await t.key({ scopes: ['tickets:read'] });
+    const res = await app.call('POST', '/emails/send', { key, body: custom(uniqueAddress()) });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('auth.forbidden');
+  });
+});
+
+describe('sandbox', () => {
+  it('never reaches SES: the rendered message is stored on the row as captured', async () => {
+    const t = await createTenant();
+    const viaSandboxKey = uniqueAddress();
+    const viaHeader = uniqueAddress();
+    const a = await app.call('POST', '/emails/send', { key: t.sandboxKey, body: custom(viaSandboxKey) });
+    const b = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      headers: { 'Service-Environment': 'sandbox' },
+      body: custom(viaHeader),
+    });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    await app.drain();
+    expect(await mailsTo(viaSandboxKey)).toHaveLength(0);
+    expect(await mailsTo(viaHeader)).toHaveLength(0);
+
+    const row = await app.call('GET', `/emails/${a.body.id}`, { key: t.sandboxKey });
+    expect(row.body.status).toBe('captured');
+    expect(row.body.sentAt).toBeNull();
+    expect(row.body.captured).toEqual({
+      subject: 'Your order',
+      html: expect.stringContaining('<strong>ordering</strong>'),
+      text: expect.stringContaining('the docs (https://example.com/docs)'),
+    });
+  });
+
+  it('is exempt from the email quota, which stops live sends with the plan 403', async () => {
+    const t = await createTenant({ limits: { emails: 2 } });
+    for (let i = 0; i < 2; i++) {
+      expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) })).status).toBe(200);
+    }
+    const over = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) });
+    expect(over.status).toBe(403);
+    expect(over.body.error.code).toBe('plan.email_limit');
+    expect(over.body.error.message).toContain('email allowance');
+    for (let i = 0; i < 3; i++) {
+      expect((await app.call('POST', '/emails/send', { key: t.sandboxKey, body: custom(uniqueAddress()) })).status).toBe(200);
+    }
+    await app.drain();
+  });
+});
+
+describe('suppression', () => {
+  it('blocks a suppressed recipient (any case): 200, blocked, nothing sent, no quota used', async () => {
+    const t = await createTenant({ limits: { emails: 1 } });
+    const to = uniqueAddress();
+    await suppress({ projectId: t.projects.main!.id, env: 'live' }, to, 'manual');
+    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to.toUpperCase()) });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'blocked', blocked: true, blockReason: 'manual' });
+    // The one unit of quota is still there.
+    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) })).status).toBe(200);
+
+    // Suppression is per environment: the same address is deliverable (captured) in sandbox.
+    const sandbox = await app.call('POST', '/emails/send', { key: t.sandboxKey, body: custom(to) });
+    expect(sandbox.body.blocked).toBe(false);
+    await app.drain();
+    expect(await mailsTo(to)).toHaveLength(0);
+    expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body.status).toBe('blocked');
+  });
+
+  it('drops a suppressed cc at delivery but still sends to the others', async () => {
+    const t = await createTenant();
+    const to = uniqueAddress();
+    const cc = uniqueAddress('cc');
+    await suppress({ projectId: t.projects.main!.id, env: 'live' }, cc, 'manual');
+    await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to, { cc: [cc] }) });
+    await app.drain();
+    const [mail] = await mailsTo(to);
+    expect(mail!.destination.to).toEqual([to]);
+    expect(mail!.destination.cc ?? []).toEqual([]);
+  });
+});
+
+describe('GET /emails', () => {
+  it('lists newest first with filters on status, recipient, template and dates', async () => {
+    const t = await createTenant();
+    await importTemplate(app, 'receipt', '{{!-- subject: Receipt --}}<p>{{total}}</p>', { apiKey: t.liveKey });
+    const ada = uniqueAddress('ada');
+    const sent: string[] = [];
+    for (const body of [custom(ada), { to: uniqueAddress(), templateKey: 'receipt', variables: { total: 3 } }, custom(uniqueAddress())]) {
+      const res = await app.call('POST', '/emails/send', { key: t.liveKey, body });
+      sent.push(res.body.id);
+    }
+    const blockedTo = uniqueAddress();
+    await suppress({ projectId: t.projects.main!.id, env: 'live' }, blockedTo, 'manual');
+    const blocked = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(blockedTo) });
+    await app.drain();
+
+    const all = await app.call('GET', '/emails', { key: t.liveKey });
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ total: 4, page: 1, limit: 25 });
+    expect(all.body.emails.map((e: { id: string }) => e.id)).toEqual([blocked.body.id, ...sent.slice().reverse()]);
+
+    const page2 = await app.call('GET', '/emails', { key: t.liveKey, query: { limit: 3, page: 2 } });
+    expect(page2.body.emails.map((e: { id: string }) => e.id)).toEqual([sent[0]]);
+
+    const byTo = await app.call('GET', '/emails', { key: t.liveKey, query: { to: ada.toUpperCase() } });
+    expect(byTo.body.emails.map((e: { id: string }) => e.id)).toEqual([sent[0]]);
+    const byTemplate = await app.call('GET', '/emails', { key: t.liveKey, query: { templateKey: 'receipt' } });
+    expect(byTemplate.body.emails.map((e: { id: string }) => e.id)).toEqual([sent[1]]);
+    const byStatus = await app.call('GET', '/emails', { key: t.liveKey, query: { status: 'blocked' } });
+    expect(byStatus.body.emails.map((e: { id: string }) => e.id)).toEqual([blocked.body.id]);
+    const sentOnes = await app.call('GET', '/emails', { key: t.liveKey, query: { status: 'sent', templateKey: 'receipt' } });
+    expect(sentOnes.body.total).toBe(1);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const inclusive = await app.call('GET', '/emails', { key: t.liveKey, query: { dateFrom: today, dateTo: today } });
+    expect(inclusive.body.total).toBe(4);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await app.call('GET', '/emails', { key: t.liveKey, query: { dateFrom: tomorrow } })).body.total).toBe(0);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect((await app.call('GET', '/emails', { key: t.liveKey, query: { dateTo: yesterday } })).body.total).toBe(0);
+
+    expect((await app.call('GET', '/emails', { key: t.liveKey, query: { status: 'nope' } })).status).toBe(422);
+    expect((await app.call('GET', '/emails', { key: t.liveKey, query: { dateFrom: 'soon' } })).status).toBe(422);
+    expect((await app.call('GET', '/emails', { key: t.sandboxKey })).body.total).toBe(0);
+  });
+
+  it('keeps rows to their project and environment: other ids are 404', async () => {
+    const t = await createTenant({ projects: ['one', 'two'] });
+    const res = await app.call('POST', '/emails/send', { key: t.liveKey, headers: { 'Service-Project': 'one' }, body: custom(uniqueAddress()) });
+    const id = res.body.id;
+    expect((await app.call('GET', `/emails/${id}`, { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status).toBe(200);
+    const otherProject = await app.call('GET', `/emails/${id}`, { key: t.liveKey, headers: { 'Service-Project': 'two' } });
+    expect(otherProject.status).toBe(404);
+    expect(otherProject.body.error.code).toBe('not_found');
+    const otherEnv = await app.call('GET', `/emails/${id}`, { key: t.sandboxKey, headers: { 'Service-Project': 'one' } });
+    expect(otherEnv.status).toBe(404);
+    expect((await app.call('DELETE', `/emails/${id}`, { key: t.liveKey, headers: { 'Service-Project': 'two' } })).status).toBe(404);
+    expect((await app.call('DELETE', `/emails/${id}`, { key: t.sandboxKey, headers: { 'Service-Project': 'one' } })).status).toBe(404);
+    const otherAccount = await createTenant();
+    expect((await app.call('GET', `/emails/${id}`, { key: otherAccount.liveKey })).status).toBe(404);
+    expect((await app.call('GET', '/emails/not-a-uuid', { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status).toBe(404);
+    await app.drain();
+  });
+});
