@@ -58,7 +58,10 @@ export function localEmbedder(dimensions = 256): Embedder {
 /** Titan V2 takes one text per call; a few calls run in parallel to stay under the model's throttle. */
 const BEDROCK_CONCURRENCY = 4;
 
-export function bedrockEmbedder(options: { client?: BedrockRuntimeClient; modelId?: string; dimensions?: 256 | 512 | 1024 } = {}): Embedder {
+export function bedrockEmbedder(
+  /** dimensions: 256, 512 or 1024 for Titan V2. */
+  options: { client?: BedrockRuntimeClient; modelId?: string; dimensions?: number } = {},
+): Embedder {
   const client = options.client ?? new BedrockRuntimeClient({ region: env.region });
   const modelId = options.modelId ?? env.embeddingModelId;
   const dimensions = options.dimensions ?? 512;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { Article, SearchIndexState } from '@helpdesk/core/articles/entities';
+import { indexArticles } from '@helpdesk/core/articles/search-indexer';
+import { snapshotKeys } from '@helpdesk/core/articles/search-snapshot';
+import { deleteObjects } from '@helpdesk/core/ports/blob-store';
+import { startTestApp } from '../support/app.js';
+import { createTenant, type TenantFixture } from '../support/fixtures.js';
+
+const app = await startTestApp();
+
+/** Published articles the queue never heard of: only direct indexArticles calls index them. */
+async function quietlyPublished(t: TenantFixture, count: number, word: string) {
+  const tenant = { projectId: t.projects.main!.id, env: 'live' as const };
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { body } = await app.call('POST', '/articles', { key: t.liveKey, body: { title: `Note ${i}`, body: `${word} number ${i}` } });
+    await Article.patch({ ...tenant, articleId: body.id }).set({ status: 'published', publishedAt: new Date().toISOString() }).go();
+    ids.push(body.id);
+  }
+  return { tenant, ids };
+}
+
+const searchIds = async (t: TenantFixture, q: string, mode = 'keyword') =>
+  ((await app.call('GET', '/articles/search', { key: t.liveKey, query: { q, mode, limit: 100 } })).body.results as { id: string }[])
+    .map((r) => r.id)
+    .sort();
+
+describe('indexArticles', () => {
+  it('loses no article when indexers of one project run concurrently', async () => {
+    const t = await createTenant();
+    const { tenant, ids } = await quietlyPublished(t, 8, 'nebula');
+    await Promise.all(ids.map((id) => indexArticles(tenant, [id])));
+    expect(await searchIds(t, 'nebula')).toEqual([...ids].sort());
+    expect(await searchIds(t, 'nebula', 'semantic')).toEqual([...ids].sort());
+    const { data: state } = await SearchIndexState.get(tenant).go();
+    expect(state!.version).toBe(8);
+  });
+
+  it('rebuilds the snapshot from the table when its stored objects are gone', async () => {
+    const t = await createTenant();
+    const { tenant, ids } = await quietlyPublished(t, 3, 'pulsar');
+    await indexArticles(tenant, ids.slice(0, 2));
+    const { data: state } = await SearchIndexState.get(tenant).go();
+    await deleteObjects(Object.values(snapshotKeys(tenant.projectId, tenant.env, state!.snapshotId)));
+
+    await indexArticles(tenant, [ids[2]!]);
+    expect(await searchIds(t, 'pulsar')).toEqual([...ids].sort());
+  });
+
+  it('writes nothing for a draft that was never indexed', async () => {
+    const t = await createTenant();
+    const { body } = await app.call('POST', '/articles', { key: t.liveKey, body: { title: 'Draft only' } });
+    const tenant = { projectId: t.projects.main!.id, env: 'live' as const };
+    await indexArticles(tenant, [body.id]);
+    expect((await SearchIndexState.get(tenant).go()).data).toBeNull();
+    expect((await app.call('GET', '/articles/search', { key: t.liveKey, query: { q: 'draft' } })).body).toEqual({
+      results: [],
+      query: 'draft',
+      count: 0,
+    });
+  });
+});
