@@ -29,8 +29,8 @@ export const HTTP_GRANTS: Record<Group, FunctionGrants> = {
   /** `POST /emails/send` with `scheduledAt` creates a one-time schedule; cancelling deletes it. */
   emails: { send: HTTP_SENDS, scheduler: true },
   templates: { send: HTTP_SENDS },
-  /** Search embeds the query text. */
-  articles: { send: HTTP_SENDS, bedrock: true },
+  /** Search embeds the query text and reads the search snapshots from the bucket. */
+  articles: { send: HTTP_SENDS, bedrock: true, bucket: true },
   logs: { send: HTTP_SENDS },
   customers: { send: HTTP_SENDS },
   feedback: { send: HTTP_SENDS },
@@ -46,8 +46,8 @@ export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
   emails: { send: ['webhooks'], bucket: true, ses: true, scheduler: true },
   /** Upserts log issues; emits issue webhook events. */
   'log-grouping': { send: ['webhooks'] },
-  /** Embeds articles for search. */
-  'article-index': { send: [], bedrock: true },
+  /** Embeds articles for search; writes the search snapshots to the bucket. */
+  'article-index': { send: [], bedrock: true, bucket: true },
   /** Bounces and complaints -> suppression list, email.bounced webhook events. */
   'ses-events': { send: ['webhooks'] },
 };
