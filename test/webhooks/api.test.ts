@@ -120,6 +120,8 @@ describe('PATCH, DELETE, rotate-secret', () => {
     expect(res.body).toEqual({ ...created, secret: undefined, events: ['customer.created'], format: 'chat', description: null, enabled: false });
     expect(res.body).not.toHaveProperty('secret');
 
+    const same = await app.call('PATCH', `/webhooks/${created.id}`, { key: t.liveKey, body: {} });
+    expect(same.body).toEqual(res.body);
     const back = await app.call('PATCH', `/webhooks/${created.id}`, { key: t.liveKey, body: { events: ALL_EVENTS, enabled: true } });
     expect(back.body).toMatchObject({ events: ALL_EVENTS, enabled: true, format: 'chat' });
     const bad = await app.call('PATCH', `/webhooks/${created.id}`, { key: t.liveKey, body: { url: 'http://127.0.0.1:1/x' } });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
+import { isConditionFailure } from '../db/errors.js';
 import { errors } from '../http/errors.js';
 import { enqueue } from '../ports/queue.js';
 import type { DeliveryJob } from './deliver.js';
@@ -36,6 +37,11 @@ export async function getWebhook(ctx: TenantContext, webhookId: string) {
   if (!data) throw errors.notFound('Webhook');
   return data;
 }
+
+/** A patch of an endpoint deleted since it was read is a 404, like any missing endpoint. */
+const notFoundIfGone = (err: unknown): never => {
+  throw isConditionFailure(err) ? errors.notFound('Webhook') : err;
+};
 
 export async function listWebhooks(ctx: TenantContext) {
   const { data } = await WebhookEndpoint.query.byProject({ projectId: ctx.projectId, env: ctx.env }).go({ pages: 'all' });
@@ -80,7 +86,7 @@ export async function updateWebhook(
   // Re-enabling starts a fresh failure window; the last reason is history.
   if (input.enabled === true && !current.enabled) remove.push('failingSince', 'disabledReason');
   if (remove.length) patch = patch.remove(remove);
-  const { data } = await patch.go({ response: 'all_new' });
+  const { data } = await patch.go({ response: 'all_new' }).catch(notFoundIfGone);
   return toApiWebhook(data as EndpointItem);
 }
 
@@ -96,7 +102,8 @@ export async function rotateWebhookSecret(ctx: TenantContext, webhookId: string)
   const secret = newWebhookSecret();
   const { data } = await WebhookEndpoint.patch(keyOf(ctx, webhookId))
     .set({ sealedSecret: sealSecret(secret, webhookId) })
-    .go({ response: 'all_new' });
+    .go({ response: 'all_new' })
+    .catch(notFoundIfGone);
   return { ...toApiWebhook(data as EndpointItem), secret };
 }
 
