@@ -35,6 +35,7 @@ export const HTTP_GRANTS: Record<Group, FunctionGrants> = {
   customers: { send: HTTP_SENDS },
   feedback: { send: HTTP_SENDS },
   webhooks: { send: HTTP_SENDS },
+  /** The emailed rating page and other key-less routes. */
   public: { send: HTTP_SENDS },
 };
 

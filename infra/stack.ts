@@ -2,6 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'a
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import type { RouteDef } from '@helpdesk/core/http/route';
 import { allRoutes } from '@helpdesk/core/http/routes';
 import { QUEUE_NAMES } from '@helpdesk/core/ports/queues';
 import type { StackSettings } from './config.js';
@@ -16,6 +17,10 @@ import { Schedules } from './constructs/schedules.js';
 
 export interface HelpdeskStackProps extends StackProps {
   settings: StackSettings;
+  /** The route table; the app always uses core's `allRoutes` (tests may pass a larger one). */
+  routes?: readonly RouteDef[];
+  /** Folder holding http/<group>.ts and queue/<consumer>.ts; default: the repository's functions/. */
+  functionsRoot?: string;
 }
 
 /** Retention values CloudWatch Logs accepts; the context value is rounded up to the next one. */
@@ -110,8 +115,8 @@ export class HelpdeskStack extends Stack {
       removalPolicy,
     };
 
-    this.api.addRoutes(allRoutes, shared);
-    this.async.addConsumers(shared);
+    this.api.addRoutes(props.routes ?? allRoutes, shared, props.functionsRoot);
+    this.async.addConsumers(shared, props.functionsRoot);
 
     const functions: Record<string, HelpdeskFunction> = {};
     for (const [group, fn] of Object.entries(this.api.functions)) functions[`http-${group}`] = fn;

@@ -5,8 +5,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { fullPath, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
-import { HTTP_GRANTS } from '../grants.js';
-import { httpEntry } from '../paths.js';
+import { httpGrants } from '../grants.js';
+import { entryExists, httpEntry } from '../paths.js';
 import { HelpdeskFunction, type SharedResources } from './functions.js';
 
 export interface ApiProps {
@@ -78,17 +78,22 @@ export class Api extends Construct {
     return this.httpApi.apiEndpoint;
   }
 
-  addRoutes(routes: readonly RouteDef[], shared: SharedResources) {
+  addRoutes(routes: readonly RouteDef[], shared: SharedResources, functionsRoot?: string) {
     const groups = new Set<Group>(routes.map((r) => r.group));
     groups.add(DEFAULT_ROUTE_GROUP);
+    // Every group that has a route must have its entry module; list all missing ones at once.
+    const missing = [...groups].map((g) => httpEntry(g, functionsRoot)).filter((entry) => !entryExists(entry));
+    if (missing.length > 0) {
+      throw new Error(`Endpoint groups have routes in allRoutes but no Lambda entry module: ${missing.join(', ')}`);
+    }
     const integrations = new Map<Group, HttpLambdaIntegration>();
     for (const group of groups) {
       const fn = new HelpdeskFunction(this, `${group}Function`, {
         shared,
-        entry: httpEntry(group),
+        entry: httpEntry(group, functionsRoot),
         description: `HTTP endpoint group ${group} (functions/http/${group}.ts)`,
         serviceName: `helpdesk-http-${group}`,
-        grants: HTTP_GRANTS[group],
+        grants: httpGrants(group),
         memorySize: 512,
         // API Gateway HTTP APIs give up after 30 s; stop before that so the error is ours.
         timeout: Duration.seconds(29),

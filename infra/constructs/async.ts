@@ -58,10 +58,10 @@ export class Async extends Construct {
   }
 
   /** A consumer Lambda per queue whose module exists under functions/queue/. */
-  addConsumers(shared: SharedResources) {
+  addConsumers(shared: SharedResources, functionsRoot?: string) {
     for (const name of QUEUE_NAMES) {
       const spec = QUEUES[name];
-      const entry = queueEntry(spec.consumer);
+      const entry = queueEntry(spec.consumer, functionsRoot);
       if (!entryExists(entry)) {
         this.missingConsumers.push(name);
         continue;

@@ -1,0 +1,307 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableKeys, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
+import { GROUPS, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
+import { allRoutes } from '@helpdesk/core/http/routes';
+import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/ports/queues';
+import { readSettings } from '../../infra/config.js';
+import { DEFAULT_ROUTE_GROUP } from '../../infra/constructs/api.js';
+import type { HelpdeskFunction } from '../../infra/constructs/functions.js';
+import { CONSUMER_GRANTS, HTTP_GRANTS } from '../../infra/grants.js';
+import { entryExists, queueEntry, REPO_ROOT } from '../../infra/paths.js';
+import { HelpdeskStack } from '../../infra/stack.js';
+
+/** Bundling every Lambda with esbuild takes a few seconds; leave room for a slow machine. */
+const SYNTH_TIMEOUT = 240_000;
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
+
+/** The same context the CLI gives the app (cdk.json), so feature flags match `cdk synth`. */
+function newApp(stage: string, bundle: boolean) {
+  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  // `aws:cdk:bundling-stacks: []` is CDK's own switch (used by `cdk list`) to skip asset bundling.
+  return new App({ context: { ...cdkJson.context, stage, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+}
+
+function synth(stage: string, extra: { routes?: RouteDef[]; functionsRoot?: string; bundle?: boolean } = {}) {
+  const { bundle = true, ...stackProps } = extra;
+  const app = newApp(stage, bundle);
+  const stack = new HelpdeskStack(app, `Helpdesk-${stage}`, { settings: readSettings(app.node), ...stackProps });
+  const template = Template.fromStack(stack);
+  return { stack, template, resources: template.toJSON().Resources as Resources };
+}
+
+const logicalId = (fn: HelpdeskFunction, which: 'fn' | 'role') => {
+  const stack = fn.fn.stack;
+  const child = (which === 'fn' ? fn.fn : fn.role).node.defaultChild;
+  return stack.getLogicalId(child as never);
+};
+
+/** Every IAM action granted to a function's role, across all policies attached to it. */
+function actionsOf(resources: Resources, fn: HelpdeskFunction): Set<string> {
+  const role = logicalId(fn, 'role');
+  const actions = new Set<string>();
+  for (const r of Object.values(resources)) {
+    if (r.Type !== 'AWS::IAM::Policy') continue;
+    const roles = (r.Properties?.Roles ?? []) as { Ref?: string }[];
+    if (!roles.some((x) => x.Ref === role)) continue;
+    for (const st of r.Properties?.PolicyDocument?.Statement ?? []) {
+      for (const a of [st.Action].flat()) actions.add(a);
+    }
+  }
+  return actions;
+}
+
+/** The function (logical id) an API Gateway route's integration invokes. */
+function routeTarget(resources: Resources, key: string): string | undefined {
+  const route = Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties?.RouteKey === key);
+  if (!route) return undefined;
+  const join = route.Properties?.Target?.['Fn::Join']?.[1] as unknown[];
+  const integrationId = (join?.find((p) => typeof p === 'object') as { Ref: string }).Ref;
+  const uri = resources[integrationId]?.Properties?.IntegrationUri;
+  return uri?.['Fn::GetAtt']?.[0];
+}
+
+/** cdk-nag 3: any finding not acknowledged in the stack code (Validations.of(x).acknowledge) fails. */
+function nagFindings(stack: HelpdeskStack) {
+  const report = new AwsSolutionsChecks().validateScope(stack);
+  return report.violations.map((v) => `${v.ruleName}: ${v.description} @ ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+}
+
+const expectedGroups = () => [...new Set<Group>([...allRoutes.map((r) => r.group), DEFAULT_ROUTE_GROUP])];
+const existingConsumers = () => QUEUE_NAMES.filter((q) => entryExists(queueEntry(QUEUES[q].consumer)));
+
+describe('Helpdesk stack (dev, the real route table and functions/)', () => {
+  let stack: HelpdeskStack;
+  let template: Template;
+  let resources: Resources;
+
+  beforeAll(() => {
+    ({ stack, template, resources } = synth('dev'));
+  }, SYNTH_TIMEOUT);
+
+  it('has one Lambda per endpoint group with routes and one per existing queue consumer', () => {
+    const groups = expectedGroups();
+    const consumers = existingConsumers();
+    expect(Object.keys(stack.api.functions).sort()).toEqual([...groups].sort());
+    expect(Object.keys(stack.async.consumers).sort()).toEqual([...consumers].sort());
+    template.resourceCountIs('AWS::Lambda::Function', groups.length + consumers.length);
+  });
+
+  it('creates every route of allRoutes, pointed at its group Lambda, plus $default on the account Lambda', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', allRoutes.length + 1);
+    for (const route of allRoutes) {
+      const fn = stack.api.functions[route.group]!;
+      expect(routeTarget(resources, routeKey(route)), routeKey(route)).toBe(logicalId(fn, 'fn'));
+    }
+    expect(routeTarget(resources, '$default')).toBe(logicalId(stack.api.functions[DEFAULT_ROUTE_GROUP]!, 'fn'));
+  });
+
+  it('serves the API on an auto-deployed $default stage with throttling and access logs', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+    });
+  });
+
+  it('builds the table from core: on-demand, PITR, TTL, SSE, four GSIs', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableKeys.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableKeys.sortKey, KeyType: 'RANGE' },
+      ],
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      SSESpecification: { SSEEnabled: true },
+      GlobalSecondaryIndexes: tableKeys.gsis.map((g) => ({
+        IndexName: g.name,
+        KeySchema: [
+          { AttributeName: g.partitionKey, KeyType: 'HASH' },
+          { AttributeName: g.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    });
+    expect(tableKeys.gsis).toHaveLength(4);
+  });
+
+  it('gives every queue of QUEUES a dead-letter queue, SSE and TLS-only access', () => {
+    const queues = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(QUEUE_NAMES.length * 2);
+    for (const [, q] of queues) expect(q.Properties?.SqsManagedSseEnabled).toBe(true);
+    for (const name of QUEUE_NAMES) {
+      const queue = stack.getLogicalId(stack.async.queues[name].node.defaultChild as never);
+      const dlq = stack.getLogicalId(stack.async.deadLetterQueues[name].node.defaultChild as never);
+      expect(resources[queue]?.Properties?.RedrivePolicy, name).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] },
+        maxReceiveCount: QUEUES[name].maxReceiveCount,
+      });
+      expect(resources[queue]?.Properties?.VisibilityTimeout).toBe(QUEUES[name].visibilityTimeout);
+    }
+    const policies = Object.values(resources).filter((r) => r.Type === 'AWS::SQS::QueuePolicy');
+    for (const p of policies) {
+      expect(JSON.stringify(p.Properties?.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+
+  it('alarms on every dead-letter queue and on API 5xx', () => {
+    for (const name of QUEUE_NAMES) {
+      const dlq = stack.getLogicalId(stack.async.deadLetterQueues[name].node.defaultChild as never);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],
+        Threshold: 1,
+      });
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: '5xx', Namespace: 'AWS/ApiGateway' });
+  });
+
+  it('feeds each existing consumer from its queue with the batch size from QUEUES and partial-batch failures', () => {
+    for (const name of existingConsumers()) {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: { 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues[name].node.defaultChild as never), 'Arn'] },
+        BatchSize: QUEUES[name].batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    }
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', existingConsumers().length);
+  });
+
+  it('keeps the buckets private, encrypted and TLS only', () => {
+    const buckets = Object.values(resources).filter((r) => r.Type === 'AWS::S3::Bucket');
+    expect(buckets.length).toBeGreaterThanOrEqual(1);
+    for (const b of buckets) {
+      expect(b.Properties?.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(b.Properties?.BucketEncryption).toBeDefined();
+    }
+    template.hasResourceProperties('AWS::S3::Bucket', { LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'attachments/' }) });
+  });
+
+  it('runs every Lambda on nodejs22.x or newer, arm64, with the deployed-stage environment', () => {
+    const fns = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(fns.length).toBeGreaterThan(0);
+    for (const fn of fns) {
+      const runtime = String(fn.Properties?.Runtime);
+      expect(runtime).toMatch(/^nodejs\d+\.x$/);
+      expect(Number(runtime.match(/\d+/)![0])).toBeGreaterThanOrEqual(22);
+      expect(fn.Properties?.Architectures).toEqual(['arm64']);
+      const env = fn.Properties?.Environment?.Variables as Record<string, unknown>;
+      expect(env).not.toHaveProperty('ALLOW_PRIVATE_WEBHOOK_TARGETS');
+      expect(env).toMatchObject({ STAGE: 'dev', SCHEDULER_MODE: 'eventbridge', EMBEDDER: 'bedrock' });
+      for (const key of ['TABLE_NAME', 'ATTACHMENTS_BUCKET', 'PUBLIC_BASE_URL', 'DEFAULT_SENDER', 'SES_CONFIGURATION_SET', 'SCHEDULER_GROUP', 'SCHEDULER_ROLE_ARN', 'SIGNING_SECRET', 'POWERTOOLS_SERVICE_NAME']) {
+        expect(env, key).toHaveProperty(key);
+      }
+      for (const q of QUEUE_NAMES) {
+        expect(env).toHaveProperty(`QUEUE_URL_${q.toUpperCase()}`);
+        expect(env).toHaveProperty(`QUEUE_ARN_${q.toUpperCase()}`);
+      }
+    }
+    // PUBLIC_BASE_URL defaults to the API's own endpoint.
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ PUBLIC_BASE_URL: { 'Fn::GetAtt': [Match.stringLikeRegexp('HttpApi'), 'ApiEndpoint'] } }) },
+    });
+  });
+
+  it('sends SES events to the sesEvents queue and lets the scheduler put sends on the emails queue', () => {
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      EventDestination: Match.objectLike({ Enabled: true, EventBridgeDestination: Match.anyValue() }),
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.ses'] }),
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues.sesEvents.node.defaultChild as never), 'Arn'] } })],
+    });
+    template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    template.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: Match.objectLike({
+        Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],
+      }),
+    });
+  });
+
+  it('has no cdk-nag AwsSolutions finding that the stack does not acknowledge', () => {
+    expect(nagFindings(stack)).toEqual([]);
+  });
+});
+
+describe('Helpdesk stack (prod, every endpoint group and consumer present)', () => {
+  // Stub entry modules for every group and consumer, under the project root (NodejsFunction requires it)
+  // in a git-ignored folder, so the grants of functions that do not exist yet are checked too. The
+  // stubs are not bundled: the suite above already bundles the real modules.
+  let root = '';
+  let stack: HelpdeskStack;
+  let template: Template;
+  let resources: Resources;
+
+  beforeAll(() => {
+    const cache = path.join(REPO_ROOT, 'node_modules', '.cache');
+    mkdirSync(cache, { recursive: true });
+    root = mkdtempSync(path.join(cache, 'helpdesk-infra-test-'));
+    mkdirSync(path.join(root, 'http'));
+    mkdirSync(path.join(root, 'queue'));
+    for (const g of GROUPS) writeFileSync(path.join(root, 'http', `${g}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
+    for (const q of Object.values(QUEUES)) {
+      writeFileSync(path.join(root, 'queue', `${q.consumer}.ts`), 'export const handler = async () => ({ batchItemFailures: [] });\n');
+    }
+    const routes = GROUPS.map(
+      (group) => ({ id: `probe_${group}`, method: 'GET', path: `/probe/${group}/{id}`, group, summary: 'probe', tenancy: 'public' }) as RouteDef,
+    );
+    ({ stack, template, resources } = synth('prod', { routes, functionsRoot: root, bundle: false }));
+  }, SYNTH_TIMEOUT);
+
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('creates a Lambda per group and per consumer', () => {
+    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + QUEUE_NAMES.length);
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', GROUPS.length + 1);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', QUEUE_NAMES.length);
+  });
+
+  it('grants each function only what infra/grants.ts lists', () => {
+    const check = (fn: HelpdeskFunction, grants: (typeof HTTP_GRANTS)[Group], label: string) => {
+      const actions = actionsOf(resources, fn);
+      expect(actions.has('dynamodb:PutItem'), label).toBe(true);
+      expect(actions.has('dynamodb:CreateTable'), label).toBe(false);
+      expect(actions.has('sqs:SendMessage'), label).toBe(grants.send.length > 0);
+      expect(actions.has('s3:PutObject'), label).toBe(!!grants.bucket);
+      expect(actions.has('ses:SendEmail'), label).toBe(!!grants.ses);
+      expect(actions.has('bedrock:InvokeModel'), label).toBe(!!grants.bedrock);
+      expect(actions.has('scheduler:CreateSchedule'), label).toBe(!!grants.scheduler);
+      expect(actions.has('iam:PassRole'), label).toBe(!!grants.scheduler);
+    };
+    for (const group of GROUPS) check(stack.api.functions[group]!, HTTP_GRANTS[group], `http ${group}`);
+    for (const name of QUEUE_NAMES) {
+      const fn = stack.async.consumers[name]!;
+      const actions = actionsOf(resources, fn);
+      // Consuming comes from the event source mapping only.
+      expect(actions.has('sqs:ReceiveMessage'), name).toBe(true);
+      check(fn, CONSUMER_GRANTS[QUEUES[name].consumer]!, `queue ${name}`);
+    }
+    for (const group of GROUPS) expect(actionsOf(resources, stack.api.functions[group]!).has('sqs:ReceiveMessage')).toBe(false);
+  });
+
+  it('retains the table in prod with deletion protection', () => {
+    const table = Object.values(resources).find((r) => r.Type === 'AWS::DynamoDB::Table')!;
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.Properties?.DeletionProtectionEnabled).toBe(true);
+  });
+
+  it('has no cdk-nag AwsSolutions finding that the stack does not acknowledge', () => {
+    expect(nagFindings(stack)).toEqual([]);
+  });
+});
