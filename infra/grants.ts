@@ -37,6 +37,14 @@ export const HTTP_GRANTS: Record<Group, FunctionGrants> = {
   webhooks: { send: HTTP_SENDS },
   /** The emailed rating page and other key-less routes. */
   public: { send: HTTP_SENDS },
+  /** The OpenAPI document and its viewer: static, emits nothing. */
+  docs: { send: [] },
+};
+
+export const httpGrants = (group: Group): FunctionGrants => {
+  const grants = HTTP_GRANTS[group];
+  if (!grants) throw new Error(`No grants declared for endpoint group ${group} (infra/grants.ts)`);
+  return grants;
 };
 
 /** Keyed by consumer module name (functions/queue/<consumer>.ts). */
