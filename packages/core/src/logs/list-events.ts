@@ -45,7 +45,6 @@ export async function listLogEvents(ctx: TenantContext, q: LogQuery, now = Date.
       [
         q.level ? `(${q.level.map((l) => op.eq(a.level, l)).join(' OR ')})` : '',
         q.scope !== undefined ? op.eq(a.scope, q.scope) : '',
-        q.fingerprint ? op.eq(a.fingerprint, q.fingerprint) : '',
       ]
         .filter(Boolean)
         .join(' AND '),
