@@ -289,6 +289,51 @@ describe('delivery', () => {
   });
 });
 
+describe('through POST /tickets', () => {
+  it('a ticket created gives exactly one ticket.created POST, signed, with the spec body', async () => {
+    const t = await createTenant();
+    const receiver = await startReceiver();
+    const hook = await register(t, { url: receiver.url });
+    const created = await app.call('POST', '/tickets', {
+      key: t.liveKey,
+      body: { subject: 'Refund please', body: 'I was charged twice.', customer: { email: 'bea@example.com', name: 'Bea' }, priority: 'urgent' },
+    });
+    expect(created.status).toBe(200);
+    await app.drain();
+
+    const ticketPosts = receiver.requests.filter((r) => r.headers['x-service-event'] === 'ticket.created');
+    expect(ticketPosts).toHaveLength(1);
+    const [req] = ticketPosts;
+    expect(verifySignature(req!.body, String(req!.headers['x-service-signature']), hook.secret)).toBe(true);
+    expect(req!.json).toEqual({
+      event: 'ticket.created',
+      timestamp: expect.any(String),
+      data: {
+        ticket: { id: created.body.id, number: created.body.number, subject: 'Refund please', status: 'new', priority: 'urgent' },
+        customer: { email: 'bea@example.com', name: 'Bea' },
+      },
+    });
+  });
+
+  it('answers POST /tickets while the receiver hangs', async () => {
+    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    const t = await createTenant();
+    let answered = false;
+    const receiver = await startReceiver(() => 'hang');
+    await register(t, { url: receiver.url, events: ['ticket.created'] });
+    const body = { subject: 'Slow hook', body: 'Hello', customer: { email: 'cy@example.com', name: 'Cy' } };
+    expect((await app.call('POST', '/tickets', { key: t.liveKey, body })).status).toBe(200);
+    await receiver.waitFor(1);
+
+    const second = await app.call('POST', '/tickets', { key: t.liveKey, body }).then((r) => ({ r, answered }));
+    receiver.release();
+    answered = true;
+    expect(second.r.status).toBe(200);
+    expect(second.answered).toBe(false);
+    await app.drain();
+  });
+});
+
 describe('POST /webhooks/{id}/test', () => {
   it('queues a signed sample delivery, even of an event the endpoint did not choose, and logs it', async () => {
     const t = await createTenant();
