@@ -1,0 +1,31 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './schema.js';
+
+export type { paths } from './schema.js';
+
+export interface HelpdeskClientOptions {
+  /** The API base, ending in /api/v1 (e.g. http://127.0.0.1:3000/api/v1). */
+  baseUrl: string;
+  apiKey: string;
+  /** Project slug or id, for keys that reach several projects. */
+  project?: string;
+  /** Ask a live key for sandbox data. */
+  environment?: 'live' | 'sandbox';
+  fetch?: typeof fetch;
+}
+
+/**
+ * A typed client: paths, parameters, bodies and responses come from the generated OpenAPI types
+ * (schema.d.ts, `npm run client`).
+ */
+export function createHelpdeskClient(options: HelpdeskClientOptions) {
+  return createClient<paths>({
+    baseUrl: options.baseUrl,
+    headers: {
+      authorization: `Bearer ${options.apiKey}`,
+      ...(options.project ? { 'Service-Project': options.project } : {}),
+      ...(options.environment ? { 'Service-Environment': options.environment } : {}),
+    },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}

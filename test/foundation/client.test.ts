@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHelpdeskClient } from '@helpdesk/client';
+import { allRoutes } from '@helpdesk/core/http/routes';
+import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+
+const app = await startTestApp();
+
+describe('typed client', () => {
+  it('calls the API with typed paths and responses', async () => {
+    const t = await createTenant({ projects: ['web', 'app'] });
+    const client = createHelpdeskClient({ baseUrl: app.apiUrl, apiKey: t.liveKey });
+    const { data, error, response } = await client.GET('/projects');
+    expect(response.status).toBe(200);
+    expect(error).toBeUndefined();
+    expect(data?.projects.map((p) => p.slug)).toEqual(['app', 'web']);
+
+    const denied = await createHelpdeskClient({ baseUrl: app.apiUrl, apiKey: 'sk_live_nope' }).GET('/projects');
+    expect(denied.response.status).toBe(401);
+    expect(denied.error?.error.code).toBe('auth.unauthorized');
+  });
+
+  it('is generated from the current OpenAPI document', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'client-'));
+    const doc = buildOpenApiDocument(allRoutes, [
+      { url: 'https://{api-id}.execute-api.{region}.amazonaws.com', description: 'A deployed stage (cdk deploy)' },
+      { url: 'http://127.0.0.1:3000', description: 'Local stack (npm start)' },
+    ]);
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
+    execFileSync(process.execPath, ['node_modules/openapi-typescript/bin/cli.js', join(dir, 'openapi.json'), '-o', join(dir, 'schema.d.ts')], {
+      stdio: 'ignore',
+    });
+    expect(readFileSync(join(dir, 'schema.d.ts'), 'utf8')).toBe(readFileSync('packages/client/src/schema.d.ts', 'utf8'));
+  });
+});
