@@ -81,7 +81,7 @@ export const logRoutes = {
     query: {
       level: csvQuery(LOG_LEVELS),
       scope: v.optional(v.string()),
-      search: v.optional(v.pipe(v.string(), v.minLength(1))),
+      search: v.optional(v.string()),
       fingerprint: v.optional(v.string()),
       dateFrom: dateQuery,
       dateTo: dateQuery,
@@ -100,7 +100,7 @@ export const logRoutes = {
       status: csvQuery(ISSUE_STATUSES),
       level: csvQuery(LOG_LEVELS),
       scope: v.optional(v.string()),
-      search: v.optional(v.pipe(v.string(), v.minLength(1))),
+      search: v.optional(v.string()),
       ...pageQuery(),
     },
     response: v.object({ issues: v.array(logIssue), ...list }),
