@@ -73,13 +73,22 @@ export function qualifyPartials(ast: Program, scope: Scope): string[] {
 
 const CONTEXT_HELPERS = new Set(['each', 'with']);
 
+/** Where a source calls a partial: the context it passes (dotted prefix) and the hash keys it sets. */
+export interface PartialCall {
+  name: string;
+  prefix: string;
+  hashKeys: string[];
+}
+
 /**
  * Variables a source reads, from its AST: dotted paths kept (`order.total`), helper names and
  * `@data` left out; inside `#each items` / `#with user` paths are reported under their context
- * (`items.name`). Partial contents are analysed separately (their variables are merged by the caller).
+ * (`items.name`). Partials are analysed separately; `calls` says how to merge their variables.
+ * Run on an AST whose partial names are qualified.
  */
-export function detectVariables(ast: Program): string[] {
+export function detectVariables(ast: Program): { variables: string[]; calls: PartialCall[] } {
   const vars = new Set<string>();
+  const calls: PartialCall[] = [];
   // One entry per context level: the dotted prefix that `this` stands for, and block param names.
   type Frame = { prefix: string; params: Map<string, string> };
   const join = (a: string, b: string) => (a && b ? `${a}.${b}` : a || b);
@@ -146,6 +155,14 @@ export function detectVariables(ast: Program): string[] {
         const p = node as hbs.AST.PartialStatement & { program?: Program };
         p.params.forEach((e) => expr(e, stack));
         p.hash?.pairs.forEach((pair) => expr(pair.value, stack));
+        if (p.name.type === 'PathExpression') {
+          const context = p.params[0]?.type === 'PathExpression' ? resolve(p.params[0] as PathExpression, stack) : undefined;
+          calls.push({
+            name: (p.name as PathExpression).original,
+            prefix: context ?? stack[stack.length - 1]!.prefix,
+            hashKeys: p.hash?.pairs.map((pair) => pair.key) ?? [],
+          });
+        }
         program(p.program, stack);
         break;
       }
@@ -155,7 +172,7 @@ export function detectVariables(ast: Program): string[] {
   };
 
   program(ast, [{ prefix: '', params: new Map() }]);
-  return [...vars];
+  return { variables: [...vars], calls };
 }
 
 /** Whether a layout places the body unescaped with `{{{body}}}`. */

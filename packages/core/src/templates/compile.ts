@@ -1,10 +1,12 @@
 import type { TemplateDelegate } from 'handlebars';
-import { detectVariables, handlebars, parseSource, qualifyPartials } from './analyze.js';
+import { detectVariables, handlebars, parseSource, qualifyPartials, type PartialCall } from './analyze.js';
 import type { Scope } from './keys.js';
 
 export interface Compiled {
   render: TemplateDelegate;
+  /** Variables the source reads itself. */
   variables: string[];
+  calls: PartialCall[];
   /** Qualified keys of the partials the source references. */
   partials: string[];
 }
@@ -29,7 +31,7 @@ export function compileVersion(cacheKey: string, scope: Scope, source: string, o
 export function compileSource(scope: Scope, source: string, options: { escape?: boolean; what?: string } = {}) {
   const ast = parseSource(source, options.what);
   const partials = qualifyPartials(ast, scope);
-  const variables = detectVariables(ast);
+  const { variables, calls } = detectVariables(ast);
   const render = handlebars.compile(ast, { noEscape: options.escape === false });
-  return { render, variables, partials, ast };
+  return { render, variables, calls, partials, ast };
 }

@@ -2,12 +2,14 @@ import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
 import { ACCOUNT_PREFIX, qualifiedKey } from './keys.js';
 import { loadTemplate, renderEmail, renderTemplate, templateVariables, type RenderInput } from './render.js';
-import { listHeads } from './store.js';
+import { listHeads, type Head } from './store.js';
 
-/** Project items, then the shared `@account/` items; each sorted by type and key. */
+const byKey = (a: Head, b: Head) => a.key.localeCompare(b.key) || a.type.localeCompare(b.type);
+
+/** Project items, then the shared `@account/` items; each sorted by key. */
 export async function listTemplates(ctx: TenantContext) {
   const [project, account] = await Promise.all([listHeads(ctx, 'project'), listHeads(ctx, 'account')]);
-  return [...project, ...account].map((h) => ({
+  return [...project.sort(byKey), ...account.sort(byKey)].map((h) => ({
     key: qualifiedKey(h),
     name: h.name,
     type: h.type,

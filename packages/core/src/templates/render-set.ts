@@ -13,7 +13,8 @@ export interface RenderSet {
   layout?: Piece;
   /** Partial functions by qualified key; unresolved references render empty. */
   partials: Record<string, Compiled['render']>;
-  partialPieces: Piece[];
+  /** By qualified key. */
+  partialPieces: Map<string, Piece>;
   unresolvedPartials: string[];
 }
 
@@ -68,13 +69,13 @@ export async function loadRenderSet(
     return { head, compiled };
   };
 
-  const partialPieces = [...partialHeads.values()].map(piece);
+  const partialPieces = new Map([...partialHeads].map(([key, head]) => [key, piece(head)]));
   const partials: RenderSet['partials'] = {};
-  partialPieces.forEach((p, i) => (partials[[...partialHeads.keys()][i]!] = p.compiled.render));
+  for (const [key, p] of partialPieces) partials[key] = p.compiled.render;
   const rootPiece = piece(root);
   const layoutPiece = layout ? piece(layout) : undefined;
   const unresolvedPartials = [
-    ...new Set([rootPiece, ...(layoutPiece ? [layoutPiece] : []), ...partialPieces].flatMap((p) => p.compiled.partials)),
+    ...new Set([rootPiece, ...(layoutPiece ? [layoutPiece] : []), ...partialPieces.values()].flatMap((p) => p.compiled.partials)),
   ].filter((key) => !partials[key]);
   for (const key of unresolvedPartials) partials[key] = empty;
   return { root: rootPiece, ...(layoutPiece ? { layout: layoutPiece } : {}), partials, partialPieces, unresolvedPartials };

@@ -49,15 +49,28 @@ export const layoutRefOf = (head: Head): ItemRef | undefined => {
   return parseRef(head.layoutKey, head.scope);
 };
 
-/** Every variable the template reads, subject first, then body, partials and layout (`body` excluded there). */
+/**
+ * Every variable the template reads: subject, body, then layout (`body` excluded there), each
+ * followed by its partials' variables as the call passes them (hash keys are provided by the call,
+ * a context argument prefixes them).
+ */
 export function templateVariables(set: RenderSet, subject: Compiled = subjectOf(set.root.head)): string[] {
+  const expand = (piece: Compiled, seen: string[]): string[] => [
+    ...piece.variables,
+    ...piece.calls.flatMap((call) => {
+      const partial = set.partialPieces.get(call.name);
+      if (!partial || seen.includes(call.name)) return [];
+      return expand(partial.compiled, [...seen, call.name])
+        .filter((v) => !call.hashKeys.includes(v.split('.')[0]!))
+        .map((v) => (call.prefix ? `${call.prefix}.${v}` : v));
+    }),
+  ];
   const isLayout = set.root.head.type === 'layout';
   return [
     ...new Set([
       ...subject.variables,
-      ...set.root.compiled.variables.filter((v) => !isLayout || v !== 'body'),
-      ...set.partialPieces.flatMap((p) => p.compiled.variables),
-      ...(set.layout?.compiled.variables.filter((v) => v !== 'body') ?? []),
+      ...expand(set.root.compiled, []).filter((v) => !isLayout || v !== 'body'),
+      ...(set.layout ? expand(set.layout.compiled, []).filter((v) => v !== 'body') : []),
     ]),
   ];
 }
