@@ -81,7 +81,7 @@ describe('authentication', () => {
     const t = await createTenant();
     const id = randomUUID();
     const unknown = 'sk_live_' + 'A'.repeat(43);
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer nope' }, { authorization: `Bearer ${unknown}` }]) {
+    for (const headers of <Record<string, string>[]>[{}, { authorization: 'Basic abc' }, { authorization: 'Bearer nope' }, { authorization: `Bearer ${unknown}` }]) {
       const res = await get(undefined, id, { headers });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('auth.unauthorized');
@@ -213,7 +213,7 @@ describe('validation and failures', () => {
   it('answers 422 validation.failed naming each bad field', async () => {
     const t = await createTenant();
     const id = randomUUID();
-    for (const query of [{ limit: '0' }, { limit: '101' }, { page: '0' }, { page: 'two' }]) {
+    for (const query of <Record<string, string>[]>[{ limit: '0' }, { limit: '101' }, { page: '0' }, { page: 'two' }]) {
       const res = await get(t.liveKey, id, { query });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('validation.failed');

@@ -14,7 +14,7 @@ export interface CallOptions {
   key?: string;
   body?: unknown;
   /** Raw body (multipart, forms); sent as is. */
-  rawBody?: BodyInit;
+  rawBody?: RequestInit['body'];
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
 }
@@ -36,7 +36,7 @@ export async function startTestApp(): Promise<TestApp> {
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.key) headers.authorization = `Bearer ${options.key}`;
-    let body: BodyInit | undefined = options.rawBody;
+    let body: RequestInit['body'] = options.rawBody;
     if (options.body !== undefined) {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(options.body);

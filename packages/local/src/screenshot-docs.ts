@@ -16,7 +16,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.goto(`${base}/docs`, { waitUntil: 'networkidle' });
   await page.waitForSelector('.menu-content', { timeout: 30_000 });
-  const text = await page.evaluate(() => document.body.innerText);
+  const text = await page.innerText('body');
   const missing = allRoutes.filter((r) => !r.root && !text.includes(r.summary)).map((r) => `${r.method} ${r.path} (${r.summary})`);
   mkdirSync('docs', { recursive: true });
   await page.screenshot({ path: 'docs/api-reference.png' });
