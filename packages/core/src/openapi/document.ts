@@ -33,8 +33,8 @@ const tenancyParameters = [
   { name: 'project', in: 'query', description: 'Project slug or id (alternative to Service-Project).', schema: { type: 'string' } },
 ];
 const environmentParameters = [
-  { name: 'Service-Environment', in: 'header', description: 'live or sandbox; a live key may ask for sandbox.', schema: { enum: ['live', 'sandbox'] } },
-  { name: 'environment', in: 'query', description: 'live or sandbox (alternative to Service-Environment).', schema: { enum: ['live', 'sandbox'] } },
+  { name: 'Service-Environment', in: 'header', description: 'live or sandbox; a live key may ask for sandbox.', schema: { type: 'string', enum: ['live', 'sandbox'] } },
+  { name: 'environment', in: 'query', description: 'live or sandbox (alternative to Service-Environment).', schema: { type: 'string', enum: ['live', 'sandbox'] } },
 ];
 
 const parametersOf = (route: RouteDef) => {
