@@ -35,10 +35,11 @@ const message = (t: TenantFixture, fingerprint: string, events: GroupingMessage[
 const events = (n: number, level: GroupingMessage['events'][number]['level'] = 'error', day = '2026-03-01') =>
   Array.from({ length: n }, (_, i) => ({ id: randomUUID(), level, timestamp: `${day}T10:00:${String(i).padStart(2, '0')}.000Z` }));
 
-const run = async (messages: GroupingMessage[]) => {
-  const result = await handler(sqsEvent(messages));
+const deliver = async (event: SQSEvent) => {
+  const result = await handler(event);
   expect(result.batchItemFailures).toEqual([]);
 };
+const run = (messages: GroupingMessage[]) => deliver(sqsEvent(messages));
 
 const post = (key: string, evts: Record<string, unknown>[]) => app.call('POST', '/logs', { key, body: { events: evts } });
 const issueOf = async (key: string, id: string) => (await app.call('GET', `/log-issues/${id}`, { key })).body;
@@ -49,8 +50,9 @@ describe('grouping consumer', () => {
     const a = message(t, 'fp-a', events(3));
     const b = message(t, 'fp-b', events(2, 'warn'));
     const aMore = message(t, 'fp-a', events(4, 'fatal', '2026-03-02'));
-    await run([a, b, aMore]);
-    await run([a, b, aMore]);
+    const batch = sqsEvent([a, b, aMore]);
+    await deliver(batch);
+    await deliver(batch);
     await run([aMore]);
 
     const issueA = await issueOf(t.liveKey, a.issueId);

@@ -65,6 +65,7 @@ describe('GET /logs', () => {
     expect(messages((await get({ search: 'auth' })).body)).toEqual(['Connection lost to AUTH store', 'User signed in']);
     expect(messages((await get({ search: 'CHARGE' })).body)).toEqual(['Charge 2 failed', 'Charge 1 failed']);
     expect((await get({ search: 'nothing like it' })).body.total).toBe(0);
+    expect((await get({ search: '' })).body.total).toBe(6);
   });
 
   it('filters by fingerprint', async () => {
