@@ -5,11 +5,10 @@ import { conversationRecords, emitFeedbackSubmitted, loadThread } from './conver
 import { notFoundPage, ratingPage, threadPage } from './pages.js';
 import { requestStatus, toConversation } from './present.js';
 import { findRequestItem } from './requests.js';
-import { verifyFeedbackToken } from './token.js';
+import { verifyFeedbackToken, type TokenClaims } from './token.js';
 
 /** A request whose link still works: not yet answered, not expired. */
-async function openRequest(token: string) {
-  const claims = verifyFeedbackToken(token);
+async function openRequest(claims: TokenClaims | undefined) {
   if (claims?.kind !== 'r') return undefined;
   const item = await findRequestItem(claims, claims.id);
   if (!item) return undefined;
@@ -29,7 +28,7 @@ export async function feedbackPage(token: string): Promise<{ status: number; htm
       ? { status: 200, html: threadPage(toConversation(thread.conversation, thread.messages)) }
       : { status: 404, html: notFoundPage() };
   }
-  const request = await openRequest(token);
+  const request = await openRequest(claims);
   if (!request) return { status: 404, html: notFoundPage() };
   if (request.status !== 'opened') {
     const openedAt = new Date().toISOString();
@@ -54,8 +53,9 @@ const MAX_ATTEMPTS = 3;
  * Undefined when the link is not (or no longer) valid.
  */
 export async function submitRating(token: string, input: { rating: number; comment?: string }) {
+  const claims = verifyFeedbackToken(token);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const request = await openRequest(token);
+    const request = await openRequest(claims);
     if (!request) return undefined;
     const ref: TenantRef = { accountId: request.accountId, projectId: request.projectId, env: request.env };
     const { conversation, message } = conversationRecords(ref, {
