@@ -146,11 +146,12 @@ describe('delivery', () => {
     expect(wait).toBeGreaterThanOrEqual(900_000);
     expect(wait).toBeLessThanOrEqual(1_100_000 + firstRow.durationMs);
 
+    // Other tests' retries may fire too; this endpoint's count is what matters.
     for (let attempt = 2; attempt <= 8; attempt++) {
-      expect(await fireRetries()).toBe(1);
+      expect(await fireRetries()).toBeGreaterThanOrEqual(1);
       expect(receiver.requests).toHaveLength(attempt);
     }
-    expect(await fireRetries()).toBe(0);
+    await fireRetries();
     expect(receiver.requests).toHaveLength(8);
 
     const log = await deliveries(t, hook.id);
