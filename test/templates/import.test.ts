@@ -1,4 +1,7 @@
+import { allowancesFor } from '@helpdesk/core/auth/plans';
+import type { TenantContext } from '@helpdesk/core/auth/context';
 import { ProjectTemplateVersion } from '@helpdesk/core/templates/entities';
+import { renderEmail, resolveTemplate } from '@helpdesk/core/templates/render';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
@@ -84,6 +87,33 @@ describe('POST /email-templates/import', () => {
       .begins({ type: 'template', key: 'welcome' })
       .go();
     expect(versions.data.map((v) => v.version).sort()).toEqual([1, 2]);
+  });
+
+  it('renders the version a send recorded, and resolves the current one for send-time checks', async () => {
+    const t = await createTenant();
+    const imp = importer(app, t.liveKey);
+    await imp('receipt.hbs', '{{!-- subject: First {{n}} --}}<p>first {{n}}</p>');
+    await imp('receipt.hbs', '{{!-- subject: Second {{n}} --}}<p>second {{n}}</p>');
+    const main = t.projects.main!;
+    const ctx: TenantContext = {
+      accountId: t.accountId,
+      plan: 'pro',
+      allowances: allowancesFor('pro'),
+      env: 'live',
+      projectId: main.id,
+      projectSlug: main.slug,
+      project: main,
+    };
+    expect(await resolveTemplate(ctx, 'receipt')).toEqual({ key: 'receipt', version: 2 });
+    expect(await resolveTemplate(ctx, 'nope')).toBeUndefined();
+    expect(await resolveTemplate({ ...ctx, env: 'sandbox' }, 'receipt')).toBeUndefined();
+    const old = await renderEmail(ctx, { templateKey: 'receipt', variables: { n: 1 }, version: 1 });
+    expect(old).toMatchObject({ subject: 'First 1', html: '<p>first 1</p>', text: 'first 1', templateKey: 'receipt', templateVersion: 1 });
+    const current = await renderEmail(ctx, { templateKey: 'receipt', variables: {} });
+    expect(current).toMatchObject({ subject: 'Second', html: '<p>second </p>', templateVersion: 2, missingVariables: ['n'] });
+    await expect(renderEmail(ctx, { templateKey: 'receipt', variables: {}, version: 3 })).rejects.toMatchObject({
+      code: 'template.not_found',
+    });
   });
 
   it('links the layout from the file comment; the layout field overrides it; none or empty removes it', async () => {

@@ -36,8 +36,12 @@ const versionAttributes = {
   type: { type: TEMPLATE_TYPES, required: true, readOnly: true },
   key: { type: 'string', required: true, readOnly: true },
   version: { type: 'number', required: true, readOnly: true },
+  name: { type: 'string', required: true },
   subject: { type: 'string', required: true, default: '' },
   layoutKey: { type: 'string' },
+  layoutId: { type: 'string' },
+  layoutLinked: { type: 'boolean', required: true, default: false },
+  referencedPartials: { type: 'list', items: { type: 'string' }, required: true, default: () => [] },
   source: { type: 'any', required: true },
   createdAt: timestamps.createdAt,
 } as const;

@@ -5,11 +5,12 @@ import { compileVersion, type Compiled } from './compile.js';
 import { parseRef, qualifiedKey, type ItemRef } from './keys.js';
 import { loadRenderSet, type RenderSet } from './render-set.js';
 import { wrapInShell } from './shell.js';
-import { getHead, versionId, type Head, type Owner } from './store.js';
+import { getHead, getVersion, versionId, type Head, type Owner } from './store.js';
 import { htmlToText } from './text.js';
 
 export type RenderInput =
-  | { templateKey: string; variables: Record<string, unknown> }
+  /** `version`: the version recorded when the send was accepted; the current one when absent. */
+  | { templateKey: string; variables: Record<string, unknown>; version?: number }
   | { subject: string; body: string; layout?: string };
 
 export interface RenderedEmail {
@@ -32,10 +33,19 @@ export async function resolveTemplate(ctx: TenantContext, key: string): Promise<
   return head ? { key: qualifiedKey(ref), version: head.version } : undefined;
 }
 
-/** Loads a template with its layout and partials: everything rendering and schema detection need. */
-export async function loadTemplate(owner: Owner, key: string): Promise<RenderSet | undefined> {
+/**
+ * Loads a template (its current version, or the one asked for) with its layout and partials:
+ * everything rendering and schema detection need.
+ */
+export async function loadTemplate(owner: Owner, key: string, version?: number): Promise<RenderSet | undefined> {
   const ref = parseRef(key);
   if (!ref) return undefined;
+  if (version !== undefined) {
+    const found = await getVersion(owner, { ref, type: 'template' }, version);
+    if (!found) return undefined;
+    const compiled = compileVersion(versionId(found.head), found.head.scope, found.source);
+    return loadRenderSet(owner, found.head, layoutRefOf(found.head), compiled);
+  }
   const head = await getHead(owner, { ref, type: 'template' });
   return head ? loadRenderSet(owner, head, layoutRefOf(head)) : undefined;
 }
@@ -99,8 +109,8 @@ function run(render: () => string): string {
 /** Renders a template send or a custom (Markdown) send to subject, HTML and text. Nothing is stored. */
 export async function renderEmail(ctx: TenantContext, input: RenderInput): Promise<RenderedEmail> {
   if ('templateKey' in input) {
-    const set = await loadTemplate(ctx, input.templateKey);
-    if (!set) throw notFound('template', input.templateKey);
+    const set = await loadTemplate(ctx, input.templateKey, input.version);
+    if (!set) throw notFound('template', input.version === undefined ? input.templateKey : `${input.templateKey} (version ${input.version})`);
     return renderTemplate(set, input.variables);
   }
   return renderCustom(ctx, input);

@@ -70,6 +70,22 @@ export async function getHeads(owner: Owner, wanted: Wanted[]): Promise<Map<stri
   return out;
 }
 
+/** One recorded version of an item as a head, with its source (one GetItem). */
+export async function getVersion(owner: Owner, wanted: Wanted, version: number): Promise<{ head: Head; source: string } | undefined> {
+  const { type, ref } = wanted;
+  const { data } =
+    ref.scope === 'account'
+      ? await AccountTemplateVersion.get({ accountId: owner.accountId, type, key: ref.key, version }).go()
+      : await ProjectTemplateVersion.get({ ...projectKeys(owner), type, key: ref.key, version }).go();
+  if (!data) return undefined;
+  const { source, ...rest } = data as typeof data & { projectId?: string; env?: string; accountId?: string };
+  const { projectId: _p, env: _e, accountId: _a, ...fields } = rest;
+  return {
+    head: { ...fields, scope: ref.scope, updatedAt: fields.createdAt },
+    source: gunzipSync(source as Uint8Array).toString('utf8'),
+  };
+}
+
 export const versionId = (head: Pick<Head, 'id' | 'version'>) => `${head.id}:${head.version}`;
 
 /** Sources of the given versions, keyed by `versionId`. */
@@ -116,7 +132,7 @@ export type HeadInput = Omit<Head, 'scope' | 'createdAt' | 'updatedAt'> & { crea
  */
 export async function writeVersion(owner: Owner, scope: Scope, head: HeadInput, source: Buffer): Promise<boolean> {
   const previous = head.version - 1;
-  const row = { id: head.id, type: head.type, key: head.key, version: head.version, subject: head.subject, layoutKey: head.layoutKey, source };
+  const { createdAt: _c, ...row } = { ...head, source };
   const result =
     scope === 'account'
       ? await accountTx.transaction
