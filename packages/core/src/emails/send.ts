@@ -65,15 +65,20 @@ export function sendEmail(ctx: TenantContext, body: SendBody, idempotencyKey?: s
 
 export type BatchOutcome = SendResult | { index: number; error: { code: string; message: string } };
 
-async function sendItem(ctx: TenantContext, item: unknown, index: number): Promise<BatchOutcome> {
+type ParsedItem = { index: number; body?: SendBody; idempotencyKey?: string; invalid?: string };
+
+function parseItem(item: unknown, index: number): ParsedItem {
   const parsed = v.safeParse(batchItem, item);
-  if (!parsed.success) {
-    const message = parsed.issues.map((i) => `${v.getDotPath(i) ?? '(item)'}: ${i.message}`).join('; ');
-    return { index, error: { code: 'validation.failed', message } };
-  }
+  if (!parsed.success) return { index, invalid: parsed.issues.map((i) => `${v.getDotPath(i) ?? '(item)'}: ${i.message}`).join('; ') };
   const { idempotencyKey, ...body } = parsed.output;
+  return { index, body, idempotencyKey };
+}
+
+async function sendItem(ctx: TenantContext, item: ParsedItem): Promise<BatchOutcome> {
+  const { index } = item;
+  if (item.invalid !== undefined) return { index, error: { code: 'validation.failed', message: item.invalid } };
   try {
-    return await sendEmail(ctx, body, idempotencyKey);
+    return await sendEmail(ctx, item.body!, item.idempotencyKey);
   } catch (err) {
     const known = err instanceof HttpError && err.status < 500 ? err : undefined;
     if (!known) logger.error('Batch item failed', { index, error: err as Error });
@@ -84,18 +89,24 @@ async function sendItem(ctx: TenantContext, item: unknown, index: number): Promi
 
 /**
  * POST /emails/batch: every item is a send of its own (validation, idempotency, quota, suppression);
- * a failing item answers `{ index, error }` in its place and never fails the others.
+ * a failing item answers `{ index, error }` in its place and never fails the others. Items sharing an
+ * idempotencyKey run in order, so the first of them is the original and the rest are its duplicates.
  */
 export async function sendBatch(ctx: TenantContext, items: unknown[]): Promise<{ results: BatchOutcome[] }> {
   requirePlan(ctx, 'starter', 'Batch sending');
+  const lanes = new Map<string | number, ParsedItem[]>();
+  items.forEach((raw, index) => {
+    const item = parseItem(raw, index);
+    const lane = item.idempotencyKey ?? index;
+    lanes.set(lane, [...(lanes.get(lane) ?? []), item]);
+  });
+  const queue = [...lanes.values()];
   const results: BatchOutcome[] = new Array(items.length);
-  let next = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await sendItem(ctx, items[index], index);
+    for (let lane = queue.shift(); lane; lane = queue.shift()) {
+      for (const item of lane) results[item.index] = await sendItem(ctx, item);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, queue.length) }, worker));
   return { results };
 }
