@@ -133,6 +133,8 @@ export async function indexArticles(tenant: Tenant, articleIds: string[]) {
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
       await deleteObjects(Object.values(keys));
+      // Jittered backoff so racing indexers stop colliding.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * 2 ** attempt));
       continue;
     }
     committed.set(cacheKey, { ...snapshot, snapshotId });
