@@ -28,8 +28,9 @@ export function checkContract(method: string, url: URL, status: number, contentT
     throw new Error(`Contract: ${method} ${route.path} answered ${status}, which its OpenAPI operation ${operation.operationId} does not document`);
   }
   if (!contentType?.includes('application/json')) {
-    if (response.content?.['application/json']) {
-      throw new Error(`Contract: ${method} ${route.path} ${status} should be JSON but was ${contentType}`);
+    const type = contentType?.split(';')[0]?.trim() ?? '(none)';
+    if (!response.content?.[type]) {
+      throw new Error(`Contract: ${method} ${route.path} ${status} answered ${type}, which the document does not declare`);
     }
     return;
   }

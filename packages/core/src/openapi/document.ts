@@ -54,9 +54,21 @@ const parametersOf = (route: RouteDef) => {
   return params;
 };
 
+type ObjectSchema = { properties?: Record<string, { properties?: Record<string, unknown> }> };
+
+/** In multipart bodies the parser's file objects ({ filename, content, ... }) are the uploaded file parts. */
+const asFileParts = (schema: ObjectSchema) => {
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (property.properties && 'filename' in property.properties && 'content' in property.properties) {
+      schema.properties![name] = { type: 'string', format: 'binary' } as never;
+    }
+  }
+  return schema;
+};
+
 const requestBodyOf = (route: RouteDef) => {
   if (!route.body) return undefined;
-  const schema = jsonSchemaOf(route.body);
+  const schema = route.bodyType === 'multipart' ? asFileParts(jsonSchemaOf(route.body)) : jsonSchemaOf(route.body);
   const content: Record<string, unknown> =
     route.bodyType === 'multipart'
       ? { 'multipart/form-data': { schema } }
@@ -66,9 +78,22 @@ const requestBodyOf = (route: RouteDef) => {
   return { required: true, content };
 };
 
+/** Pages people open in a browser (and the forms they post) also answer errors as HTML. */
+const answersHtml = (route: RouteDef) => route.produces === 'text/html' || route.bodyType === 'form-or-json';
+const htmlContent = { 'text/html': { schema: { type: 'string' } } };
+
 const okResponse = (route: RouteDef) => {
   if (route.produces) return { description: 'OK', content: { [route.produces]: { schema: { type: 'string' } } } };
-  return { description: 'OK', content: { 'application/json': { schema: route.response ? jsonSchemaOf(route.response) : {} } } };
+  const json = { 'application/json': { schema: route.response ? jsonSchemaOf(route.response) : {} } };
+  return { description: 'OK', content: answersHtml(route) ? { ...json, ...htmlContent } : json };
+};
+
+const errorResponse = (route: RouteDef, status: number) => {
+  const json = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  return {
+    description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+    content: answersHtml(route) && status < 500 ? { ...json, ...htmlContent } : json,
+  };
 };
 
 /** The OpenAPI 3.1 document of the API, generated from the route table and its valibot schemas. */
@@ -86,12 +111,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
       ...(route.body ? { requestBody: requestBodyOf(route) } : {}),
       responses: {
         200: okResponse(route),
-        ...Object.fromEntries(
-          errorStatuses(route).map((s) => [
-            s,
-            { description: ERROR_DESCRIPTIONS[s] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-          ]),
-        ),
+        ...Object.fromEntries(errorStatuses(route).map((s) => [s, errorResponse(route, s)])),
       },
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
