@@ -20,7 +20,7 @@ describe('POST /emails/send (live)', () => {
     const cc = uniqueAddress('cc');
     const res = await app.call('POST', '/emails/send', {
       key: t.liveKey,
-      body: custom(to, { cc: [cc], replyTo: 'help@example.com', metadata: { orderId: '42' } }),
+      body: custom(to, { cc: [cc], replyTo: 'help@example.com', metadata: { orderId: '42' }, headers: { 'X-Campaign': 'spring' } }),
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
