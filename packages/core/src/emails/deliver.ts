@@ -77,7 +77,12 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
       rendered = await renderEmail(
         ctx,
         row.kind === 'template'
-          ? { templateKey: row.templateKey!, variables: JSON.parse(row.variables ?? '{}') as Record<string, unknown> }
+          ? {
+              templateKey: row.templateKey!,
+              variables: JSON.parse(row.variables ?? '{}') as Record<string, unknown>,
+              // Render the version recorded when the send was accepted, not one imported since.
+              ...(row.templateVersion !== undefined && row.templateVersion !== null ? { version: row.templateVersion } : {}),
+            }
           : { subject: row.subject ?? '', body: row.body ?? '', ...(row.layout ? { layout: row.layout } : {}) },
       );
     } catch (err) {
