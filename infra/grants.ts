@@ -15,9 +15,15 @@ export interface FunctionGrants {
   ses?: boolean;
   /** bedrock:InvokeModel on the embedding model. */
   bedrock?: boolean;
-  /** Create/delete one-time schedules in the stage's group, and pass the scheduler's role. */
+  /**
+   * Create/delete one-time schedules in the stage's group, and pass the scheduler's role (which may
+   * only send to SCHEDULE_TARGETS).
+   */
   scheduler?: boolean;
 }
+
+/** Queues a one-time schedule may target (core's scheduleOnce callers: emails/create.ts, webhooks/deliver.ts). */
+export const SCHEDULE_TARGETS = ['emails', 'webhooks'] as const satisfies readonly QueueName[];
 
 /** The simple, honest rule: any HTTP group may emit domain events, sends, log events and index work. */
 const HTTP_SENDS = ['webhooks', 'emails', 'logs', 'articleIndex'] as const satisfies readonly QueueName[];
@@ -49,12 +55,18 @@ export const httpGrants = (group: Group): FunctionGrants => {
 
 /** Keyed by consumer module name (functions/queue/<consumer>.ts). */
 export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
-  /** Delivers signed POSTs; retries ride on SQS visibility, so it sends nowhere. */
-  webhooks: { send: [] },
-  /** Renders and sends through SES (attachments from the bucket); emits email.* webhook events; may (re)schedule. */
-  emails: { send: ['webhooks'], bucket: true, ses: true, scheduler: true },
-  /** Upserts log issues; emits issue webhook events. */
-  'log-grouping': { send: ['webhooks'] },
+  /**
+   * Delivers signed POSTs. A retry within 15 minutes goes back on the webhooks queue with a delay; a
+   * later one is a one-time schedule onto the webhooks queue (webhooks/deliver.ts).
+   */
+  webhooks: { send: ['webhooks'], scheduler: true },
+  /**
+   * Renders and sends through SES; emits email.* webhook events; a sandbox send puts its simulated
+   * SES event on the sesEvents queue (emails/deliver.ts). It neither reads attachments nor schedules.
+   */
+  emails: { send: ['webhooks', 'sesEvents'], ses: true },
+  /** Fingerprints log events and upserts log issues: the table only. */
+  'log-grouping': { send: [] },
   /** Embeds articles for search; writes the search snapshots to the bucket. */
   'article-index': { send: [], bedrock: true, bucket: true },
   /** Bounces and complaints -> suppression list, email.bounced webhook events. */

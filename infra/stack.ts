@@ -6,6 +6,7 @@ import type { RouteDef } from '@helpdesk/core/http/route';
 import { allRoutes } from '@helpdesk/core/http/routes';
 import { QUEUE_NAMES } from '@helpdesk/core/ports/queues';
 import type { StackSettings } from './config.js';
+import { SCHEDULE_TARGETS } from './grants.js';
 import { Api } from './constructs/api.js';
 import { Async } from './constructs/async.js';
 import { Data } from './constructs/data.js';
@@ -52,7 +53,11 @@ export class HelpdeskStack extends Stack {
     this.data = new Data(this, 'Data', { removalPolicy, deletionProtection: prod });
     this.files = new Files(this, 'Files', { accessLogRetentionDays: prod ? 365 : 30 });
     this.async = new Async(this, 'Async', { removalPolicy });
-    this.schedules = new Schedules(this, 'Schedules', { stage, emailsQueue: this.async.queues.emails, removalPolicy });
+    this.schedules = new Schedules(this, 'Schedules', {
+      stage,
+      targetQueues: SCHEDULE_TARGETS.map((q) => this.async.queues[q]),
+      removalPolicy,
+    });
     this.mail = new Mail(this, 'Mail', { stage, sesEventsQueue: this.async.queues.sesEvents });
     this.api = new Api(this, 'Api', {
       stage,

@@ -2,7 +2,7 @@ import { CfnResource, type Duration, type RemovalPolicy, Stack, Validations } fr
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
@@ -16,7 +16,21 @@ import { entryExists } from '../paths.js';
 /** The runtime every function deploys on (bundles target node22, which runs unchanged on it). */
 export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
-/** Everything a function may be granted, and the environment every function gets. */
+/**
+ * How every function is bundled: minified ESM for node22, the AWS SDK bundled (no external modules) so
+ * esbuild tree-shakes it. Exported for bench/, which builds the same bundles to measure them.
+ */
+export const BUNDLING = {
+  minify: true,
+  format: OutputFormat.ESM,
+  target: 'node22',
+  sourceMap: false,
+  forceDockerBundling: false,
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  externalModules: [],
+} satisfies BundlingOptions;
+
 /** Item reads and writes (TransactWriteItems is authorized per item by these actions); no table admin. */
 const TABLE_ACTIONS = [
   'dynamodb:GetItem',
@@ -38,6 +52,7 @@ const logicalIdOf = (construct: Construct) => {
   return Stack.of(construct).getLogicalId(resource);
 };
 
+/** Everything a function may be granted, and the environment every function gets. */
 export interface SharedResources {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
@@ -111,16 +126,7 @@ export class HelpdeskFunction extends Construct {
         ...shared.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
       },
-      bundling: {
-        minify: true,
-        format: OutputFormat.ESM,
-        target: 'node22',
-        sourceMap: false,
-        forceDockerBundling: false,
-        mainFields: ['module', 'main'],
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        externalModules: [],
-      },
+      bundling: BUNDLING,
     });
 
     const stack = Stack.of(this);

@@ -25,8 +25,8 @@ const EVENTS = [
  * SES v2 configuration set. Its event destination is the account's default EventBridge bus (SES can
  * publish only there); a rule forwards this configuration set's events to the sesEvents queue.
  * EventBridge rather than SNS: no topic to encrypt with a customer key that SES, SNS and SQS must all
- * be allowed to use. The SQS message body is the EventBridge event: `{ source: 'aws.ses',
- * 'detail-type': 'Email Bounced', detail: { eventType: 'Bounce', mail, bounce } }`.
+ * be allowed to use. The SQS message body is the event's `detail`, i.e. the SES event publishing
+ * record `{ eventType: 'Bounce', mail: { messageId, tags }, bounce }` (packages/core/src/emails/ses-events.ts).
  */
 export class Mail extends Construct {
   readonly configurationSet: ses.ConfigurationSet;
@@ -54,7 +54,9 @@ export class Mail extends Construct {
         source: ['aws.ses'],
         detail: { mail: { tags: { 'ses:configuration-set': [name] } } },
       },
-      targets: [new targets.SqsQueue(props.sesEventsQueue)],
+      // Only the SES event itself (`detail`): the same body as SES -> SNS raw delivery, which
+      // core's parseSesEvent reads as a bare event.
+      targets: [new targets.SqsQueue(props.sesEventsQueue, { message: events.RuleTargetInput.fromEventPath('$.detail') })],
     });
   }
 }

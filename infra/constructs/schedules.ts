@@ -6,8 +6,8 @@ import { Construct } from 'constructs';
 
 export interface SchedulesProps {
   stage: string;
-  /** The queue scheduled sends are put on when they fall due. */
-  emailsQueue: sqs.IQueue;
+  /** The queues schedules put their message on when they fall due (scheduled sends, late webhook retries). */
+  targetQueues: sqs.IQueue[];
   removalPolicy: RemovalPolicy;
 }
 
@@ -27,7 +27,7 @@ export class Schedules extends Construct {
       removalPolicy: props.removalPolicy,
     });
     this.role = new iam.Role(this, 'TargetRole', {
-      description: 'Assumed by EventBridge Scheduler to put due sends on the emails queue',
+      description: 'Assumed by EventBridge Scheduler to put due messages on the emails and webhooks queues',
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: { 'aws:SourceAccount': stack.account },
@@ -41,6 +41,6 @@ export class Schedules extends Construct {
         },
       }),
     });
-    props.emailsQueue.grantSendMessages(this.role);
+    for (const queue of props.targetQueues) queue.grantSendMessages(this.role);
   }
 }

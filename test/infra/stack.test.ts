@@ -11,7 +11,7 @@ import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/ports/queues';
 import { readSettings } from '../../infra/config.js';
 import { DEFAULT_ROUTE_GROUP } from '../../infra/constructs/api.js';
 import type { HelpdeskFunction } from '../../infra/constructs/functions.js';
-import { CONSUMER_GRANTS, HTTP_GRANTS } from '../../infra/grants.js';
+import { CONSUMER_GRANTS, HTTP_GRANTS, SCHEDULE_TARGETS } from '../../infra/grants.js';
 import { entryExists, queueEntry, REPO_ROOT } from '../../infra/paths.js';
 import { HelpdeskStack } from '../../infra/stack.js';
 
@@ -41,20 +41,16 @@ const logicalId = (fn: HelpdeskFunction, which: 'fn' | 'role') => {
   return stack.getLogicalId(child as never);
 };
 
-/** Every IAM action granted to a function's role, across all policies attached to it. */
-function actionsOf(resources: Resources, fn: HelpdeskFunction): Set<string> {
-  const role = logicalId(fn, 'role');
-  const actions = new Set<string>();
-  for (const r of Object.values(resources)) {
-    if (r.Type !== 'AWS::IAM::Policy') continue;
-    const roles = (r.Properties?.Roles ?? []) as { Ref?: string }[];
-    if (!roles.some((x) => x.Ref === role)) continue;
-    for (const st of r.Properties?.PolicyDocument?.Statement ?? []) {
-      for (const a of [st.Action].flat()) actions.add(a);
-    }
-  }
-  return actions;
+/** Every IAM statement attached to a role (by logical id), across all its policies. */
+function statementsOf(resources: Resources, role: string): { Action: string | string[]; Resource: unknown }[] {
+  return Object.values(resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && ((r.Properties?.Roles ?? []) as { Ref?: string }[]).some((x) => x.Ref === role))
+    .flatMap((r) => r.Properties?.PolicyDocument?.Statement ?? []);
 }
+
+/** Every IAM action granted to a function's role. */
+const actionsOf = (resources: Resources, fn: HelpdeskFunction) =>
+  new Set(statementsOf(resources, logicalId(fn, 'role')).flatMap((st) => [st.Action].flat()));
 
 /** The function (logical id) an API Gateway route's integration invokes. */
 function routeTarget(resources: Resources, key: string): string | undefined {
@@ -222,9 +218,23 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     });
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: Match.objectLike({ source: ['aws.ses'] }),
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues.sesEvents.node.defaultChild as never), 'Arn'] } })],
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues.sesEvents.node.defaultChild as never), 'Arn'] },
+          // The bare SES event, as core's parseSesEvent reads it.
+          InputPath: '$.detail',
+        }),
+      ],
     });
     template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    // The scheduler's role may put messages on the queues core schedules onto, and nothing else.
+    const schedulerRole = stack.getLogicalId(stack.schedules.role.node.defaultChild as never);
+    const sendTargets = statementsOf(resources, schedulerRole)
+      .filter((st) => [st.Action].flat().includes('sqs:SendMessage'))
+      .flatMap((st) => [st.Resource].flat());
+    expect(sendTargets).toEqual(
+      SCHEDULE_TARGETS.map((q) => ({ 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues[q].node.defaultChild as never), 'Arn'] })),
+    );
     template.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: Match.objectLike({
         Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],
