@@ -38,21 +38,20 @@ function changedTicket(before: TicketItem, changes: Changes, now: string) {
 
 function ticketWrite(t: TicketTx, before: TicketItem, after: TicketItem, now: string) {
   const { projectId, env, ticketId } = before;
-  const write = t
-    .patch({ projectId, env, ticketId })
-    .set({
-      status: after.status,
-      lastSenderType: after.lastSenderType,
-      lastMessageAt: after.lastMessageAt,
-      assignee: after.assignee,
-      priority: after.priority,
-      category: after.category,
-      attachmentBytes: after.attachmentBytes,
-      updatedAt: now,
-      ...(after.closedAt ? { closedAt: after.closedAt } : {}),
-    })
-    .where((a, op) => op.eq(a.updatedAt, before.updatedAt));
-  return (after.closedAt ? write : write.remove(['closedAt'])).commit();
+  const set = t.patch({ projectId, env, ticketId }).set({
+    status: after.status,
+    lastSenderType: after.lastSenderType,
+    lastMessageAt: after.lastMessageAt,
+    assignee: after.assignee,
+    priority: after.priority,
+    category: after.category,
+    attachmentBytes: after.attachmentBytes,
+    updatedAt: now,
+    ...(after.closedAt ? { closedAt: after.closedAt } : {}),
+  });
+  return (before.closedAt && !after.closedAt ? set.remove(['closedAt']) : set)
+    .where((a, op) => op.eq(a.updatedAt, before.updatedAt))
+    .commit();
 }
 
 /** How many times a write is retried after losing a race with another change of the same ticket. */

@@ -1,0 +1,325 @@
+import { describe, expect, it, vi } from 'vitest';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+import { createTicket as createTicketCore } from '@helpdesk/core/tickets/create';
+import { createTicket, customerEmail, tenantContext, type RecordedEvent } from './helpers.js';
+
+const events = vi.hoisted(() => [] as RecordedEvent[]);
+vi.mock('@helpdesk/core/webhooks/emit', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@helpdesk/core/webhooks/emit')>();
+  return {
+    ...original,
+    emitEvent: async (...args: Parameters<typeof original.emitEvent>) => {
+      events.push({ source: args[0], name: args[1], data: args[2] });
+      return original.emitEvent(...args);
+    },
+  };
+});
+const eventsFor = (ticketId: string) => events.filter((e) => e.data.ticket?.id === ticketId);
+
+const app = await startTestApp();
+/** Headers that point a key of project `a`'s tenant at project `b`, or at a's sandbox. */
+const crossTenant: Record<string, string>[] = [{ 'Service-Project': 'b' }, { 'Service-Project': 'a', 'Service-Environment': 'sandbox' }];
+
+describe('POST /tickets', () => {
+  it('creates a ticket in status new with the customer first message and fires ticket.created and customer.created', async () => {
+    const t = await createTenant();
+    const email = customerEmail();
+    const res = await app.call('POST', '/tickets', {
+      key: t.liveKey,
+      body: { subject: 'Broken invoice', body: 'The total is wrong.', customer: { email: email.toUpperCase(), name: 'Ada' }, category: 'billing' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      number: 1,
+      subject: 'Broken invoice',
+      status: 'new',
+      priority: 'medium',
+      customer: { email, name: 'Ada' },
+      createdAt: expect.any(String),
+    });
+    const detail = await app.call('GET', `/tickets/${res.body.id}`, { key: t.liveKey });
+    expect(detail.body).toMatchObject({
+      id: res.body.id,
+      number: 1,
+      status: 'new',
+      priority: 'medium',
+      category: 'billing',
+      assignedTo: null,
+      customerEmail: email,
+      customerName: 'Ada',
+      customer: { email, name: 'Ada' },
+      closedAt: null,
+      lastSenderType: 'customer',
+      tags: [],
+      messages: [{ senderType: 'customer', visibility: 'public', body: 'The total is wrong.', attachments: [], ticketId: res.body.id }],
+    });
+
+    const created = eventsFor(res.body.id);
+    expect(created).toEqual([
+      {
+        source: expect.objectContaining({ projectId: t.projects.main!.id, env: 'live' }),
+        name: 'ticket.created',
+        data: {
+          ticket: { id: res.body.id, number: 1, subject: 'Broken invoice', status: 'new', priority: 'medium' },
+          customer: { email, name: 'Ada' },
+        },
+      },
+    ]);
+    expect(events.filter((e) => e.name === 'customer.created' && e.data.customer.email === email)).toHaveLength(1);
+  });
+
+  it('matches the customer by email case-insensitively instead of creating another', async () => {
+    const t = await createTenant();
+    const email = customerEmail();
+    await createTicket(app, t.liveKey, { customer: { email } });
+    await createTicket(app, t.liveKey, { customer: { email: email.toUpperCase() } });
+    expect(events.filter((e) => e.name === 'customer.created' && e.data.customer.email === email)).toHaveLength(1);
+    const customers = await app.call('GET', '/customers', { key: t.liveKey });
+    if (customers.status === 200) {
+      const matching = customers.body.customers.filter((c: { email: string }) => c.email === email);
+      expect(matching).toHaveLength(1);
+      expect(matching[0].ticketCount).toBe(2);
+    }
+  });
+
+  it('numbers tickets from 1 per project and per environment', async () => {
+    const t = await createTenant({ projects: ['a', 'b'] });
+    const a = { 'Service-Project': 'a' };
+    const b = { 'Service-Project': 'b' };
+    expect((await createTicket(app, t.liveKey, {}, a)).number).toBe(1);
+    expect((await createTicket(app, t.liveKey, {}, a)).number).toBe(2);
+    expect((await createTicket(app, t.liveKey, {}, b)).number).toBe(1);
+    expect((await createTicket(app, t.sandboxKey, {}, a)).number).toBe(1);
+    expect((await createTicket(app, t.liveKey, {}, a)).number).toBe(3);
+  });
+
+  it('gives 200 concurrent creates 200 distinct numbers', async () => {
+    const t = await createTenant();
+    const key = await t.key({ rateLimit: 1000 });
+    // Through the core call, not HTTP: 200 requests in flight at once on one shared DynamoDB Local
+    // would outlive the emulated 30 s Lambda time-out; the atomic counter is what is under test.
+    const ctx = await tenantContext(t);
+    const customer = { email: customerEmail() };
+    const created = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => createTicketCore(ctx, { subject: `Load ${i}`, body: 'x', customer })),
+    );
+    expect(created.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    const list = await app.call('GET', '/tickets', { key, query: { limit: 1 } });
+    expect(list.body.total).toBe(200);
+    // And concurrently over HTTP, continuing the sequence.
+    const more = await Promise.all(Array.from({ length: 30 }, () => createTicket(app, key, { customer })));
+    expect(more.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 201));
+  }, 180_000);
+
+  it('stores tags (trimmed, de-duplicated case-insensitively) and an assignee given at creation', async () => {
+    const t = await createTenant();
+    const m = await t.member();
+    const c = await createTicket(app, t.liveKey, { tags: [' VIP ', 'vip', 'billing'], assignedTo: m.memberId, priority: 'urgent' });
+    const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
+    expect(detail.body.tags.sort()).toEqual(['VIP', 'billing'].sort());
+    expect(detail.body.assignedTo).toBe(m.memberId);
+    expect(detail.body.priority).toBe('urgent');
+  });
+
+  it('refuses invalid bodies, unknown fields and unknown members with 422', async () => {
+    const t = await createTenant();
+    const base = { subject: 'x', body: 'y', customer: { email: customerEmail() } };
+    const cases: unknown[] = [
+      { ...base, subject: '' },
+      { ...base, subject: 'x'.repeat(201) },
+      { ...base, body: 'x'.repeat(10_001) },
+      { ...base, customer: { email: 'not-an-email' } },
+      { ...base, customer: {} },
+      { ...base, priority: 'critical' },
+      { ...base, category: 'other-stuff' },
+      { ...base, tags: ['x'.repeat(51)] },
+      { ...base, status: 'open' },
+    ];
+    for (const body of cases) {
+      const res = await app.call('POST', '/tickets', { key: t.liveKey, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.error.code).toBe('validation.failed');
+    }
+    const unknownMember = await app.call('POST', '/tickets', { key: t.liveKey, body: { ...base, assignedTo: crypto.randomUUID() } });
+    expect(unknownMember.status).toBe(422);
+    expect(unknownMember.body.error.code).toBe('ticket.unknown_member');
+  });
+
+  it('needs tickets:write', async () => {
+    const t = await createTenant();
+    const key = await t.key({ scopes: ['tickets:read'] });
+    const res = await app.call('POST', '/tickets', { key, body: { subject: 'x', body: 'y', customer: { email: customerEmail() } } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('auth.forbidden');
+  });
+});
+
+describe('ticket quota', () => {
+  it('pauses creation on Free at the allowance with reason free_allowance; sandbox never counts', async () => {
+    const t = await createTenant({ plan: 'free', limits: { tickets: 2 } });
+    await createTicket(app, t.liveKey);
+    await createTicket(app, t.liveKey);
+    const refused = await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 'x', body: 'y', customer: { email: customerEmail() } } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'plan.ticket_limit', details: { current: 2, allowance: 2, reason: 'free_allowance' } });
+    // Sandbox tickets are exempt.
+    await createTicket(app, t.sandboxKey);
+    await createTicket(app, t.liveKey, {}, { 'Service-Environment': 'sandbox' });
+    // The refused create left no ticket behind.
+    const list = await app.call('GET', '/tickets', { key: t.liveKey });
+    expect(list.body.total).toBe(2);
+  });
+
+  it('accepts overage on a paid plan up to 3x the allowance, then refuses with reason ceiling', async () => {
+    const t = await createTenant({ plan: 'starter', limits: { tickets: 2 } });
+    for (let i = 0; i < 6; i++) await createTicket(app, t.liveKey);
+    const refused = await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 'x', body: 'y', customer: { email: customerEmail() } } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'plan.ticket_limit', details: { current: 6, allowance: 2, reason: 'ceiling' } });
+  });
+});
+
+describe('GET /tickets/{ticketId}', () => {
+  it('is 404 for another project, the other environment, an unknown id and a malformed id', async () => {
+    const t = await createTenant({ projects: ['a', 'b'] });
+    const live = await createTicket(app, t.liveKey, {}, { 'Service-Project': 'a' });
+    const sandbox = await createTicket(app, t.sandboxKey, {}, { 'Service-Project': 'a' });
+    const other = await createTenant();
+    const cases: [string, string, Record<string, string>][] = [
+      [live.id, t.liveKey, { 'Service-Project': 'b' }],
+      [live.id, t.sandboxKey, { 'Service-Project': 'a' }],
+      [live.id, t.liveKey, { 'Service-Project': 'a', 'Service-Environment': 'sandbox' }],
+      [sandbox.id, t.liveKey, { 'Service-Project': 'a' }],
+      [live.id, other.liveKey, {}],
+      [crypto.randomUUID(), t.liveKey, { 'Service-Project': 'a' }],
+      ['not-a-uuid', t.liveKey, { 'Service-Project': 'a' }],
+    ];
+    for (const [id, key, headers] of cases) {
+      const res = await app.call('GET', `/tickets/${id}`, { key, headers });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+    expect((await app.call('GET', `/tickets/${live.id}`, { key: t.liveKey, headers: { 'Service-Project': 'a' } })).status).toBe(200);
+    expect((await app.call('GET', `/tickets/${sandbox.id}`, { key: t.sandboxKey, headers: { 'Service-Project': 'a' } })).status).toBe(200);
+  });
+});
+
+describe('PATCH /tickets/{ticketId}', () => {
+  it('moves between every status; resolved fires ticket.resolved, closed sets closedAt', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    const moves = ['open', 'pending', 'resolved', 'closed', 'new', 'closed', 'open', 'resolved', 'pending', 'new'] as const;
+    let previous = 'new';
+    for (const status of moves) {
+      const res = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { status } });
+      expect(res.status, `${previous} -> ${status}`).toBe(200);
+      expect(res.body.status).toBe(status);
+      if (status === 'closed') expect(Date.parse(res.body.closedAt)).not.toBeNaN();
+      else expect(res.body.closedAt).toBeNull();
+      previous = status;
+    }
+    const resolved = eventsFor(c.id).filter((e) => e.name === 'ticket.resolved');
+    expect(resolved).toHaveLength(2);
+    expect(resolved[0]!.data).toEqual({
+      ticket: { id: c.id, number: c.number, subject: c.subject, status: 'resolved', priority: 'medium' },
+      customer: c.customer,
+    });
+  });
+
+  it('updates priority, category and assignee, answers the detail, and unassigns with null', async () => {
+    const t = await createTenant();
+    const m = await t.member();
+    const c = await createTicket(app, t.liveKey);
+    await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'note', visibility: 'internal' } });
+    const res = await app.call('PATCH', `/tickets/${c.id}`, {
+      key: t.liveKey,
+      body: { priority: 'high', category: 'bug', assignedTo: m.memberId },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: c.id, priority: 'high', category: 'bug', assignedTo: m.memberId, status: 'new', customer: c.customer });
+    expect(res.body.messages).toHaveLength(2);
+    const unassigned = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { assignedTo: null } });
+    expect(unassigned.body.assignedTo).toBeNull();
+    expect(events.filter((e) => e.name === 'ticket.resolved' && e.data.ticket.id === c.id)).toHaveLength(0);
+  });
+
+  it('refuses unknown fields, bad values, an empty body and unknown members with 422', async () => {
+    const t = await createTenant();
+    const other = await createTenant();
+    const stranger = await other.member();
+    const c = await createTicket(app, t.liveKey);
+    for (const body of [{ subject: 'new' }, { status: 'archived' }, {}, { assignedTo: 'nobody' }]) {
+      const res = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.error.code).toBe('validation.failed');
+    }
+    const res = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { assignedTo: stranger.memberId } });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('ticket.unknown_member');
+  });
+
+  it('is 404 across projects and environments', async () => {
+    const t = await createTenant({ projects: ['a', 'b'] });
+    const c = await createTicket(app, t.liveKey, {}, { 'Service-Project': 'a' });
+    for (const headers of crossTenant) {
+      const res = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, headers, body: { status: 'open' } });
+      expect(res.status).toBe(404);
+    }
+    const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey, headers: { 'Service-Project': 'a' } });
+    expect(detail.body.status).toBe('new');
+  });
+});
+
+describe('tags', () => {
+  it('adds idempotently, keeps the first case, compares case-insensitively and removes', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    const add = (tag: string) => app.call('POST', `/tickets/${c.id}/tags`, { key: t.liveKey, body: { tag } });
+    expect((await add('  Urgent ')).body).toEqual({ id: c.id, tags: ['Urgent'] });
+    expect((await add('urgent')).body).toEqual({ id: c.id, tags: ['Urgent'] });
+    expect((await add('billing')).body).toEqual({ id: c.id, tags: ['Urgent', 'billing'] });
+    const removed = await app.call('DELETE', `/tickets/${c.id}/tags`, { key: t.liveKey, query: { tag: 'URGENT' } });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ id: c.id, tags: ['billing'] });
+    const again = await app.call('DELETE', `/tickets/${c.id}/tags`, { key: t.liveKey, query: { tag: 'urgent' } });
+    expect(again.body).toEqual({ id: c.id, tags: ['billing'] });
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.tags).toEqual(['billing']);
+  });
+
+  it('validates the tag and is 404 across projects and environments', async () => {
+    const t = await createTenant({ projects: ['a', 'b'] });
+    const c = await createTicket(app, t.liveKey, {}, { 'Service-Project': 'a' });
+    for (const tag of ['', '   ', 'x'.repeat(51)]) {
+      const res = await app.call('POST', `/tickets/${c.id}/tags`, { key: t.liveKey, headers: { 'Service-Project': 'a' }, body: { tag } });
+      expect(res.status).toBe(422);
+    }
+    expect((await app.call('DELETE', `/tickets/${c.id}/tags`, { key: t.liveKey, headers: { 'Service-Project': 'a' } })).status).toBe(422);
+    for (const headers of crossTenant) {
+      expect((await app.call('POST', `/tickets/${c.id}/tags`, { key: t.liveKey, headers, body: { tag: 'x' } })).status).toBe(404);
+      expect((await app.call('DELETE', `/tickets/${c.id}/tags`, { key: t.liveKey, headers, query: { tag: 'x' } })).status).toBe(404);
+    }
+    const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey, headers: { 'Service-Project': 'a' } });
+    expect(detail.body.tags).toEqual([]);
+  });
+});
+
+describe('GET /members', () => {
+  it('lists the account members added with the admin CLI', async () => {
+    const t = await createTenant();
+    const a = await t.member({ name: 'Alice', role: 'admin' });
+    const b = await t.member({ name: 'Bob' });
+    const res = await app.call('GET', '/members', { key: t.liveKey });
+    expect(res.status).toBe(200);
+    expect(res.body.members).toHaveLength(2);
+    expect(res.body.members).toEqual(
+      expect.arrayContaining([
+        { id: a.memberId, email: a.email, name: 'Alice', role: 'admin' },
+        { id: b.memberId, email: b.email, name: 'Bob', role: 'agent' },
+      ]),
+    );
+    const other = await createTenant();
+    expect((await app.call('GET', '/members', { key: other.liveKey })).body.members).toEqual([]);
+  });
+});
