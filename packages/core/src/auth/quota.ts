@@ -19,7 +19,8 @@ async function addWithCeiling(accountId: string, period: string, metric: Monthly
   try {
     const { data } = await Usage.update({ accountId, period })
       .add({ [metric]: n })
-      .where((attr, op) => `${op.notExists(attr[metric])} OR ${op.lte(attr[metric], max - n)}`)
+      // A first use larger than the whole allowance must fail too, so `not exists` only passes when n fits.
+      .where((attr, op) => `${n <= max ? `${op.notExists(attr[metric])} OR ` : ''}${op.lte(attr[metric], max - n)}`)
       .go({ response: 'updated_new' });
     return { ok: true as const, value: (data as Record<string, number>)[metric] ?? n };
   } catch (err) {

@@ -106,6 +106,8 @@ export const Attachment = new Entity(
       ticketId: { type: 'string', required: true, readOnly: true },
       messageId: { type: 'string', required: true, readOnly: true },
       attachmentId: { type: 'string', required: true, readOnly: true },
+      /** Order within the message, as posted. */
+      position: { type: 'number', required: true, readOnly: true },
       fileName: { type: 'string', required: true, readOnly: true },
       fileSize: { type: 'number', required: true, readOnly: true },
       mimeType: { type: 'string', required: true, readOnly: true },

@@ -49,12 +49,13 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
   const messageId = randomUUID();
   const createdAt = new Date().toISOString();
   const message: MessageItem = { ...tenant, messageId, senderType: 'staff', visibility, body: input.body, createdAt };
-  const attachments: AttachmentItem[] = files.map((f) => {
+  const attachments: AttachmentItem[] = files.map((f, position) => {
     const attachmentId = randomUUID();
     return {
       ...tenant,
       messageId,
       attachmentId,
+      position,
       fileName: f.fileName,
       fileSize: f.bytes.length,
       mimeType: f.mimeType,

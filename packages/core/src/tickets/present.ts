@@ -54,7 +54,12 @@ export const toDetail = async (
   closedAt: t.closedAt ?? null,
   customer: { email: t.customerEmail, name: t.customerName },
   messages: await Promise.all(
-    thread.messages.map((m) => toMessage(m, thread.attachments.filter((a) => a.messageId === m.messageId))),
+    thread.messages.map((m) =>
+      toMessage(
+        m,
+        thread.attachments.filter((a) => a.messageId === m.messageId).sort((a, b) => a.position - b.position),
+      ),
+    ),
   ),
   tags: thread.tags,
 });

@@ -1,0 +1,225 @@
+import { readUsage } from '@helpdesk/core/auth/quota';
+import { describe, expect, it, vi } from 'vitest';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+import { mailsTo } from '../emails/helpers.js';
+import { createTicket, customerEmail, type RecordedEvent } from './helpers.js';
+
+const events = vi.hoisted(() => [] as RecordedEvent[]);
+vi.mock('@helpdesk/core/webhooks/emit', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@helpdesk/core/webhooks/emit')>();
+  return {
+    ...original,
+    emitEvent: async (...args: Parameters<typeof original.emitEvent>) => {
+      events.push({ source: args[0], name: args[1], data: args[2] });
+      return original.emitEvent(...args);
+    },
+  };
+});
+
+const app = await startTestApp();
+const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
+
+describe('POST /tickets/{ticketId}/messages', () => {
+  it('a public reply moves new to open, emails the customer and fires message.received', async () => {
+    const t = await createTenant();
+    const email = customerEmail();
+    const c = await createTicket(app, t.liveKey, { subject: 'Refund please', customer: { email, name: 'Grace' } });
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'We have refunded you.' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      ticketId: c.id,
+      senderType: 'staff',
+      visibility: 'public',
+      body: 'We have refunded you.',
+      createdAt: expect.any(String),
+      attachments: [],
+    });
+    const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
+    expect(detail.body).toMatchObject({ status: 'open', lastSenderType: 'staff', lastMessageAt: res.body.createdAt });
+    expect(detail.body.messages.map((m: { senderType: string }) => m.senderType)).toEqual(['customer', 'staff']);
+
+    const received = events.filter((e) => e.name === 'message.received' && e.data.ticket.id === c.id);
+    expect(received).toEqual([
+      {
+        source: expect.objectContaining({ projectId: t.projects.main!.id, env: 'live' }),
+        name: 'message.received',
+        data: {
+          ticket: { id: c.id, number: c.number, subject: 'Refund please', status: 'open', priority: 'medium' },
+          message: { id: res.body.id, senderType: 'staff', visibility: 'public', body: 'We have refunded you.', createdAt: res.body.createdAt },
+          customer: { email, name: 'Grace' },
+        },
+      },
+    ]);
+    await app.drain();
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('Refund please');
+    expect(mails[0]!.body.text ?? mails[0]!.body.html).toContain('We have refunded you.');
+  });
+
+  it('a public reply leaves other statuses alone', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { status: 'pending' } });
+    await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Any news?' } });
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.status).toBe('pending');
+  });
+
+  it('an internal note changes no status, emails nobody, is in the detail and fires message.received', async () => {
+    const t = await createTenant();
+    const email = customerEmail();
+    const c = await createTicket(app, t.liveKey, { customer: { email } });
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Customer is a VIP', visibility: 'internal' } });
+    expect(res.status).toBe(200);
+    expect(res.body.visibility).toBe('internal');
+    const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
+    expect(detail.body.status).toBe('new');
+    expect(detail.body.lastSenderType).toBe('staff');
+    expect(detail.body.messages[1]).toMatchObject({ id: res.body.id, visibility: 'internal', body: 'Customer is a VIP' });
+    expect(events.filter((e) => e.name === 'message.received' && e.data.ticket.id === c.id)).toHaveLength(1);
+    await app.drain();
+    expect(await mailsTo(email)).toHaveLength(0);
+  });
+
+  it('never emails from sandbox', async () => {
+    const t = await createTenant();
+    const email = customerEmail();
+    for (const [key, headers] of [
+      [t.sandboxKey, {}],
+      [t.liveKey, { 'Service-Environment': 'sandbox' }],
+    ] as const) {
+      const c = await createTicket(app, key, { customer: { email } }, headers);
+      const res = await app.call('POST', `/tickets/${c.id}/messages`, { key, headers, body: { body: 'Sandbox reply' } });
+      expect(res.status).toBe(200);
+      expect((await app.call('GET', `/tickets/${c.id}`, { key, headers })).body.status).toBe('open');
+    }
+    await app.drain();
+    expect(await mailsTo(email)).toHaveLength(0);
+  });
+
+  it('validates the body and is 404 across projects and environments', async () => {
+    const t = await createTenant({ projects: ['a', 'b'] });
+    const a = { 'Service-Project': 'a' };
+    const c = await createTicket(app, t.liveKey, {}, a);
+    for (const body of [{}, { body: '' }, { body: 'x'.repeat(10_001) }, { body: 'x', visibility: 'private' }, { body: 'x', cc: 'y' }]) {
+      const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+    }
+    const max = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body: { body: 'x'.repeat(10_000) } });
+    expect(max.status).toBe(200);
+    for (const headers of [{ 'Service-Project': 'b' }, { ...a, 'Service-Environment': 'sandbox' }]) {
+      const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers, body: { body: 'x' } });
+      expect(res.status).toBe(404);
+    }
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey, headers: a })).body.messages).toHaveLength(2);
+  });
+});
+
+describe('attachments', () => {
+  it('stores attachments in S3, serves presigned URLs, counts storage, and DELETE removes them all', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: {
+        body: 'See attached',
+        attachments: [
+          { fileName: 'notes.txt', mimeType: 'text/plain', content: b64('hello attachment') },
+          { fileName: 'shot.png', mimeType: 'image/png', content: b64(png) },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.attachments).toEqual([
+      { id: expect.any(String), fileName: 'notes.txt', fileSize: 16, mimeType: 'text/plain', url: expect.any(String), createdAt: res.body.createdAt },
+      { id: expect.any(String), fileName: 'shot.png', fileSize: 8, mimeType: 'image/png', url: expect.any(String), createdAt: res.body.createdAt },
+    ]);
+    const url = res.body.attachments[0].url as string;
+    expect(url).toContain(`${t.projects.main!.id}/live/tickets/${c.id}/${res.body.attachments[0].id}/notes.txt`);
+    expect(await (await fetch(url)).text()).toBe('hello attachment');
+    expect(Buffer.from(await (await fetch(res.body.attachments[1].url)).arrayBuffer())).toEqual(png);
+    expect((await readUsage(t.accountId)).storageBytes).toBe(24);
+
+    const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
+    expect(detail.body.messages[1].attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['notes.txt', 'shot.png']);
+
+    const deleted = await app.call('DELETE', `/tickets/${c.id}`, { key: t.liveKey });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ deleted: true, id: c.id, attachmentsRemoved: 2, projectId: t.projects.main!.id, projectSlug: 'main' });
+    expect((await fetch(url)).status).toBe(404);
+    expect((await readUsage(t.accountId)).storageBytes).toBe(0);
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).status).toBe(404);
+    expect((await app.call('DELETE', `/tickets/${c.id}`, { key: t.liveKey })).status).toBe(404);
+  });
+
+  it('refuses attachments over the storage allowance with the plan 403 and stores nothing', async () => {
+    const t = await createTenant({ limits: { storageBytes: 100 } });
+    const c = await createTicket(app, t.liveKey);
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'big', attachments: [{ fileName: 'a.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(101)) }] },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('plan.storage_limit');
+    const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
+    expect(detail.body.messages).toHaveLength(1);
+    expect(detail.body.status).toBe('new');
+    // Sandbox storage is exempt.
+    const s = await createTicket(app, t.sandboxKey);
+    const ok = await app.call('POST', `/tickets/${s.id}/messages`, {
+      key: t.sandboxKey,
+      body: { body: 'big', attachments: [{ fileName: 'a.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(101)) }] },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses more than 10 attachments, bad base64, bad names and more than 7 MB decoded with 422', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    const file = { fileName: 'a.txt', mimeType: 'text/plain', content: b64('a') };
+    const cases = [
+      Array.from({ length: 11 }, () => file),
+      [{ ...file, content: '***' }],
+      [{ ...file, fileName: '../etc/passwd' }],
+      [{ ...file, mimeType: 'text' }],
+      [{ ...file, extra: 1 }],
+    ];
+    for (const attachments of cases) {
+      const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments } });
+      expect(res.status).toBe(422);
+    }
+    const big = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', attachments: [{ fileName: 'big.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(7 * 1024 * 1024 + 1)) }] },
+    });
+    expect(big.status).toBe(422);
+    expect(big.body.error.code).toBe('ticket.attachments_too_large');
+    expect((await readUsage(t.accountId)).storageBytes).toBe(0);
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
+  });
+});
+
+describe('DELETE /tickets/{ticketId}', () => {
+  it('removes the ticket with its thread, frees its number lookup and count, emails nobody, and is 404 across tenants', async () => {
+    const t = await createTenant({ projects: ['a', 'b'] });
+    const a = { 'Service-Project': 'a' };
+    const email = customerEmail();
+    const keep = await createTicket(app, t.liveKey, {}, a);
+    const c = await createTicket(app, t.liveKey, { customer: { email }, tags: ['x'] }, a);
+    await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body: { body: 'note', visibility: 'internal' } });
+    for (const headers of [{ 'Service-Project': 'b' }, { ...a, 'Service-Environment': 'sandbox' }]) {
+      expect((await app.call('DELETE', `/tickets/${c.id}`, { key: t.liveKey, headers })).status).toBe(404);
+    }
+    const res = await app.call('DELETE', `/tickets/${c.id}`, { key: t.liveKey, headers: a });
+    expect(res.body).toEqual({ deleted: true, id: c.id, attachmentsRemoved: 0, projectId: t.projects.a!.id, projectSlug: 'a' });
+    const list = await app.call('GET', '/tickets', { key: t.liveKey, headers: a });
+    expect(list.body.total).toBe(1);
+    expect(list.body.tickets.map((r: { id: string }) => r.id)).toEqual([keep.id]);
+    expect((await app.call('GET', '/tickets', { key: t.liveKey, headers: a, query: { number: c.number } })).body.tickets).toEqual([]);
+    await app.drain();
+    expect(await mailsTo(email)).toHaveLength(0);
+  });
+});
