@@ -1,5 +1,8 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Group } from '@helpdesk/core/http/route';
+import { REDOC_FILE } from '@helpdesk/core/openapi/reference-page';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (this file lives in <root>/infra). */
@@ -12,3 +15,7 @@ export const httpEntry = (group: string, root = FUNCTIONS_ROOT) => path.join(roo
 export const queueEntry = (consumer: string, root = FUNCTIONS_ROOT) => path.join(root, 'queue', `${consumer}.ts`);
 
 export const entryExists = (entry: string) => existsSync(entry);
+
+/** Files a group reads at runtime beside its bundle (the reference page serves Redoc from the installed package). */
+export const groupAssets = (group: Group): string[] =>
+  group === 'docs' ? [createRequire(import.meta.url).resolve(`redoc/bundles/${REDOC_FILE}`)] : [];

@@ -6,7 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { fullPath, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
 import { httpGrants } from '../grants.js';
-import { entryExists, httpEntry } from '../paths.js';
+import { entryExists, groupAssets, httpEntry } from '../paths.js';
 import { HelpdeskFunction, type SharedResources } from './functions.js';
 
 export interface ApiProps {
@@ -94,6 +94,7 @@ export class Api extends Construct {
         description: `HTTP endpoint group ${group} (functions/http/${group}.ts)`,
         serviceName: `helpdesk-http-${group}`,
         grants: httpGrants(group),
+        assets: groupAssets(group),
         memorySize: 512,
         // API Gateway HTTP APIs give up after 30 s; stop before that so the error is ours.
         timeout: Duration.seconds(29),

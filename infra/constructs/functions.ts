@@ -76,6 +76,8 @@ export interface HelpdeskFunctionProps {
   /** POWERTOOLS_SERVICE_NAME, also used in the function's name-free log group id. */
   serviceName: string;
   grants: FunctionGrants;
+  /** Absolute paths of files copied beside the bundle. */
+  assets?: string[];
   memorySize: number;
   timeout: Duration;
 }
@@ -126,7 +128,16 @@ export class HelpdeskFunction extends Construct {
         ...shared.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
       },
-      bundling: BUNDLING,
+      bundling: props.assets?.length
+        ? {
+            ...BUNDLING,
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (_input: string, output: string) => props.assets!.map((file) => `cp "${file}" "${output}/"`),
+            },
+          }
+        : BUNDLING,
     });
 
     const stack = Stack.of(this);

@@ -97,6 +97,13 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     expect(routeTarget(resources, '$default')).toBe(logicalId(stack.api.functions[DEFAULT_ROUTE_GROUP]!, 'fn'));
   });
 
+  it('ships the Redoc bundle beside the docs Lambda, which serves the reference page without a CDN', () => {
+    const code = resources[logicalId(stack.api.functions.docs!, 'fn')]?.Properties?.Code as { S3Key: string };
+    const assetDir = path.join((stack.node.root as App).outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
+    expect(readFileSync(path.join(assetDir, 'redoc.standalone.js'), 'utf8').length).toBeGreaterThan(100_000);
+    expect(readFileSync(path.join(assetDir, 'index.mjs'), 'utf8')).toContain('redoc.standalone.js');
+  });
+
   it('serves the API on an auto-deployed $default stage with throttling and access logs', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
