@@ -66,7 +66,9 @@ const sumOf = (s: Source) => s.partitions.reduce((n, p) => n + p.count, 0);
 /** Reads a partition newest first, after the cursor, `count` rows or all of them. */
 async function readPartition(p: Partition, after: Position | undefined, count: number | 'all') {
   const chain = after ? p.chain().between({ updatedAt: '0' }, { updatedAt: after.u, ticketId: after.t }) : p.chain();
-  const { data } = await chain.go(count === 'all' ? { order: 'desc', pages: 'all' } : { order: 'desc', count, limit: count });
+  // The upper bound is inclusive: one more row stands for the cursor's own.
+  const n = count === 'all' ? count : count + (after ? 1 : 0);
+  const { data } = await chain.go(n === 'all' ? { order: 'desc', pages: 'all' } : { order: 'desc', count: n, limit: n });
   return after ? data.filter((t) => isAfter(t, after)) : data;
 }
 
