@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { createTicket as createTicketCore } from '@helpdesk/core/tickets/create';
+import { latestTicketsForCustomer } from '@helpdesk/core/tickets/customer-tickets';
+import { matchOrCreateCustomer } from '@helpdesk/core/customers/match';
 import { createTicket, customerEmail, tenantContext, type RecordedEvent } from './helpers.js';
 
 const events = vi.hoisted(() => [] as RecordedEvent[]);
@@ -302,6 +304,28 @@ describe('tags', () => {
     }
     const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey, headers: { 'Service-Project': 'a' } });
     expect(detail.body.tags).toEqual([]);
+  });
+});
+
+describe('latestTicketsForCustomer', () => {
+  it("returns the customer's latest tickets, newest first, with current status, in this project and environment only", async () => {
+    const t = await createTenant();
+    const email = customerEmail();
+    const first = await createTicket(app, t.liveKey, { subject: 'First', customer: { email } });
+    const second = await createTicket(app, t.liveKey, { subject: 'Second', customer: { email } });
+    const third = await createTicket(app, t.liveKey, { subject: 'Third', customer: { email } });
+    await createTicket(app, t.liveKey, { subject: 'Someone else' });
+    await createTicket(app, t.sandboxKey, { subject: 'Sandbox', customer: { email } });
+    await app.call('PATCH', `/tickets/${first.id}`, { key: t.liveKey, body: { status: 'resolved' } });
+    await app.call('DELETE', `/tickets/${third.id}`, { key: t.liveKey });
+    const ctx = await tenantContext(t);
+    const { customer } = await matchOrCreateCustomer(ctx, { email });
+    const latest = await latestTicketsForCustomer(ctx, customer.id, 10);
+    expect(latest).toEqual([
+      { id: second.id, number: second.number, subject: 'Second', status: 'new', createdAt: expect.any(String) },
+      { id: first.id, number: first.number, subject: 'First', status: 'resolved', createdAt: expect.any(String) },
+    ]);
+    expect(await latestTicketsForCustomer(ctx, customer.id, 1)).toHaveLength(1);
   });
 });
 
