@@ -1965,13 +1965,8 @@ export interface operations {
     requestBody: {
       content: {
         "multipart/form-data": {
-          file: {
-            filename: string;
-            mimetype: string;
-            encoding: string;
-            truncated: boolean;
-            content: unknown;
-          };
+          /** Format: binary */
+          file: string;
           /**
            * @default template
            * @enum {string}
@@ -2060,13 +2055,8 @@ export interface operations {
     requestBody: {
       content: {
         "multipart/form-data": {
-          file: {
-            filename: string;
-            mimetype: string;
-            encoding: string;
-            truncated: boolean;
-            content: unknown;
-          };
+          /** Format: binary */
+          file: string;
           /**
            * @default template
            * @enum {string}
@@ -4681,6 +4671,7 @@ export interface operations {
       404: {
         content: {
           "application/json": components["schemas"]["Error"];
+          "text/html": string;
         };
       };
       /** @description internal: unexpected error */
@@ -4742,18 +4733,21 @@ export interface operations {
                 createdAt: string;
               })[];
           };
+          "text/html": string;
         };
       };
       /** @description not_found: no such record in this project and environment */
       404: {
         content: {
           "application/json": components["schemas"]["Error"];
+          "text/html": string;
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
       422: {
         content: {
           "application/json": components["schemas"]["Error"];
+          "text/html": string;
         };
       };
       /** @description internal: unexpected error */
