@@ -11,3 +11,9 @@ export const openApiServers = () => {
         { url: local, description: 'Local stack (npm start)' },
       ];
 };
+
+/** The servers of the published document (docs/openapi.json and the typed client). */
+export const publishedServers = [
+  { url: 'https://{api-id}.execute-api.{region}.amazonaws.com', description: 'A deployed stage (cdk deploy)' },
+  { url: 'http://127.0.0.1:3000', description: 'Local stack (npm start)' },
+];
