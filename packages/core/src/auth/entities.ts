@@ -1,20 +1,10 @@
 import { Entity, Service } from 'electrodb';
 import { entityConfig, SERVICE } from '../db/client.js';
+import { timestamps } from '../db/attributes.js';
 import { PLANS } from './plans.js';
 
 export const ENVIRONMENTS = ['live', 'sandbox'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
-
-const timestamps = {
-  createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
-  updatedAt: {
-    type: 'string',
-    required: true,
-    default: () => new Date().toISOString(),
-    set: () => new Date().toISOString(),
-    watch: '*',
-  },
-} as const;
 
 const allowanceOverrides = {
   type: 'map',

@@ -1,21 +1,11 @@
 import { Entity } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
+import { timestamps } from '../db/attributes.js';
 import { BLOCK_REASONS, EMAIL_STATUSES } from './schemas.js';
 
 /** Custom sends share one partition of the template index (`@` cannot start a project key's segment here). */
 export const CUSTOM_REF = '#custom';
-
-const timestamps = {
-  createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
-  updatedAt: {
-    type: 'string',
-    required: true,
-    default: () => new Date().toISOString(),
-    set: () => new Date().toISOString(),
-    watch: '*',
-  },
-} as const;
 
 const stringList = { type: 'list', items: { type: 'string' } } as const;
 

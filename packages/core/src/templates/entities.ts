@@ -1,17 +1,7 @@
 import { Entity } from 'electrodb';
 import { entityConfig, SERVICE } from '../db/client.js';
+import { timestamps } from '../db/attributes.js';
 import { TEMPLATE_TYPES } from './keys.js';
-
-const timestamps = {
-  createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
-  updatedAt: {
-    type: 'string',
-    required: true,
-    default: () => new Date().toISOString(),
-    set: () => new Date().toISOString(),
-    watch: '*',
-  },
-} as const;
 
 /** The current state of a template, layout or partial; the source lives in its version rows. */
 const headAttributes = {

@@ -1,6 +1,7 @@
 import { Entity } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
+import { timestamps } from '../db/attributes.js';
 
 export const WEBHOOK_FORMATS = ['json', 'chat'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
@@ -24,14 +25,7 @@ export const WebhookEndpoint = new Entity(
       /** First failed attempt since the last success; drives the 3-day disable rule. */
       failingSince: { type: 'string' },
       disabledReason: { type: 'string' },
-      createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
-      updatedAt: {
-        type: 'string',
-        required: true,
-        default: () => new Date().toISOString(),
-        set: () => new Date().toISOString(),
-        watch: '*',
-      },
+      ...timestamps,
     },
     indexes: {
       byProject: {
