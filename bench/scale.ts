@@ -1,0 +1,125 @@
+import type { TenantContext } from '@helpdesk/core/auth/context';
+import { bytesRead, describe, isRateLimitWrite, readUnits } from './capacity.js';
+import { progress, type Stack } from './stack.js';
+
+export const SCALE_TICKETS = process.env.BENCH_QUICK === '1' ? 300 : 10_000;
+const THREAD_MESSAGES = 50;
+const CONCURRENCY = 16;
+
+export interface ScaleResult {
+  name: string;
+  query: Record<string, string | number | boolean>;
+  status: number;
+  total: number;
+  requests: number;
+  rcu: number;
+  bytes: number;
+  ms: number;
+  list: string;
+  /** Whether the 2 MB target applies (default list and single filters). */
+  targeted: boolean;
+}
+
+/** Runs fn over 0..n-1 with a fixed number of workers. */
+export async function pool(n: number, workers: number, fn: (i: number) => Promise<void>, label?: string) {
+  let next = 0;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < n) {
+        const i = next++;
+        await fn(i);
+        if (label && ++done % 1000 === 0) progress(`${label}: ${done}/${n}`);
+      }
+    }),
+  );
+}
+
+/** Creates a ticket context from the bench key, as the pipeline does for a request. */
+export async function tenantContext(key: string, project: string): Promise<TenantContext> {
+  const { resolvePrincipal } = await import('@helpdesk/core/auth/principal');
+  const { resolveTenant } = await import('@helpdesk/core/http/tenancy');
+  const principal = await resolvePrincipal(key);
+  if (!principal) throw new Error('Bench key does not resolve');
+  return resolveTenant(principal, true, { project }) as TenantContext;
+}
+
+/**
+ * 10,000 tickets written by the tickets area's own create, update and message functions (the same
+ * items, counters and index keys the API writes), spread over priorities, categories, assignees,
+ * statuses and last senders; then one ticket with a 50-message thread.
+ */
+export async function seedTickets(ctx: TenantContext, members: string[]) {
+  const { createTicket } = await import('@helpdesk/core/tickets/create');
+  const { updateTicket } = await import('@helpdesk/core/tickets/update');
+  const { postMessage } = await import('@helpdesk/core/tickets/messages');
+  const { PRIORITIES, CATEGORIES } = await import('@helpdesk/core/tickets/entities');
+  const statuses = ['open', 'pending', 'resolved', 'closed'] as const;
+  const started = performance.now();
+  const ids: string[] = [];
+  await pool(
+    SCALE_TICKETS,
+    CONCURRENCY,
+    async (i) => {
+      const ticket = await createTicket(ctx, {
+        subject: `Order ${100_000 + i} ${['arrived damaged', 'never shipped', 'charged twice', 'wrong size'][i % 4]}`,
+        body: `Hello, this is about order ${100_000 + i}. `.repeat(4),
+        customer: { email: `customer${i % 500}@shop${i % 7}.example`, name: `Customer ${i % 500}` },
+        priority: PRIORITIES[i % PRIORITIES.length],
+        category: CATEGORIES[(i >> 2) % CATEGORIES.length],
+        ...(i % 6 === 0 ? {} : { assignedTo: members[i % members.length] }),
+      });
+      ids[i] = ticket.id;
+      // Two in five tickets move on: an agent's note (last sender staff), then a later status.
+      if (i % 5 < 2) {
+        await postMessage(ctx, ticket.id, { body: 'Checking with the warehouse.', visibility: 'internal' });
+        await updateTicket(ctx, ticket.id, { status: statuses[i % statuses.length] });
+      }
+    },
+    'seeding tickets',
+  );
+  const threadId = ids[0]!;
+  // Ticket 0 holds the customer's message and the seeding note already.
+  for (let m = 3; m <= THREAD_MESSAGES; m++) await postMessage(ctx, threadId, { body: `Update ${m}: still investigating.`, visibility: 'internal' });
+  progress(`seeded ${SCALE_TICKETS} tickets in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return { ids, threadId };
+}
+
+/** GET /tickets over the seeded project, default and each filter, and GET /tickets/{id} of the 50-message ticket. */
+export async function measureScale(stack: Stack, project: string, members: string[], threadId: string): Promise<ScaleResult[]> {
+  const queries: [string, Record<string, string | number | boolean>, boolean][] = [
+    ['default', {}, true],
+    ['status=open', { status: 'open' }, true],
+    ['status=new', { status: 'new' }, true],
+    ['priority=urgent', { priority: 'urgent' }, true],
+    ['category=billing', { category: 'billing' }, true],
+    ['assignee=<member>', { assignee: members[1]! }, true],
+    ['assignee=unassigned', { assignee: 'unassigned' }, true],
+    ['awaitingReply=true', { awaitingReply: true }, true],
+    ['search=charged', { search: 'charged' }, true],
+    ['number=5000', { number: 5000 }, true],
+    ['page=40', { page: 40 }, false],
+    ['status=open&priority=high', { status: 'open', priority: 'high' }, false],
+  ];
+  const results: ScaleResult[] = [];
+  const measure = async (name: string, path: string, query: Record<string, string | number | boolean>, targeted: boolean) => {
+    await stack.call('GET', path, { query, project }); // warm
+    const { result, requests, ms } = await stack.recorder.record(() => stack.call('GET', path, { query, project }));
+    const own = requests.filter((r) => !isRateLimitWrite(r));
+    results.push({
+      name,
+      query,
+      status: result.status,
+      total: result.body?.total ?? result.body?.messages?.length ?? 0,
+      requests: requests.length,
+      rcu: readUnits(own),
+      bytes: bytesRead(own),
+      ms,
+      list: describe(own),
+      targeted,
+    });
+  };
+  for (const [name, query, targeted] of queries) await measure(`GET /tickets ${name}`, '/tickets', query, targeted);
+  await measure(`GET /tickets/{id} (${THREAD_MESSAGES} messages)`, `/tickets/${threadId}`, {}, false);
+  return results;
+}

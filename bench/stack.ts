@@ -1,0 +1,109 @@
+import { GetQueueAttributesCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { QueueName } from '@helpdesk/core/ports/queues';
+import { startEmulators } from '../packages/local/src/emulators.js';
+import { handlerEnvironment, provision } from '../packages/local/src/provision.js';
+import { Recorder } from './capacity.js';
+
+export const progress = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+
+export interface Response {
+  status: number;
+  body: any;
+  ms: number;
+}
+
+export type Call = (method: string, path: string, options?: { body?: unknown; query?: Record<string, string | number | boolean>; project?: string }) => Promise<Response>;
+
+/**
+ * The local stack in this process, as `npm start` and the tests run it: stand-ins, a fresh table,
+ * the HTTP server and the queue pollers. The pollers run only when a phase asks for them, so the
+ * DynamoDB requests counted for an API call are that call's own.
+ */
+export async function startStack() {
+  const emulators = await startEmulators();
+  const resources = await provision(emulators.endpoints, { tableName: 'bench', queuePrefix: 'bench', bucket: 'bench' });
+  Object.assign(process.env, handlerEnvironment(emulators.endpoints, resources), {
+    POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+    AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
+  });
+  // Imported after the environment points at the stand-ins: the clients read it when created.
+  const { dynamo } = await import('@helpdesk/core/db/client');
+  const { startHttpServer } = await import('../packages/local/src/http-server.js');
+  const { startQueuePollers } = await import('../packages/local/src/queue-pollers.js');
+  const recorder = new Recorder();
+  recorder.attach(dynamo);
+  const http = await startHttpServer(0);
+  const apiUrl = `${http.url}/api/v1`;
+  const sqs = new SQSClient({ endpoint: emulators.endpoints.sqs, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+  let key = '';
+  const call: Call = async (method, path, options = {}) => {
+    const url = new URL(apiUrl + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (options.project) headers['service-project'] = options.project;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const start = performance.now();
+    const res = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const text = await res.text();
+    const ms = performance.now() - start;
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* HTML pages */
+    }
+    return { status: res.status, body, ms };
+  };
+
+  let pollers: ReturnType<typeof startQueuePollers> | undefined;
+  return {
+    endpoints: emulators.endpoints,
+    resources,
+    dynamo,
+    recorder,
+    call,
+    useKey: (secret: string) => void (key = secret),
+    /** Starts the queue consumers (Lambda's event source mappings) until stopConsumers. */
+    startConsumers() {
+      pollers ??= startQueuePollers(emulators.endpoints.sqs, resources.queueUrls);
+      return pollers;
+    },
+    async stopConsumers() {
+      await pollers?.stop();
+      pollers = undefined;
+    },
+    /** Drops queued messages a phase does not measure (webhook events of seeded tickets, ...). */
+    async purge(...queues: QueueName[]) {
+      for (const q of queues) await sqs.send(new PurgeQueueCommand({ QueueUrl: resources.queueUrls[q] }));
+    },
+    async waiting(queue: QueueName) {
+      const out = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: resources.queueUrls[queue], AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      );
+      return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+    },
+    async stop() {
+      await pollers?.stop();
+      await http.close();
+      sqs.destroy();
+      await emulators.stop();
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** An account with the bench's projects and a key whose rate limit load runs never reach. */
+export async function createFixtures(projects: string[]) {
+  const { createAccount, createProject, setAccountLimits, addMember } = await import('@helpdesk/core/auth/accounts');
+  const { createApiKey } = await import('@helpdesk/core/auth/keys');
+  const account = await createAccount({ name: 'Bench', plan: 'business' });
+  await setAccountLimits(account.accountId, { tickets: 10_000_000, emails: 10_000_000, logEvents: 100_000_000 });
+  const ids: Record<string, string> = {};
+  for (const slug of projects) ids[slug] = (await createProject({ accountId: account.accountId, slug, name: slug })).projectId;
+  const members: string[] = [];
+  for (let i = 0; i < 5; i++) members.push((await addMember({ accountId: account.accountId, email: `agent${i}@bench.example`, name: `Agent ${i}` })).memberId);
+  const { key } = await createApiKey({ accountId: account.accountId, env: 'live', rateLimit: 100_000_000 });
+  return { accountId: account.accountId, projects: ids, members, key };
+}
