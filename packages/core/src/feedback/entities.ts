@@ -1,13 +1,8 @@
 import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
+import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES, STORED_REQUEST_STATUSES } from './values.js';
 
-export const CONVERSATION_STATUSES = ['open', 'closed'] as const;
-export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
-export const SOURCES = ['api', 'request', 'portal'] as const;
-export const SENDER_TYPES = ['customer', 'staff'] as const;
-/** Stored request statuses; `expired` is derived on read from sentAt (see requests.ts). */
-export const STORED_REQUEST_STATUSES = ['pending', 'sent', 'opened', 'responded'] as const;
 
 const tenant = {
   projectId: { type: 'string', required: true, readOnly: true },

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { customerEmail, customerName } from '../customers/schemas.js';
 import { csvQuery, isoDateTime, pageQuery, uuid } from '../http/schemas.js';
-import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES } from './entities.js';
+import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES } from './values.js';
 
 export const REQUEST_STATUSES = ['pending', 'sent', 'opened', 'responded', 'expired'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
