@@ -115,6 +115,27 @@ describe('POST /tickets', () => {
     expect(more.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 201));
   }, 180_000);
 
+  it('creates a new customer once under concurrent creates, counts every ticket and fires customer.created once', async () => {
+    const t = await createTenant();
+    const ctx = await tenantContext(t);
+    const email = customerEmail();
+    await Promise.all(Array.from({ length: 12 }, (_, i) => createTicketCore(ctx, { subject: `Race ${i}`, body: 'x', customer: { email } })));
+    expect(events.filter((e) => e.name === 'customer.created' && e.data.customer.email === email)).toHaveLength(1);
+    const customers = await app.call('GET', '/customers', { key: t.liveKey, query: { search: email } });
+    expect(customers.body.customers).toMatchObject([{ email, ticketCount: 12 }]);
+  });
+
+  it("takes the directory's current name when the create gives none", async () => {
+    const t = await createTenant();
+    const email = customerEmail();
+    await createTicket(app, t.liveKey, { customer: { email, name: 'Old' } });
+    const [customer] = (await app.call('GET', '/customers', { key: t.liveKey, query: { search: email } })).body.customers;
+    expect((await app.call('PATCH', `/customers/${customer.id}`, { key: t.liveKey, body: { name: 'New' } })).status).toBe(200);
+    expect((await createTicket(app, t.liveKey, { customer: { email } })).customer).toEqual({ email, name: 'New' });
+    await app.call('PATCH', `/customers/${customer.id}`, { key: t.liveKey, body: { name: null } });
+    expect((await createTicket(app, t.liveKey, { customer: { email } })).customer).toEqual({ email, name: email });
+  });
+
   it('stores tags (trimmed, de-duplicated case-insensitively) and an assignee given at creation', async () => {
     const t = await createTenant();
     const m = await t.member();
@@ -147,6 +168,8 @@ describe('POST /tickets', () => {
     const unknownMember = await app.call('POST', '/tickets', { key: t.liveKey, body: { ...base, assignedTo: crypto.randomUUID() } });
     expect(unknownMember.status).toBe(422);
     expect(unknownMember.body.error.code).toBe('ticket.unknown_member');
+    // Refused inside the create's transaction: nothing written, the list counts given back.
+    expect((await app.call('GET', '/tickets', { key: t.liveKey })).body).toMatchObject({ total: 0, tickets: [] });
   });
 
   it('needs tickets:write', async () => {

@@ -15,18 +15,26 @@ const LABEL: Record<MonthlyMetric | 'storageBytes', { code: string; name: string
 export const currentPeriod = (now = new Date()) => now.toISOString().slice(0, 7);
 const STORAGE_PERIOD = 'total';
 
-async function addWithCeiling(accountId: string, period: string, metric: MonthlyMetric | 'storageBytes' | 'tickets', n: number, max: number) {
+type Counted = MonthlyMetric | 'storageBytes' | 'tickets';
+
+const addUnderCeiling = (accountId: string, period: string, metric: Counted, n: number, max: number) =>
+  Usage.update({ accountId, period })
+    .add({ [metric]: n })
+    // A first use larger than the whole allowance must fail too, so `not exists` only passes when n fits.
+    .where((attr, op) => `${n <= max ? `${op.notExists(attr[metric])} OR ` : ''}${op.lte(attr[metric], max - n)}`);
+
+const usageOf = async (accountId: string, period: string, metric: Counted) => {
+  const { data } = await Usage.get({ accountId, period }).go();
+  return (data as Record<string, number> | null)?.[metric] ?? 0;
+};
+
+async function addWithCeiling(accountId: string, period: string, metric: Counted, n: number, max: number) {
   try {
-    const { data } = await Usage.update({ accountId, period })
-      .add({ [metric]: n })
-      // A first use larger than the whole allowance must fail too, so `not exists` only passes when n fits.
-      .where((attr, op) => `${n <= max ? `${op.notExists(attr[metric])} OR ` : ''}${op.lte(attr[metric], max - n)}`)
-      .go({ response: 'updated_new' });
+    const { data } = await addUnderCeiling(accountId, period, metric, n, max).go({ response: 'updated_new' });
     return { ok: true as const, value: (data as Record<string, number>)[metric] ?? n };
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const { data } = await Usage.get({ accountId, period }).go();
-    return { ok: false as const, value: (data as Record<string, number> | null)?.[metric] ?? 0 };
+    return { ok: false as const, value: await usageOf(accountId, period, metric) };
   }
 }
 
@@ -60,20 +68,40 @@ export async function releaseQuota(ctx: AccountContext, metric: MonthlyMetric | 
  */
 export async function consumeTicketQuota(ctx: AccountContext, now = new Date()) {
   if (ctx.env === 'sandbox') return;
+  const { max } = ticketCeiling(ctx);
+  const result = await addWithCeiling(ctx.accountId, currentPeriod(now), 'tickets', 1, max);
+  if (!result.ok) throw ticketLimitError(ctx, result.value);
+}
+
+function ticketCeiling(ctx: AccountContext) {
   const allowance = ctx.allowances.tickets;
   const free = ctx.plan === 'free';
-  const max = free ? allowance : allowance * TICKET_OVERAGE_CEILING;
-  const result = await addWithCeiling(ctx.accountId, currentPeriod(now), 'tickets', 1, max);
-  if (!result.ok) {
-    throw new HttpError(
-      403,
-      'plan.ticket_limit',
-      free
-        ? `Ticket creation is paused: the Free plan allowance of ${allowance} tickets this month is used up.`
-        : `Ticket creation is paused: the overage ceiling of ${max} tickets (3x the allowance) is reached this month.`,
-      { current: result.value, allowance, reason: free ? 'free_allowance' : 'ceiling' },
-    );
-  }
+  return { allowance, free, max: free ? allowance : allowance * TICKET_OVERAGE_CEILING };
+}
+
+function ticketLimitError(ctx: AccountContext, current: number) {
+  const { allowance, free, max } = ticketCeiling(ctx);
+  return new HttpError(
+    403,
+    'plan.ticket_limit',
+    free
+      ? `Ticket creation is paused: the Free plan allowance of ${allowance} tickets this month is used up.`
+      : `Ticket creation is paused: the overage ceiling of ${max} tickets (3x the allowance) is reached this month.`,
+    { current, allowance, reason: free ? 'free_allowance' : 'ceiling' },
+  );
+}
+
+/**
+ * consumeTicketQuota as one item of the caller's TransactWriteItems, so counting the ticket costs no
+ * request of its own: `update` is the conditional Update (undefined in sandbox, which never counts);
+ * when the transaction is cancelled on it, `refusal()` reads the usage and gives the plan 403.
+ */
+export function ticketQuotaWrite(ctx: AccountContext, now = new Date()) {
+  const period = currentPeriod(now);
+  return {
+    update: ctx.env === 'sandbox' ? undefined : addUnderCeiling(ctx.accountId, period, 'tickets', 1, ticketCeiling(ctx).max).params(),
+    refusal: async () => ticketLimitError(ctx, await usageOf(ctx.accountId, period, 'tickets')),
+  };
 }
 
 /** Reserves stored bytes against the storage allowance (live only); throws the plan 403 when over. */

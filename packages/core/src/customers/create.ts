@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '../http/errors.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { customerService, type UniqueKind } from './entities.js';
-import { normalizeEmail, toCustomer, type CustomerItem, type TenantRef } from './record.js';
+import { normalizeEmail, toCustomer, type CustomerItem, type TenantKey, type TenantRef } from './record.js';
 
 export interface NewCustomer {
   email: string;
@@ -21,17 +21,15 @@ const MAX_CONFLICT_RETRIES = 5;
  * which one; a transaction that merely collided with a concurrent one is retried, and the retry then
  * sees the winner's items.
  */
-export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promise<InsertResult> {
-  const { projectId, env } = ctx;
-  const email = normalizeEmail(input.email);
-  const customerId = randomUUID();
+/** A new customer's record, with `ticketCount` tickets already counted. */
+export function customerRecord(ctx: TenantKey, input: NewCustomer, ticketCount = 0): CustomerItem {
   const now = new Date().toISOString();
-  const record = {
-    projectId,
-    env,
-    customerId,
-    email,
-    ticketCount: 0,
+  return {
+    projectId: ctx.projectId,
+    env: ctx.env,
+    customerId: randomUUID(),
+    email: normalizeEmail(input.email),
+    ticketCount,
     createdAt: now,
     updatedAt: now,
     ...(input.name ? { name: input.name } : {}),
@@ -39,17 +37,35 @@ export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promis
     ...(input.phone ? { phone: input.phone } : {}),
     ...(input.metadata && Object.keys(input.metadata).length ? { metadata: input.metadata } : {}),
   };
+}
+
+/** The email's uniqueness item, which also answers a match by email (see CustomerKey). */
+export const emailKey = (record: CustomerItem) => ({
+  projectId: record.projectId,
+  env: record.env,
+  kind: 'email' as const,
+  value: record.email,
+  customerId: record.customerId,
+  ...(record.name ? { name: record.name } : {}),
+});
+
+export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promise<InsertResult> {
+  const { projectId, env } = ctx;
+  const record = customerRecord(ctx, input);
+  const { customerId } = record;
   const kinds: UniqueKind[] = input.externalId ? ['email', 'externalId'] : ['email'];
   for (let attempt = 0; ; attempt++) {
     const result = await customerService.transaction
       .write(({ customer, customerKey }) => [
         customer.create(record).commit(),
         ...kinds.map((kind) =>
-          customerKey.create({ projectId, env, kind, value: kind === 'email' ? email : input.externalId!, customerId }).commit(),
+          customerKey
+            .create(kind === 'email' ? emailKey(record) : { projectId, env, kind, value: input.externalId!, customerId })
+            .commit(),
         ),
       ])
       .go();
-    if (!result.canceled) return { ok: true, item: record as CustomerItem };
+    if (!result.canceled) return { ok: true, item: record };
     const codes = result.data.map((d) => d.code);
     const taken = kinds.find((_, i) => codes[i + 1] === 'ConditionalCheckFailed');
     if (taken) return { ok: false, taken };

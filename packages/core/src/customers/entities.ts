@@ -54,6 +54,8 @@ export const CustomerKey = new Entity(
       kind: { type: UNIQUE_KINDS, required: true, readOnly: true },
       value: { type: 'string', required: true, readOnly: true },
       customerId: { type: 'string', required: true, readOnly: true },
+      /** On the email item, the customer's name, kept in step by updates: one read matches a customer. */
+      name: { type: 'string' },
     },
     indexes: {
       byValue: {

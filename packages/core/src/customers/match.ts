@@ -1,8 +1,9 @@
 import { isConditionFailure } from '../db/errors.js';
 import { emitEvent } from '../webhooks/emit.js';
-import { Customer } from './entities.js';
-import { insertCustomer } from './create.js';
-import { findCustomerBy } from './read.js';
+import { put, update } from '../db/transact.js';
+import { Customer, CustomerKey } from './entities.js';
+import { customerRecord, emailKey, insertCustomer } from './create.js';
+import { findEmailKey } from './read.js';
 import { normalizeEmail, toCustomer, type TenantRef } from './record.js';
 
 const summary = (item: { customerId: string; email: string; name?: string }) => ({
@@ -21,8 +22,8 @@ export async function matchOrCreateCustomer(
 ): Promise<{ customer: { id: string; email: string; name: string | null }; created: boolean }> {
   const email = normalizeEmail(input.email);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await findCustomerBy(ctx, 'email', email);
-    if (existing) return { customer: summary(existing), created: false };
+    const existing = await findEmailKey(ctx, email);
+    if (existing) return { customer: summary({ ...existing, email }), created: false };
     const inserted = await insertCustomer(ctx, { email, name: input.name });
     if (inserted.ok) {
       await emitEvent(ctx, 'customer.created', { customer: toCustomer(inserted.item) });
@@ -31,6 +32,34 @@ export async function matchOrCreateCustomer(
     // Lost the race for this email: loop to read the winner (deleted meanwhile -> create again).
   }
   throw new Error(`Could not match or create the customer ${email}`);
+}
+
+/**
+ * matchOrCreateCustomer for a caller's own transaction that also records one ticket of the customer:
+ * one GetItem, then `writes` to commit with the caller's items (the ticketCount ADD on a known customer,
+ * or the new customer, counted, with its email item). When the transaction is cancelled on one of
+ * `writes` (the customer was deleted, or created by a concurrent call), call again: the next read sees
+ * the current state. Call `committed()` after the commit: it fires customer.created for a new one.
+ */
+export async function matchCustomerForTicket(ctx: TenantRef, input: { email: string; name?: string }) {
+  const email = normalizeEmail(input.email);
+  const existing = await findEmailKey(ctx, email);
+  if (existing) {
+    const key = { projectId: ctx.projectId, env: ctx.env, customerId: existing.customerId };
+    return {
+      customer: summary({ ...existing, email }),
+      created: false,
+      writes: [update(Customer.update(key).add({ ticketCount: 1 }).where((attr, op) => op.exists(attr.customerId)).params())],
+      committed: async () => {},
+    };
+  }
+  const record = customerRecord(ctx, { email, name: input.name }, 1);
+  return {
+    customer: summary(record),
+    created: true,
+    writes: [put(Customer.create(record).params()), put(CustomerKey.create(emailKey(record)).params())],
+    committed: () => emitEvent(ctx, 'customer.created', { customer: toCustomer(record) }),
+  };
 }
 
 /** Keeps ticketCount in step with the tickets area; a deleted customer is left alone. */

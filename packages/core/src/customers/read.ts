@@ -13,6 +13,12 @@ export async function getCustomerItem(ctx: TenantKey, customerId: string): Promi
   return item;
 }
 
+/** The email's uniqueness item: the customer's id and name in one GetItem (email lower-cased by the caller). */
+export async function findEmailKey(ctx: TenantKey, email: string) {
+  const { data } = await CustomerKey.get({ projectId: ctx.projectId, env: ctx.env, kind: 'email', value: email }).go();
+  return data;
+}
+
 /** The customer holding a unique value (email lower-cased by the caller, or externalId): two GetItems. */
 export async function findCustomerBy(ctx: TenantKey, kind: UniqueKind, value: string): Promise<CustomerItem | null> {
   const { data: key } = await CustomerKey.get({ projectId: ctx.projectId, env: ctx.env, kind, value }).go();

@@ -38,10 +38,12 @@ export async function updateCustomer(ctx: TenantRef, customerId: string, patch: 
       .write(({ customer, customerKey }) => {
         let update = customer.patch({ ...key, customerId }).set(set);
         if (remove.length) update = update.remove(remove);
+        const emailKey = customerKey.patch({ ...key, kind: 'email', value: current.email });
         return [
           update
             .where((attr, op) => (oldExternalId === undefined ? op.notExists(attr.externalId) : op.eq(attr.externalId, oldExternalId)))
             .commit(),
+          ...(patch.name === undefined ? [] : [(patch.name === null ? emailKey.remove(['name']) : emailKey.set({ name: patch.name })).commit()]),
           ...(moved && oldExternalId !== undefined
             ? [customerKey.delete({ ...key, kind: 'externalId', value: oldExternalId }).commit()]
             : []),

@@ -1,15 +1,24 @@
 import type { TenantContext } from '../auth/context.js';
 import { getMember } from '../auth/accounts.js';
+import { Member } from '../auth/entities.js';
+import type { TransactItem } from '../db/transact.js';
 import { errors } from '../http/errors.js';
 import { UNASSIGNED } from './entities.js';
+
+export const unknownMember = (memberId: string) =>
+  errors.unprocessable('ticket.unknown_member', `No member ${memberId} in this account.`, {
+    fields: [{ field: 'assignedTo', in: 'body', message: 'Not a member of this account' }],
+  });
 
 /** The index value for an assignment: a member id of the account (422 otherwise) or UNASSIGNED. */
 export async function assigneeFor(ctx: TenantContext, memberId: string | null | undefined) {
   if (!memberId) return UNASSIGNED;
-  if (!(await getMember(ctx.accountId, memberId))) {
-    throw errors.unprocessable('ticket.unknown_member', `No member ${memberId} in this account.`, {
-      fields: [{ field: 'assignedTo', in: 'body', message: 'Not a member of this account' }],
-    });
-  }
+  if (!(await getMember(ctx.accountId, memberId))) throw unknownMember(memberId);
   return memberId;
+}
+
+/** assigneeFor as a condition of the caller's transaction, instead of a read before it. */
+export function memberCheck(ctx: TenantContext, memberId: string): TransactItem {
+  const { TableName, Key } = Member.get({ accountId: ctx.accountId, memberId }).params();
+  return { ConditionCheck: { TableName, Key, ConditionExpression: 'attribute_exists(pk)' } };
 }

@@ -5,6 +5,7 @@ import { isConditionFailure } from '../db/errors.js';
 import { errors } from '../http/errors.js';
 import { deleteObjects } from '../ports/blob-store.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber } from './entities.js';
+import { deleteSearchItem } from './search.js';
 import { applyCountDeltas, countDeltas } from './stats.js';
 import { loadThread } from './thread.js';
 
@@ -28,6 +29,7 @@ export async function deleteTicket(ctx: TenantContext, ticketId: string) {
     thread.tagItems.length ? Tag.delete(thread.tagItems).go() : undefined,
     TicketNumber.delete({ ...key, number: ticket.number }).go(),
     CustomerTicket.delete({ ...key, customerId: ticket.customerId, createdAt: ticket.createdAt }).go(),
+    deleteSearchItem(ticket),
     deleteObjects(thread.attachments.map((a) => a.objectKey)),
   ]);
   await Promise.all([

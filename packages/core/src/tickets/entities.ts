@@ -16,7 +16,7 @@ const byActivity = ['updatedAt', 'ticketId'];
 /**
  * The ticket. Its thread (messages, attachments, tags) shares its partition, so the detail is one
  * Query on the `thread` collection. The four GSIs are the list's filters; each filter reads only its
- * own partitions (see list.ts).
+ * own partitions (see list.ts); `search` reads compact search items instead (see search.ts).
  */
 export const Ticket = new Entity(
   {
@@ -34,8 +34,6 @@ export const Ticket = new Entity(
       customerId: { type: 'string', required: true, readOnly: true },
       customerEmail: { type: 'string', required: true, readOnly: true },
       customerName: { type: 'string', required: true },
-      /** Lower-cased subject and customer email, for `search`. */
-      searchText: { type: 'string', required: true },
       lastSenderType: { type: SENDER_TYPES, required: true },
       lastMessageAt: { type: 'string', required: true },
       /** Bytes of stored attachments, released when the ticket is deleted. */

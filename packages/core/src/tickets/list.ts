@@ -13,6 +13,7 @@ import {
   type Status,
 } from './entities.js';
 import { toRow, type TicketItem } from './present.js';
+import { searchHits, searchTextOf, ticketsByIds } from './search.js';
 import { assigneeKey, priorityKey, readCounts, statusKey, TOTAL } from './stats.js';
 
 export interface ListTicketsQuery {
@@ -39,10 +40,11 @@ interface Position {
   u: string;
   t: string;
 }
-const positionOf = (t: TicketItem): Position => ({ u: t.updatedAt, t: t.ticketId });
-const newerFirst = (a: TicketItem, b: TicketItem) =>
-  b.updatedAt.localeCompare(a.updatedAt) || b.ticketId.localeCompare(a.ticketId);
-const isAfter = (t: TicketItem, p: Position) => t.updatedAt < p.u || (t.updatedAt === p.u && t.ticketId < p.t);
+/** A ticket or a search hit: what places it in the list order. */
+type Placed = Pick<TicketItem, 'updatedAt' | 'ticketId'>;
+const positionOf = (t: Placed): Position => ({ u: t.updatedAt, t: t.ticketId });
+const newerFirst = (a: Placed, b: Placed) => b.updatedAt.localeCompare(a.updatedAt) || b.ticketId.localeCompare(a.ticketId);
+const isAfter = (t: Placed, p: Position) => t.updatedAt < p.u || (t.updatedAt === p.u && t.ticketId < p.t);
 
 interface Chain {
   go(options: { order: 'desc'; count?: number; limit?: number; pages?: 'all' }): Promise<{ data: TicketItem[] }>;
@@ -75,7 +77,8 @@ async function readPartition(p: Partition, after: Position | undefined, count: n
 /**
  * Lists tickets, most recent activity first. Each single filter reads only the index partitions that
  * hold its tickets, and only as many rows as the page needs; `total` then comes from the counts kept
- * by every write (stats.ts). Combined filters read the smallest matching source whole and filter it.
+ * by every write (stats.ts). `search` reads compact search items (search.ts) and then the page's tickets.
+ * Combined filters read the smallest matching source (search hits included) whole and filter it.
  */
 export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
   const after = q.cursor === undefined ? undefined : decodeCursor<Position>(q.cursor);
@@ -98,26 +101,40 @@ export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
     (!q.assignee || q.assignee.includes(t.assignee)) &&
     (!q.priority || t.priority === q.priority) &&
     (!q.category || t.category === q.category) &&
-    (!search || t.searchText.includes(search)) &&
+    (!search || searchTextOf(t).includes(search)) &&
     (q.number === undefined || t.number === q.number);
 
   const offset = after ? 0 : (q.page - 1) * q.limit;
-  const page = (sorted: TicketItem[], total: number) => {
+  /** The page's slice of the matching rows (sorted, already after the cursor) and the next cursor. */
+  const window = <T extends Placed>(sorted: T[]) => {
     const rows = sorted.slice(offset, offset + q.limit);
     const more = sorted.length > offset + q.limit;
-    return {
-      tickets: rows.map((t) => toRow(ctx, t)),
-      total,
-      page: q.page,
-      limit: q.limit,
-      nextCursor: more && rows.length ? encodeCursor(positionOf(rows[rows.length - 1]!)) : null,
-    };
+    return { rows, nextCursor: more && rows.length ? encodeCursor(positionOf(rows[rows.length - 1]!)) : null };
+  };
+  const answer = (tickets: TicketItem[], total: number, nextCursor: string | null) => ({
+    tickets: tickets.map((t) => toRow(ctx, t)),
+    total,
+    page: q.page,
+    limit: q.limit,
+    nextCursor,
+  });
+  const page = (sorted: TicketItem[], total: number) => {
+    const { rows, nextCursor } = window(sorted);
+    return answer(rows, total, nextCursor);
   };
 
   if (q.number !== undefined) {
     const ticket = await byNumber(ctx, q.number);
     const found = ticket && matches(ticket) ? [ticket] : [];
     return page(after ? found.filter((t) => isAfter(t, after)) : found, found.length);
+  }
+
+  // Search reads the compact search items, then only the page's tickets.
+  const hits = search ? (await searchHits(ctx, search)).sort(newerFirst) : undefined;
+  if (hits && active.size === 1) {
+    const { rows, nextCursor } = window(after ? hits.filter((h) => isAfter(h, after)) : hits);
+    const byId = new Map((await ticketsByIds(ctx, rows.map((h) => h.ticketId))).map((t) => [t.ticketId, t]));
+    return answer(rows.flatMap((h) => byId.get(h.ticketId) ?? []), hits.length, nextCursor);
   }
 
   const count = await readCounts(ctx);
@@ -166,7 +183,12 @@ export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
     const read = await Promise.all(partitions.map((p) => readPartition(p, after, need)));
     return page(read.flat().sort(newerFirst), sumOf(source));
   }
-  const all = (await Promise.all(partitions.map((p) => readPartition(p, undefined, 'all')))).flat().filter(matches).sort(newerFirst);
+  // Search with other filters: fetch the hits when they are fewer than the smallest source's tickets.
+  const candidates =
+    hits && hits.length <= sumOf(source)
+      ? await ticketsByIds(ctx, hits.map((h) => h.ticketId))
+      : (await Promise.all(partitions.map((p) => readPartition(p, undefined, 'all')))).flat();
+  const all = candidates.filter(matches).sort(newerFirst);
   return page(after ? all.filter((t) => isAfter(t, after)) : all, all.length);
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteTransaction } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
 import { releaseStorage, reserveStorage } from '../auth/quota.js';
+import { conflictPause, put, transactWrite } from '../db/transact.js';
 import { sendSystemEmail } from '../emails/system-send.js';
 import { errors } from '../http/errors.js';
 import { logger } from '../logger.js';
@@ -9,7 +9,6 @@ import { deleteObjects, putObject } from '../ports/blob-store.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Attachment, MAX_ATTACHMENT_BYTES, Message, Ticket } from './entities.js';
 import { eventCustomer, eventTicket, toMessage, type AttachmentItem, type MessageItem, type TicketItem } from './present.js';
-import { applyCountDeltas, countDeltas } from './stats.js';
 import { applyChanges, WRITE_ATTEMPTS } from './update.js';
 
 export interface PostMessageInput {
@@ -17,8 +16,6 @@ export interface PostMessageInput {
   visibility?: 'public' | 'internal';
   attachments?: { fileName: string; mimeType: string; content: string }[];
 }
-
-const entities = { ticket: Ticket, message: Message, attachment: Attachment };
 
 export const objectKeyOf = (ctx: TenantContext, ticketId: string, attachmentId: string, fileName: string) =>
   `${ctx.projectId}/${ctx.env}/tickets/${ticketId}/${attachmentId}/${fileName}`;
@@ -31,7 +28,8 @@ async function getTicket(ctx: TenantContext, ticketId: string) {
 
 /**
  * A staff reply (public) or internal note. Attachments go to S3 first, under reserved storage; the
- * message, its attachments and the ticket's new last-message fields are one transaction.
+ * message, its attachments, the ticket's new last-message fields, its search item and the list counts
+ * are one transaction: a GetItem and a TransactWriteItems.
  */
 export async function postMessage(ctx: TenantContext, ticketId: string, input: PostMessageInput) {
   const visibility = input.visibility ?? 'public';
@@ -70,6 +68,7 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
     await Promise.all(attachments.map((a, i) => putObject(a.objectKey, files[i]!.bytes, a.mimeType)));
     for (let attempt = 1; !after; attempt++) {
       const next = applyChanges(
+        ctx,
         before,
         {
           lastSenderType: 'staff',
@@ -79,14 +78,16 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         },
         createdAt,
       );
-      const { canceled, data } = await createWriteTransaction(entities, (e) => [
-        next.write(e.ticket),
-        e.message.create(message).commit(),
-        ...attachments.map((a) => e.attachment.create(a).commit()),
-      ]).go();
-      if (!canceled) after = next.after;
-      else if (data[0]?.rejected && attempt < WRITE_ATTEMPTS) before = await getTicket(ctx, ticketId);
-      else throw new Error(`Message on ticket ${ticketId} could not be written: ${data.map((d) => d.code).join(',')}`);
+      const result = await transactWrite([
+        ...next.writes,
+        put(Message.create(message).params()),
+        ...attachments.map((a) => put(Attachment.create(a).params())),
+      ]);
+      if (result.ok) after = next.after;
+      else if (attempt >= WRITE_ATTEMPTS) throw new Error(`Message on ticket ${ticketId} could not be written: ${result.codes.join(',')}`);
+      // The ticket changed (or went) since it was read: read it again; else a collision: try again.
+      else if (result.codes[0] === 'ConditionalCheckFailed') before = await getTicket(ctx, ticketId);
+      else await conflictPause(attempt);
     }
   } catch (err) {
     await releaseStorage(ctx, totalBytes);
@@ -94,7 +95,6 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
     throw err;
   }
 
-  await applyCountDeltas(ctx, countDeltas(before, after));
   const view = await toMessage(message, attachments);
   await emitEvent(ctx, 'message.received', {
     ticket: eventTicket(after),

@@ -1,10 +1,11 @@
-import { createWriteTransaction } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
+import { conflictPause, transactWrite, update } from '../db/transact.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket, type Category, type Priority, type Status } from './entities.js';
 import { eventCustomer, eventTicket, toDetail, type TicketItem } from './present.js';
-import { applyCountDeltas, countDeltas } from './stats.js';
+import { searchItemPut } from './search.js';
+import { countDeltas, countsUpdate } from './stats.js';
 import { loadThread } from './thread.js';
 
 export interface UpdateTicketInput {
@@ -17,17 +18,16 @@ export interface UpdateTicketInput {
 type Changes = Partial<Pick<TicketItem, 'status' | 'priority' | 'category' | 'assignee' | 'lastSenderType' | 'lastMessageAt' | 'closedAt' | 'attachmentBytes'>>;
 
 /**
- * The ticket after `changes`, written only if nobody changed it since `before` was read (its
- * `updatedAt` is the version). Every list index key is rebuilt from the full set of fields.
+ * The ticket after `changes`, and the transaction items that write it only if nobody changed it since
+ * `before` was read (its `updatedAt` is the version): the ticket, with every list index key rebuilt
+ * from the full set of fields, its search item and the list counts that move.
  */
-export function applyChanges(before: TicketItem, changes: Changes, time: string) {
+export function applyChanges(ctx: TenantContext, before: TicketItem, changes: Changes, time: string) {
   // updatedAt is the version: it must move even when two writes fall in one millisecond.
   const now = time > before.updatedAt ? time : new Date(Date.parse(before.updatedAt) + 1).toISOString();
   const after = changedTicket(before, changes, now);
-  return { after, write: (t: TicketTx) => ticketWrite(t, before, after, now) };
+  return { after, writes: [ticketWrite(before, after, now), searchItemPut(after), ...countsUpdate(ctx, countDeltas(before, after))] };
 }
-
-type TicketTx = Parameters<Parameters<typeof createWriteTransaction<{ ticket: typeof Ticket }, unknown, never[]>>[1]>[0]['ticket'];
 
 function changedTicket(before: TicketItem, changes: Changes, now: string) {
   const after: TicketItem = { ...before, ...changes, updatedAt: now };
@@ -36,9 +36,9 @@ function changedTicket(before: TicketItem, changes: Changes, now: string) {
   return after;
 }
 
-function ticketWrite(t: TicketTx, before: TicketItem, after: TicketItem, now: string) {
+function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
   const { projectId, env, ticketId } = before;
-  const set = t.patch({ projectId, env, ticketId }).set({
+  const set = Ticket.patch({ projectId, env, ticketId }).set({
     status: after.status,
     lastSenderType: after.lastSenderType,
     lastMessageAt: after.lastMessageAt,
@@ -49,20 +49,18 @@ function ticketWrite(t: TicketTx, before: TicketItem, after: TicketItem, now: st
     updatedAt: now,
     ...(after.closedAt ? { closedAt: after.closedAt } : {}),
   });
-  return (before.closedAt && !after.closedAt ? set.remove(['closedAt']) : set)
-    .where((a, op) => op.eq(a.updatedAt, before.updatedAt))
-    .commit();
+  return update(
+    (before.closedAt && !after.closedAt ? set.remove(['closedAt']) : set).where((a, op) => op.eq(a.updatedAt, before.updatedAt)).params(),
+  );
 }
 
 /** How many times a write is retried after losing a race with another change of the same ticket. */
 export const WRITE_ATTEMPTS = 5;
 
-const entities = { ticket: Ticket, customerTicket: CustomerTicket };
-
 export async function updateTicket(ctx: TenantContext, ticketId: string, input: UpdateTicketInput) {
   const assignee = input.assignedTo === undefined ? undefined : await assigneeFor(ctx, input.assignedTo);
+  let thread = await loadThread(ctx, ticketId);
   for (let attempt = 1; ; attempt++) {
-    const thread = await loadThread(ctx, ticketId);
     const before = thread.ticket;
     const changes: Changes = {
       ...(input.status ? { status: input.status } : {}),
@@ -70,24 +68,25 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
       ...(input.category ? { category: input.category } : {}),
       ...(assignee ? { assignee } : {}),
     };
-    const { after, write } = applyChanges(before, changes, new Date().toISOString());
-    const statusChanged = after.status !== before.status;
-    const { canceled } = await createWriteTransaction(entities, (e) => [
-      write(e.ticket),
-      ...(statusChanged
+    const { after, writes } = applyChanges(ctx, before, changes, new Date().toISOString());
+    const result = await transactWrite([
+      ...writes,
+      ...(after.status !== before.status
         ? [
-            e.customerTicket
-              .patch({ projectId: ctx.projectId, env: ctx.env, customerId: before.customerId, createdAt: before.createdAt, ticketId })
-              .set({ status: after.status })
-              .commit(),
+            update(
+              CustomerTicket.patch({ projectId: ctx.projectId, env: ctx.env, customerId: before.customerId, createdAt: before.createdAt, ticketId })
+                .set({ status: after.status })
+                .params(),
+            ),
           ]
         : []),
-    ]).go();
-    if (canceled) {
-      if (attempt < WRITE_ATTEMPTS) continue;
-      throw new Error(`Ticket ${ticketId} kept changing; update abandoned`);
+    ]);
+    if (!result.ok) {
+      if (attempt >= WRITE_ATTEMPTS) throw new Error(`Ticket ${ticketId} kept changing; update abandoned: ${result.codes.join(',')}`);
+      if (result.codes[0] === 'ConditionalCheckFailed') thread = await loadThread(ctx, ticketId);
+      else await conflictPause(attempt);
+      continue;
     }
-    await applyCountDeltas(ctx, countDeltas(before, after));
     if (after.status === 'resolved' && before.status !== 'resolved') {
       await emitEvent(ctx, 'ticket.resolved', { ticket: eventTicket(after), customer: eventCustomer(after) });
     }
