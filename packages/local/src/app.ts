@@ -17,9 +17,17 @@ export interface App {
  * The service on the stand-ins: the local API Gateway, the SQS event source mappings and the
  * scheduler timer. process.env must already point at the stand-ins (see handlerEnvironment).
  */
-export async function startApp(options: { endpoints: Endpoints; resources: Resources; port: number; host?: string; scheduleEveryMs?: number }): Promise<App> {
+export async function startApp(options: {
+  endpoints: Endpoints;
+  resources: Resources;
+  port: number;
+  host?: string;
+  scheduleEveryMs?: number;
+  /** false: leave messages on the queues (measurements that must see only the API's own requests). */
+  consumers?: boolean;
+}): Promise<App> {
   const http = await startHttpServer(options.port, options.host);
-  const pollers = startQueuePollers(options.endpoints.sqs, options.resources.queueUrls);
+  const pollers = startQueuePollers(options.endpoints.sqs, options.resources.queueUrls, options.consumers === false ? [] : undefined);
   const { fireDueSchedules } = await import('@helpdesk/core/ports/scheduler');
   const fireSchedules = (now?: Date) => fireDueSchedules(now);
   const timer = options.scheduleEveryMs

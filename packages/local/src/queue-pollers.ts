@@ -11,7 +11,7 @@ import { loadHandler, projectRoot } from './handlers.js';
  * same event shape and batch size, deletes the records that succeeded and leaves the reported
  * failures to reappear after the visibility timeout (and reach the DLQ after maxReceiveCount).
  */
-export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueName, string>) {
+export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueName, string>, only?: QueueName[]) {
   const sqs = new SQSClient({ endpoint: sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   let running = true;
   const busy = new Map<QueueName, number>();
@@ -73,7 +73,7 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
     }
   };
 
-  const active = QUEUE_NAMES.filter((q) => existsSync(join(projectRoot, 'functions', 'queue', `${QUEUES[q].consumer}.ts`)));
+  const active = (only ?? QUEUE_NAMES).filter((q) => existsSync(join(projectRoot, 'functions', 'queue', `${QUEUES[q].consumer}.ts`)));
   const loops = active.map(async (name) => {
     while (running) {
       try {

@@ -36,6 +36,46 @@ const deliveryMessage = (ctx: TenantContext, emailId: string): DeliveryMessage =
   return { emailId, ctx: tenant };
 };
 
+/** The Email Logs row of a send, as first written. */
+export function emailLogRow(
+  ctx: TenantContext,
+  emailId: string,
+  draft: EmailDraft,
+  state: { blockReason?: Awaited<ReturnType<typeof suppressionOf>>; quotaCounted: boolean },
+) {
+  const { content } = draft;
+  return {
+    projectId: ctx.projectId,
+    env: ctx.env,
+    emailId,
+    kind: content.kind,
+    status: state.blockReason ? ('blocked' as const) : draft.scheduledAt ? ('scheduled' as const) : ('queued' as const),
+    to: draft.to,
+    recipient: draft.to.toLowerCase(),
+    cc: draft.cc ?? [],
+    bcc: draft.bcc ?? [],
+    from: draft.from ?? ctx.project.senderEmail ?? env.defaultSender,
+    replyTo: draft.replyTo,
+    headers: draft.headers,
+    metadata: draft.metadata ?? {},
+    ...(content.kind === 'template'
+      ? {
+          templateKey: content.templateKey,
+          templateRef: content.templateKey,
+          templateVersion: content.templateVersion,
+          variables: JSON.stringify(content.variables),
+        }
+      : { templateRef: CUSTOM_REF, subject: content.subject, body: content.body, layout: content.layout }),
+    blocked: state.blockReason !== undefined,
+    blockReason: state.blockReason,
+    scheduledAt: draft.scheduledAt?.toISOString(),
+    quotaCounted: state.quotaCounted,
+  };
+}
+
+/** Hands a queued send to the email consumer. */
+export const dispatchEmail = (ctx: TenantContext, emailId: string) => enqueue('emails', deliveryMessage(ctx, emailId));
+
 /**
  * Writes the Email Logs row and hands the send to the email queue (now, or through a one-time
  * schedule). A suppressed recipient gets a `blocked` row and nothing else: no quota, no queue.
@@ -45,36 +85,9 @@ export async function createEmail(ctx: TenantContext, draft: EmailDraft): Promis
   const blockReason = await suppressionOf(ctx, draft.to);
   const countQuota = draft.countQuota && !blockReason && ctx.env === 'live';
   if (countQuota) await consumeQuota(ctx, 'emails', 1);
-  const { content } = draft;
   let row: EmailRow;
   try {
-    ({ data: row } = await EmailLog.create({
-      projectId: ctx.projectId,
-      env: ctx.env,
-      emailId,
-      kind: content.kind,
-      status: blockReason ? 'blocked' : draft.scheduledAt ? 'scheduled' : 'queued',
-      to: draft.to,
-      recipient: draft.to.toLowerCase(),
-      cc: draft.cc ?? [],
-      bcc: draft.bcc ?? [],
-      from: draft.from ?? ctx.project.senderEmail ?? env.defaultSender,
-      replyTo: draft.replyTo,
-      headers: draft.headers,
-      metadata: draft.metadata ?? {},
-      ...(content.kind === 'template'
-        ? {
-            templateKey: content.templateKey,
-            templateRef: content.templateKey,
-            templateVersion: content.templateVersion,
-            variables: JSON.stringify(content.variables),
-          }
-        : { templateRef: CUSTOM_REF, subject: content.subject, body: content.body, layout: content.layout }),
-      blocked: blockReason !== undefined,
-      blockReason,
-      scheduledAt: draft.scheduledAt?.toISOString(),
-      quotaCounted: countQuota,
-    }).go());
+    ({ data: row } = await EmailLog.create(emailLogRow(ctx, emailId, draft, { blockReason, quotaCounted: countQuota })).go());
   } catch (err) {
     if (countQuota) await releaseQuota(ctx, 'emails', 1);
     throw err;
@@ -82,7 +95,7 @@ export async function createEmail(ctx: TenantContext, draft: EmailDraft): Promis
   if (row.status === 'scheduled') {
     await scheduleOnce({ jobId: emailId, at: draft.scheduledAt!, queue: 'emails', message: deliveryMessage(ctx, emailId) });
   } else if (row.status === 'queued') {
-    await enqueue('emails', deliveryMessage(ctx, emailId));
+    await dispatchEmail(ctx, emailId);
   }
   return row;
 }

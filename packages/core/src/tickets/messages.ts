@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { releaseStorage, reserveStorage } from '../auth/quota.js';
 import { conflictPause, put, transactWrite } from '../db/transact.js';
-import { sendSystemEmail } from '../emails/system-send.js';
+import { prepareSystemEmail } from '../emails/system-send.js';
 import { errors } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { deleteObjects, putObject } from '../ports/blob-store.js';
@@ -62,6 +62,10 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
     };
   });
 
+  const view = await toMessage(message, attachments);
+  // The customer's copy of a public reply: its Email Logs row is written in the message's transaction.
+  const reply = visibility === 'public' && ctx.env === 'live' ? replyEmail(ctx, before, view) : undefined;
+
   await reserveStorage(ctx, totalBytes);
   let after: TicketItem | undefined;
   try {
@@ -82,6 +86,7 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         ...next.writes,
         put(Message.create(message).params()),
         ...attachments.map((a) => put(Attachment.create(a).params())),
+        ...(reply ? [put(reply.params)] : []),
       ]);
       if (result.ok) after = next.after;
       else if (attempt >= WRITE_ATTEMPTS) throw new Error(`Message on ticket ${ticketId} could not be written: ${result.codes.join(',')}`);
@@ -95,28 +100,26 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
     throw err;
   }
 
-  const view = await toMessage(message, attachments);
   await emitEvent(ctx, 'message.received', {
     ticket: eventTicket(after),
     message: { id: messageId, senderType: message.senderType, visibility, body: message.body, createdAt },
     customer: eventCustomer(after),
   });
-  if (visibility === 'public' && ctx.env === 'live') await emailReply(ctx, after, view);
+  if (reply) {
+    // A failed enqueue is logged; the reply stands and its Email Logs row says queued.
+    await reply.dispatch().catch((error: unknown) => logger.error('Could not queue the ticket reply email', { ticketId, error: error as Error }));
+  }
   return view;
 }
 
-/** The customer's copy of a public reply; a failed enqueue is logged, the reply stands. */
-async function emailReply(ctx: TenantContext, ticket: TicketItem, message: Awaited<ReturnType<typeof toMessage>>) {
+/** The customer's copy of a public reply (never in sandbox), with links to its attachments. */
+function replyEmail(ctx: TenantContext, ticket: TicketItem, message: Awaited<ReturnType<typeof toMessage>>) {
   const links = message.attachments.map((a) => `- [${a.fileName}](${a.url})`).join('\n');
-  try {
-    await sendSystemEmail(ctx, {
-      to: ticket.customerEmail,
-      subject: `Re: ${ticket.subject} [#${ticket.number}]`,
-      markdown: links ? `${message.body}\n\nAttachments:\n\n${links}` : message.body,
-      kind: 'ticket_reply',
-      metadata: { ticketId: ticket.ticketId, messageId: message.id },
-    });
-  } catch (error) {
-    logger.error('Could not send the ticket reply email', { ticketId: ticket.ticketId, error: error as Error });
-  }
+  return prepareSystemEmail(ctx, {
+    to: ticket.customerEmail,
+    subject: `Re: ${ticket.subject} [#${ticket.number}]`,
+    markdown: links ? `${message.body}\n\nAttachments:\n\n${links}` : message.body,
+    kind: 'ticket_reply',
+    metadata: { ticketId: ticket.ticketId, messageId: message.id },
+  });
 }
