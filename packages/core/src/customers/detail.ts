@@ -1,17 +1,16 @@
 import type { TenantContext } from '../auth/context.js';
-import { latestFeedbackForCustomer } from '../feedback/customer-feedback.js';
-import { latestTicketsForCustomer } from '../tickets/customer-tickets.js';
-import { getCustomerItem } from './read.js';
+import { toCustomerFeedback } from '../feedback/customer-feedback.js';
+import { errors } from '../http/errors.js';
+import { toCustomerTicket } from '../tickets/customer-tickets.js';
+import { readCustomerHistory } from './history.js';
 import { toCustomer } from './record.js';
 
-const HISTORY = 20;
+const LATEST = 20;
 
-/** GET /customers/{id}: the record, its latest tickets and its latest feedback, read in parallel (one request each). */
+/** GET /customers/{id}: the record, its latest tickets and its latest feedback, one Query on its partition. */
 export async function getCustomerDetail(ctx: TenantContext, customerId: string) {
-  const [item, tickets, feedback] = await Promise.all([
-    getCustomerItem(ctx, customerId),
-    latestTicketsForCustomer(ctx, customerId, HISTORY),
-    latestFeedbackForCustomer(ctx, customerId, HISTORY),
-  ]);
-  return { ...toCustomer(item), tickets, feedback };
+  const { customer, tickets, feedback } = await readCustomerHistory(ctx, customerId, LATEST);
+  if (!customer) throw errors.notFound('Customer');
+  const now = Date.now();
+  return { ...toCustomer(customer), tickets: tickets.map(toCustomerTicket), feedback: feedback.map((f) => toCustomerFeedback(f, now)) };
 }

@@ -7,6 +7,13 @@ const tenant = {
   env: { type: ENVIRONMENTS, required: true, readOnly: true },
 } as const;
 
+/**
+ * The customer's partition holds its record and small copies of its tickets and feedback, newest last.
+ * Clustered, so the copies of both kinds interleave by createdAt (their first sort-key composite) and
+ * the record sorts after all of them: read descending, the record comes first, then the latest history.
+ */
+export const HISTORY = 'customerHistory';
+
 export const Customer = new Entity(
   {
     model: { entity: 'customer', version: '1', service: SERVICE },
@@ -26,6 +33,9 @@ export const Customer = new Entity(
     },
     indexes: {
       byId: {
+        // With its ticket and feedback copies: the detail is one Query (see history.ts).
+        collection: HISTORY,
+        type: 'clustered',
         pk: { field: 'pk', composite: ['projectId', 'env', 'customerId'] },
         sk: { field: 'sk', composite: [] },
       },

@@ -29,3 +29,17 @@ export async function transactWrite(items: TransactItem[]): Promise<{ ok: true }
 
 /** A short, jittered pause before retrying a transaction that collided with another on a shared item. */
 export const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, 10 * attempt + Math.random() * 25));
+
+/**
+ * Commits the items with updates of their copies under a customer (`copies`, after the items). A
+ * customer's delete removes those copies, so a copy whose existence condition fails is left out and
+ * the rest is committed again; the items' own codes keep their positions.
+ */
+export async function transactWriteWithCopies(items: TransactItem[], copies: TransactItem[]) {
+  const result = await transactWrite([...items, ...copies]);
+  if (result.ok) return result;
+  const own = result.codes.slice(0, items.length);
+  const copyCodes = result.codes.slice(items.length);
+  if (own.some((c) => c !== 'None') || !copyCodes.includes('ConditionalCheckFailed')) return result;
+  return transactWrite([...items, ...copies.filter((_, i) => copyCodes[i] !== 'ConditionalCheckFailed')]);
+}

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey, TenantRef } from '../customers/record.js';
-import { isConditionFailure } from '../db/errors.js';
+import { transactWriteWithCopies, update } from '../db/transact.js';
 import { sendSystemEmail } from '../emails/system-send.js';
 import { errors } from '../http/errors.js';
 import { paginate } from '../http/list.js';
 import { emitEvent } from '../webhooks/emit.js';
+import { conversationCopy, conversationCopyPatch } from './customer-feedback.js';
 import { FeedbackConversation, feedbackService } from './entities.js';
 import type { CONVERSATION_STATUSES } from './values.js';
 import { toConversation, toConversationRow, type ConversationItem, type ConversationView, type MessageItem } from './present.js';
@@ -97,7 +98,11 @@ export async function createConversation(
     source: 'api',
   });
   const result = await feedbackService.transaction
-    .write(({ conversation: c, message: m }) => [c.create(conversation).commit(), m.create(message!).commit()])
+    .write(({ conversation: c, message: m, copy }) => [
+      c.create(conversation).commit(),
+      m.create(message!).commit(),
+      copy.create(conversationCopy(conversation)).commit(),
+    ])
     .go();
   if (result.canceled) throw new Error(`Conversation create cancelled: ${result.data.map((d) => d.code).join(', ')}`);
   const view = toConversation(conversation, [message!]);
@@ -110,17 +115,19 @@ export async function getConversation(ref: TenantKey, conversationId: string) {
   return toConversation(conversation, messages);
 }
 
-/** PATCH /feedback/conversations/{id}: close or reopen. */
+/** PATCH /feedback/conversations/{id}: close or reopen, with the customer's copy. */
 export async function setConversationStatus(ref: TenantKey, conversationId: string, status: ConversationStatus) {
-  try {
-    await FeedbackConversation.patch({ projectId: ref.projectId, env: ref.env, conversationId })
-      .set({ status, updatedAt: new Date().toISOString() })
-      .go({ response: 'none' });
-  } catch (err) {
-    if (isConditionFailure(err)) throw errors.notFound('Conversation');
-    throw err;
+  const { conversation, messages } = await requireThread(ref, conversationId);
+  const updatedAt = new Date().toISOString();
+  const result = await transactWriteWithCopies(
+    [update(FeedbackConversation.patch({ projectId: ref.projectId, env: ref.env, conversationId }).set({ status, updatedAt }).params())],
+    [update(conversationCopyPatch(conversation).set({ status }).params())],
+  );
+  if (!result.ok) {
+    if (result.codes[0] === 'ConditionalCheckFailed') throw errors.notFound('Conversation');
+    throw new Error(`Conversation status change cancelled: ${result.codes.join(', ')}`);
   }
-  return getConversation(ref, conversationId);
+  return toConversation({ ...conversation, status, updatedAt }, messages);
 }
 
 const closedError = () =>

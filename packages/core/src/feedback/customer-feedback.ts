@@ -1,33 +1,52 @@
 import type { TenantKey } from '../customers/record.js';
-import { feedbackService } from './entities.js';
-import { requestStatus } from './present.js';
+import { CustomerFeedback } from './entities.js';
+import { requestStatus, type ConversationItem, type RequestItem } from './present.js';
+import type { STORED_REQUEST_STATUSES } from './values.js';
 
-/** A customer's latest conversations and requests together, newest first: one Query on their collection. */
-export async function latestFeedbackForCustomer(ref: TenantKey, customerId: string, limit: number) {
-  const { data } = await feedbackService.collections
-    .customerFeedback({ projectId: ref.projectId, env: ref.env, customerId })
-    .go({ order: 'desc', limit });
-  const now = Date.now();
-  return [
-    ...data.conversation.map((c) => ({
-      type: 'conversation' as const,
-      id: c.conversationId,
-      status: c.status as string,
-      subject: c.subject as string | null,
-      rating: c.rating ?? null,
-      sentiment: c.sentiment as 'positive' | 'neutral' | 'negative' | null,
-      createdAt: c.createdAt,
-    })),
-    ...data.request.map((r) => ({
-      type: 'request' as const,
-      id: r.requestId,
-      status: requestStatus(r, now) as string,
-      subject: null,
-      rating: r.rating ?? null,
-      sentiment: null,
-      createdAt: r.createdAt,
-    })),
-  ]
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-    .slice(0, limit);
-}
+export type FeedbackCopy = Parameters<typeof CustomerFeedback.create>[0];
+
+const copyKey = (item: TenantKey & { customerId: string; createdAt: string }, feedbackId: string) => ({
+  projectId: item.projectId,
+  env: item.env,
+  customerId: item.customerId,
+  createdAt: item.createdAt,
+  feedbackId,
+});
+
+export const conversationCopy = (c: ConversationItem): FeedbackCopy => ({
+  ...copyKey(c, c.conversationId),
+  type: 'conversation',
+  status: c.status,
+  subject: c.subject,
+  ...(c.rating !== undefined ? { rating: c.rating } : {}),
+  sentiment: c.sentiment,
+});
+
+export const requestCopy = (r: RequestItem): FeedbackCopy => ({
+  ...copyKey(r, r.requestId),
+  type: 'request',
+  status: r.status,
+  ...(r.rating !== undefined ? { rating: r.rating } : {}),
+  ...(r.sentAt ? { sentAt: r.sentAt } : {}),
+});
+
+/** The patch of a conversation's copy (for a transaction holding the change). */
+export const conversationCopyPatch = (c: ConversationItem) => CustomerFeedback.patch(copyKey(c, c.conversationId));
+export const requestCopyPatch = (r: RequestItem) => CustomerFeedback.patch(copyKey(r, r.requestId));
+export const requestCopyDelete = (r: RequestItem) => CustomerFeedback.delete(copyKey(r, r.requestId));
+
+type CopyItem = Awaited<ReturnType<ReturnType<typeof CustomerFeedback.query.byCustomer>['go']>>['data'][number];
+
+/** A copy as the customer detail lists it. */
+export const toCustomerFeedback = (copy: CopyItem, now = Date.now()) => ({
+  type: copy.type,
+  id: copy.feedbackId,
+  status:
+    copy.type === 'request'
+      ? (requestStatus({ ...copy, status: copy.status as (typeof STORED_REQUEST_STATUSES)[number] }, now) as string)
+      : (copy.status as string),
+  subject: copy.subject ?? null,
+  rating: copy.rating ?? null,
+  sentiment: copy.sentiment ?? null,
+  createdAt: copy.createdAt,
+});

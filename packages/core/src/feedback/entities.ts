@@ -1,8 +1,8 @@
 import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
+import { HISTORY } from '../customers/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES, STORED_REQUEST_STATUSES } from './values.js';
-
 
 const tenant = {
   projectId: { type: 'string', required: true, readOnly: true },
@@ -21,8 +21,8 @@ const timestamps = {
 } as const;
 
 /**
- * Lists: newest first per project (gsi1) and per status (gsi2); the customer's history mixes
- * conversations and requests in time order (gsi3, a clustered collection).
+ * Lists: newest first per project (gsi1) and per status (gsi2). The customer's history is a copy of
+ * each under the customer (CustomerFeedback).
  */
 const listIndexes = (id: 'conversationId' | 'requestId') =>
   ({
@@ -35,13 +35,6 @@ const listIndexes = (id: 'conversationId' | 'requestId') =>
       index: 'gsi2',
       pk: { field: 'gsi2pk', composite: ['projectId', 'env', 'status'] },
       sk: { field: 'gsi2sk', composite: ['createdAt', id] },
-    },
-    byCustomer: {
-      index: 'gsi3',
-      collection: 'customerFeedback',
-      type: 'clustered',
-      pk: { field: 'gsi3pk', composite: ['projectId', 'env', 'customerId'] },
-      sk: { field: 'gsi3sk', composite: ['createdAt', id] },
     },
   }) as const;
 
@@ -126,7 +119,40 @@ export const FeedbackRequest = new Entity(
   entityConfig(),
 );
 
+/**
+ * A small copy of each conversation and request under its customer's partition, kept in step with its
+ * status in the same transaction: the customer detail reads it with the record (customers/history.ts).
+ */
+export const CustomerFeedback = new Entity(
+  {
+    model: { entity: 'customerFeedback', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      customerId: { type: 'string', required: true, readOnly: true },
+      /** The conversation's or the request's id. */
+      feedbackId: { type: 'string', required: true, readOnly: true },
+      type: { type: ['conversation', 'request'] as const, required: true, readOnly: true },
+      status: { type: [...CONVERSATION_STATUSES, ...STORED_REQUEST_STATUSES] as const, required: true },
+      subject: { type: 'string', readOnly: true },
+      rating: { type: 'number' },
+      sentiment: { type: SENTIMENTS },
+      /** A request's expiry runs from here (see present.ts). */
+      sentAt: { type: 'string' },
+      createdAt: { type: 'string', required: true, readOnly: true },
+    },
+    indexes: {
+      byCustomer: {
+        collection: HISTORY,
+        type: 'clustered',
+        pk: { field: 'pk', composite: ['projectId', 'env', 'customerId'] },
+        sk: { field: 'sk', composite: ['createdAt', 'feedbackId'] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
 export const feedbackService = new Service(
-  { conversation: FeedbackConversation, message: FeedbackMessage, request: FeedbackRequest },
+  { conversation: FeedbackConversation, message: FeedbackMessage, request: FeedbackRequest, copy: CustomerFeedback },
   entityConfig(),
 );

@@ -11,10 +11,13 @@ export type RequestItem = ItemOf<typeof FeedbackRequest>;
 /** A request not answered within 30 days of its email is expired (derived on read, never stored). */
 export const REQUEST_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
-export const expiryOf = (item: RequestItem) =>
+/** What a request's status derives from: the request, or its copy under the customer. */
+type RequestTimes = { status: RequestItem['status']; sentAt?: string; createdAt: string };
+
+export const expiryOf = (item: RequestTimes) =>
   item.status === 'responded' ? undefined : new Date(Date.parse(item.sentAt ?? item.createdAt) + REQUEST_LIFETIME_MS);
 
-export const requestStatus = (item: RequestItem, now = Date.now()): RequestStatus => {
+export const requestStatus = (item: RequestTimes, now = Date.now()): RequestStatus => {
   const expiry = expiryOf(item);
   return expiry && expiry.getTime() <= now ? 'expired' : item.status;
 };

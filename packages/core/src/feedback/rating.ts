@@ -1,6 +1,7 @@
 import type { TenantRef } from '../customers/record.js';
-import { isConditionFailure } from '../db/errors.js';
-import { FeedbackRequest, feedbackService } from './entities.js';
+import { put, transactWriteWithCopies, update } from '../db/transact.js';
+import { conversationCopy, requestCopyPatch } from './customer-feedback.js';
+import { CustomerFeedback, FeedbackConversation, FeedbackMessage, FeedbackRequest } from './entities.js';
 import { conversationRecords, emitFeedbackSubmitted, loadThread } from './conversations.js';
 import { notFoundPage, ratingPage, threadPage } from './pages.js';
 import { requestStatus, toConversation } from './present.js';
@@ -32,15 +33,19 @@ export async function feedbackPage(token: string): Promise<{ status: number; htm
   if (!request) return { status: 404, html: notFoundPage() };
   if (request.status !== 'opened') {
     const openedAt = new Date().toISOString();
-    try {
-      await FeedbackRequest.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
-        .set({ status: 'opened', openedAt, updatedAt: openedAt })
-        .where((attr, op) => `${op.eq(attr.status, 'pending')} OR ${op.eq(attr.status, 'sent')}`)
-        .go({ response: 'none' });
-    } catch (err) {
-      // Opened or answered meanwhile: the page is still the right answer until a rating is posted.
-      if (!isConditionFailure(err)) throw err;
-    }
+    const result = await transactWriteWithCopies(
+      [
+        update(
+          FeedbackRequest.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
+            .set({ status: 'opened', openedAt, updatedAt: openedAt })
+            .where((attr, op) => `${op.eq(attr.status, 'pending')} OR ${op.eq(attr.status, 'sent')}`)
+            .params(),
+        ),
+      ],
+      [update(requestCopyPatch(request).set({ status: 'opened' }).params())],
+    );
+    // Opened or answered meanwhile: the page is still the right answer until a rating is posted.
+    if (!result.ok && result.codes[0] !== 'ConditionalCheckFailed') throw new Error(`Request open cancelled: ${result.codes.join(', ')}`);
   }
   return { status: 200, html: ratingPage(request.message) };
 }
@@ -67,22 +72,26 @@ export async function submitRating(token: string, input: { rating: number; comme
       requestId: request.requestId,
     });
     const now = conversation.createdAt;
-    const result = await feedbackService.transaction
-      .write(({ request: r, conversation: c, message: m }) => [
-        r.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
-          .set({ status: 'responded', respondedAt: now, rating: input.rating, conversationId: conversation.conversationId, updatedAt: now })
-          .where((attr, op) => op.ne(attr.status, 'responded'))
-          .commit(),
-        c.create(conversation).commit(),
-        ...(message ? [m.create(message).commit()] : []),
-      ])
-      .go();
-    if (!result.canceled) {
+    const result = await transactWriteWithCopies(
+      [
+        update(
+          FeedbackRequest.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
+            .set({ status: 'responded', respondedAt: now, rating: input.rating, conversationId: conversation.conversationId, updatedAt: now })
+            .where((attr, op) => op.ne(attr.status, 'responded'))
+            .params(),
+        ),
+        put(FeedbackConversation.create(conversation).params()),
+        ...(message ? [put(FeedbackMessage.create(message).params())] : []),
+        put(CustomerFeedback.create(conversationCopy(conversation)).params()),
+      ],
+      [update(requestCopyPatch(request).set({ status: 'responded', rating: input.rating }).params())],
+    );
+    if (result.ok) {
       const view = toConversation(conversation, message ? [message] : []);
       await emitFeedbackSubmitted(ref, view, request.requestId, input.comment ?? null);
       return view;
     }
-    if (result.data[0]?.code === 'ConditionalCheckFailed') return undefined;
+    if (result.codes[0] === 'ConditionalCheckFailed') return undefined;
     // A concurrent submission collided: read again; the winner's commit makes this one a 404.
   }
   throw new Error('Rating submission kept colliding');

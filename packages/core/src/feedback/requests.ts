@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey } from '../customers/record.js';
-import { isConditionFailure } from '../db/errors.js';
+import { put, transactWrite, transactWriteWithCopies, update } from '../db/transact.js';
 import { sendSystemEmail } from '../emails/system-send.js';
 import { errors } from '../http/errors.js';
 import { paginate } from '../http/list.js';
-import { FeedbackRequest } from './entities.js';
+import { requestCopy, requestCopyDelete, requestCopyPatch } from './customer-feedback.js';
+import { CustomerFeedback, FeedbackRequest } from './entities.js';
 import { STORED_REQUEST_STATUSES } from './values.js';
 import { requestStatus, toRequest, type RequestItem } from './present.js';
 import type { RequestStatus } from './schemas.js';
@@ -40,7 +41,8 @@ export async function createRequest(ctx: TenantContext, input: { customer: { ema
     createdAt: now,
     updatedAt: now,
   };
-  await FeedbackRequest.create(item).go({ response: 'none' });
+  const created = await transactWrite([put(FeedbackRequest.create(item).params()), put(CustomerFeedback.create(requestCopy(item)).params())]);
+  if (!created.ok) throw new Error(`Feedback request create cancelled: ${created.codes.join(', ')}`);
   const link = feedbackLink({ kind: 'r', projectId: ctx.projectId, env: ctx.env, id: key.requestId });
   let email: { id: string };
   try {
@@ -52,18 +54,17 @@ export async function createRequest(ctx: TenantContext, input: { customer: { ema
       metadata: { feedbackRequestId: key.requestId },
     });
   } catch (err) {
-    await FeedbackRequest.delete(key).go({ response: 'none' });
+    await Promise.all([FeedbackRequest.delete(key).go({ response: 'none' }), requestCopyDelete(item).go({ response: 'none' })]);
     throw err;
   }
   const sent = { status: 'sent' as const, sentAt: new Date().toISOString(), emailId: email.id };
-  try {
+  const result = await transactWriteWithCopies(
     // Only from pending: the customer may already have opened the link.
-    await FeedbackRequest.patch(key)
-      .set({ ...sent, updatedAt: sent.sentAt })
-      .where((attr, op) => op.eq(attr.status, 'pending'))
-      .go({ response: 'none' });
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
+    [update(FeedbackRequest.patch(key).set({ ...sent, updatedAt: sent.sentAt }).where((attr, op) => op.eq(attr.status, 'pending')).params())],
+    [update(requestCopyPatch(item).set({ status: sent.status, sentAt: sent.sentAt }).params())],
+  );
+  if (!result.ok) {
+    if (result.codes[0] !== 'ConditionalCheckFailed') throw new Error(`Feedback request update cancelled: ${result.codes.join(', ')}`);
     return getRequest(ctx, key.requestId);
   }
   return toRequest({ ...item, ...sent, updatedAt: sent.sentAt });

@@ -1,10 +1,20 @@
 import type { TenantContext } from '../auth/context.js';
 import { CustomerTicket } from './entities.js';
 
+type CustomerTicketItem = Awaited<ReturnType<ReturnType<typeof CustomerTicket.query.byCustomer>['go']>>['data'][number];
+
+export const toCustomerTicket = ({ ticketId, number, subject, status, createdAt }: CustomerTicketItem) => ({
+  id: ticketId,
+  number,
+  subject,
+  status,
+  createdAt,
+});
+
 /** A customer's latest tickets, newest first, in one Query on the customer's ticket copies. */
 export async function latestTicketsForCustomer(ctx: TenantContext, customerId: string, limit: number) {
   const { data } = await CustomerTicket.query
     .byCustomer({ projectId: ctx.projectId, env: ctx.env, customerId })
     .go({ order: 'desc', limit });
-  return data.map(({ ticketId, number, subject, status, createdAt }) => ({ id: ticketId, number, subject, status, createdAt }));
+  return data.map(toCustomerTicket);
 }

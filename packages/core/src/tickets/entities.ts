@@ -1,5 +1,6 @@
 import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
+import { HISTORY } from '../customers/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './model.js';
 
@@ -148,7 +149,7 @@ export const Tag = new Entity(
 
 /**
  * A customer's tickets, newest first: a small copy of the row (status kept in step) under the
- * customer's partition, so the customer detail reads them with one Query and no GSI.
+ * customer's partition, in the customer's history collection: the detail reads them with the record.
  */
 export const CustomerTicket = new Entity(
   {
@@ -164,6 +165,8 @@ export const CustomerTicket = new Entity(
     },
     indexes: {
       byCustomer: {
+        collection: HISTORY,
+        type: 'clustered',
         pk: { field: 'pk', composite: ['projectId', 'env', 'customerId'] },
         sk: { field: 'sk', composite: ['createdAt', 'ticketId'] },
       },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { releaseStorage, reserveStorage } from '../auth/quota.js';
-import { conflictPause, put, transactWrite } from '../db/transact.js';
+import { conflictPause, put, transactWriteWithCopies } from '../db/transact.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { errors } from '../http/errors.js';
 import { logger } from '../logger.js';
@@ -9,7 +9,7 @@ import { deleteObjects, putObject } from '../ports/blob-store.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Attachment, MAX_ATTACHMENT_BYTES, Message, Ticket } from './entities.js';
 import { eventCustomer, eventTicket, toMessage, type AttachmentItem, type MessageItem, type TicketItem } from './present.js';
-import { applyChanges, WRITE_ATTEMPTS } from './update.js';
+import { applyChanges, customerCopyUpdate, WRITE_ATTEMPTS } from './update.js';
 
 export interface PostMessageInput {
   body: string;
@@ -82,12 +82,15 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         },
         createdAt,
       );
-      const result = await transactWrite([
-        ...next.writes,
-        put(Message.create(message).params()),
-        ...attachments.map((a) => put(Attachment.create(a).params())),
-        ...(reply ? [put(reply.params)] : []),
-      ]);
+      const result = await transactWriteWithCopies(
+        [
+          ...next.writes,
+          put(Message.create(message).params()),
+          ...attachments.map((a) => put(Attachment.create(a).params())),
+          ...(reply ? [put(reply.params)] : []),
+        ],
+        next.after.status !== before.status ? [customerCopyUpdate(ctx, next.after)] : [],
+      );
       if (result.ok) after = next.after;
       else if (attempt >= WRITE_ATTEMPTS) throw new Error(`Message on ticket ${ticketId} could not be written: ${result.codes.join(',')}`);
       // The ticket changed (or went) since it was read: read it again; else a collision: try again.

@@ -1,5 +1,5 @@
 import type { TenantContext } from '../auth/context.js';
-import { conflictPause, transactWrite, update } from '../db/transact.js';
+import { conflictPause, transactWriteWithCopies, update } from '../db/transact.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket, type Category, type Priority, type Status } from './entities.js';
@@ -54,6 +54,14 @@ function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
   );
 }
 
+/** The status of the ticket's copy under its customer (gone once the customer is deleted). */
+export const customerCopyUpdate = (ctx: TenantContext, after: TicketItem) =>
+  update(
+    CustomerTicket.patch({ projectId: ctx.projectId, env: ctx.env, customerId: after.customerId, createdAt: after.createdAt, ticketId: after.ticketId })
+      .set({ status: after.status })
+      .params(),
+  );
+
 /** How many times a write is retried after losing a race with another change of the same ticket. */
 export const WRITE_ATTEMPTS = 5;
 
@@ -69,18 +77,7 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
       ...(assignee ? { assignee } : {}),
     };
     const { after, writes } = applyChanges(ctx, before, changes, new Date().toISOString());
-    const result = await transactWrite([
-      ...writes,
-      ...(after.status !== before.status
-        ? [
-            update(
-              CustomerTicket.patch({ projectId: ctx.projectId, env: ctx.env, customerId: before.customerId, createdAt: before.createdAt, ticketId })
-                .set({ status: after.status })
-                .params(),
-            ),
-          ]
-        : []),
-    ]);
+    const result = await transactWriteWithCopies(writes, after.status !== before.status ? [customerCopyUpdate(ctx, after)] : []);
     if (!result.ok) {
       if (attempt >= WRITE_ATTEMPTS) throw new Error(`Ticket ${ticketId} kept changing; update abandoned: ${result.codes.join(',')}`);
       if (result.codes[0] === 'ConditionalCheckFailed') thread = await loadThread(ctx, ticketId);
