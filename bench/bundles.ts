@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLING } from '../infra/constructs/functions.js';
+import { BUNDLE_ALIASES, BUNDLING } from '../infra/constructs/functions.js';
 import { FUNCTIONS_ROOT, REPO_ROOT } from '../infra/paths.js';
 import { progress } from './stack.js';
 
@@ -29,6 +29,7 @@ const esbuildOptions = {
   mainFields: BUNDLING.mainFields,
   banner: { js: BUNDLING.banner },
   external: BUNDLING.externalModules,
+  alias: BUNDLE_ALIASES,
   treeShaking: true,
   logLevel: 'silent' as const,
 };

@@ -2,7 +2,8 @@
  * `npm run bench`: bundle sizes and cold init, DynamoDB cost per route, GET /tickets over 10,000
  * tickets and local throughput, as one table printed and written to docs/benchmarks.md (between the
  * markers; the analysis around them is kept). Starts its own local stack; progress goes to stderr.
- * BENCH_QUICK=1 shrinks every phase for a smoke run and leaves the document alone.
+ * BENCH_QUICK=1 shrinks every phase for a smoke run and leaves the document alone. BENCH_ONLY=bundles,
+ * routes, scale, load (comma-separated) runs only those phases, printed and not written.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,9 +13,15 @@ import { measureBundles } from './bundles.js';
 import { measureRoutes, split } from './routes.js';
 import { measureScale, pool, seedTickets, tenantContext } from './scale.js';
 import { createFixtures, progress, startStack } from './stack.js';
-import { apiOp, CLIENTS, load, SECONDS, type LoadResult } from './throughput.js';
+import { SEARCH_WORDS, type LoadSpec } from './load-ops.js';
+import { CLIENTS, load, SECONDS, type LoadResult } from './throughput.js';
 
 const quick = process.env.BENCH_QUICK === '1';
+const PHASES = ['bundles', 'routes', 'scale', 'load'] as const;
+const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim()).filter(Boolean);
+const unknownPhase = only?.find((p) => !(PHASES as readonly string[]).includes(p));
+if (unknownPhase) throw new Error(`BENCH_ONLY: unknown phase ${unknownPhase} (phases: ${PHASES.join(', ')})`);
+const runs = (phase: (typeof PHASES)[number]) => !only || only.includes(phase);
 const ARTICLES = quick ? 100 : 2_000;
 const began = Date.now();
 
@@ -34,140 +41,138 @@ const n1 = (x: number) => x.toFixed(1);
 const kb = (bytes: number) => `${n0(bytes / 1024)} KB`;
 
 // 1. Bundles (before the stack starts, so the stand-ins do not compete for the CPU).
-const { baseline, bundles } = await measureBundles(quick ? 0 : 20);
-row('bundle', 'baseline (DynamoDB document client only)', `${n0(baseline.kb)} KB, init ${n0(baseline.initMs)} ms`);
-for (const b of bundles) {
-  const ratio = b.initMs / baseline.initMs;
-  const top = b.top.slice(0, 3).map((t) => `${t.name} ${n0(t.kb)}`).join(', ');
-  row('bundle', b.name, `${n0(b.kb)} KB (${top}), init ${n0(b.initMs)} ms = ${ratio.toFixed(2)}x`, '<= 400 KB, <= 1.5x', verdict(b.kb <= 400 && ratio <= 1.5));
+if (runs('bundles')) {
+  const { baseline, bundles } = await measureBundles(quick ? 0 : 20);
+  row('bundle', 'baseline (DynamoDB document client only)', `${n0(baseline.kb)} KB, init ${n0(baseline.initMs)} ms`);
+  for (const b of bundles) {
+    const ratio = b.initMs / baseline.initMs;
+    const top = b.top.slice(0, 3).map((t) => `${t.name} ${n0(t.kb)}`).join(', ');
+    row('bundle', b.name, `${n0(b.kb)} KB (${top}), init ${n0(b.initMs)} ms = ${ratio.toFixed(2)}x`, '<= 400 KB, <= 1.5x', verdict(b.kb <= 400 && ratio <= 1.5));
+  }
 }
 
 // The local stack for everything else.
-progress('starting the local stack');
-const stack = await startStack();
-try {
+const stack = only?.every((p) => p === 'bundles') ? undefined : (progress('starting the local stack'), await startStack());
+if (stack) try {
   const fixtures = await createFixtures(['routes', 'scale', 'kb', 'load']);
   stack.useKey(fixtures.key);
 
   // 2. Per route.
-  const { results: routeResults, skipped } = await measureRoutes(stack, 'routes');
-  const GET_ONE = /^GET .*\/\{[a-zA-Z]+\}$/;
-  for (const r of routeResults) {
-    const warm = split(r.warm);
-    const cold = split(r.cold);
-    const value =
-      `${r.status}; warm ${warm.total} req (${warm.own} + ${warm.rate} rate limit: ${warm.list || '-'}), ${n1(warm.rcu)} RCU, ${n1(warm.wcu)} WCU; ` +
-      `cold key ${cold.total} req`;
-    const route = r.route.replace('/api/v1', '');
-    let target = '';
-    let result: Result = '';
-    if (GET_ONE.test(route)) {
-      target = '1 + <= 1 rate limit';
-      result = verdict(r.status === 200 && warm.own === 1 && warm.rate <= 1);
-    } else if (route.startsWith('POST /tickets ') || route === 'POST /tickets') {
-      target = '<= 4 req';
-      result = verdict(r.status === 200 && warm.total <= 4);
-    } else if (route.startsWith('POST /tickets/{ticketId}/messages')) {
-      target = '<= 3 req';
-      result = verdict(r.status === 200 && warm.total <= 3);
-    } else if (r.status !== 200) {
-      target = '200';
-      result = 'miss';
+  if (runs('routes')) {
+    const { results: routeResults, skipped } = await measureRoutes(stack, 'routes');
+    const GET_ONE = /^GET .*\/\{[a-zA-Z]+\}$/;
+    for (const r of routeResults) {
+      const warm = split(r.warm);
+      const cold = split(r.cold);
+      const value =
+        `${r.status}; warm ${warm.total} req (${warm.own} + ${warm.rate} rate limit: ${warm.list || '-'}), ${n1(warm.rcu)} RCU, ${n1(warm.wcu)} WCU; ` +
+        `cold key ${cold.total} req`;
+      const route = r.route.replace('/api/v1', '');
+      let target = '';
+      let result: Result = '';
+      if (GET_ONE.test(route)) {
+        target = '1 + <= 1 rate limit';
+        result = verdict(r.status === 200 && warm.own === 1 && warm.rate <= 1);
+      } else if (route.startsWith('POST /tickets ') || route === 'POST /tickets') {
+        target = '<= 4 req';
+        result = verdict(r.status === 200 && warm.total <= 4);
+      } else if (route.startsWith('POST /tickets/{ticketId}/messages')) {
+        target = '<= 3 req';
+        result = verdict(r.status === 200 && warm.total <= 3);
+      } else if (r.status !== 200) {
+        target = '200';
+        result = 'miss';
+      }
+      row('route', route, value, target, result);
     }
-    row('route', route, value, target, result);
+    row('route', 'not measured', skipped.map((s) => s.replace('/api/v1', '')).join(', ') || '-');
   }
-  row('route', 'not measured', skipped.map((s) => s.replace('/api/v1', '')).join(', ') || '-');
 
   // 3. Scale.
-  const scaleCtx = await tenantContext(fixtures.key, 'scale');
-  const { threadId } = await seedTickets(scaleCtx, fixtures.members);
-  await stack.purge('webhooks', 'emails');
-  for (const s of await measureScale(stack, 'scale', fixtures.members, threadId)) {
-    const value = `${s.status}; total ${s.total}; ${s.requests} req (${s.list}), ${n1(s.rcu)} RCU ≈ ${kb(s.bytes)} read, ${n0(s.ms)} ms`;
-    row('scale', s.name, value, s.targeted ? '<= 2 MB read' : '', s.targeted ? verdict(s.status === 200 && s.bytes <= 2 * 1024 * 1024) : '');
+  if (runs('scale')) {
+    const scaleCtx = await tenantContext(fixtures.key, 'scale');
+    const { threadId } = await seedTickets(scaleCtx, fixtures.members);
+    await stack.purge('webhooks', 'emails');
+    for (const s of await measureScale(stack, 'scale', fixtures.members, threadId)) {
+      const value = `${s.status}; total ${s.total}; ${s.requests} req (${s.list}), ${n1(s.rcu)} RCU ≈ ${kb(s.bytes)} read, ${n0(s.ms)} ms`;
+      row('scale', s.name, value, s.targeted ? '<= 2 MB read' : '', s.targeted ? verdict(s.status === 200 && s.bytes <= 2 * 1024 * 1024) : '');
+    }
   }
 
   // 4. Throughput, with the consumers stopped: each load measures the API alone.
-  progress(`seeding ${ARTICLES} published articles`);
-  const kbCtx = await tenantContext(fixtures.key, 'kb');
-  const { createArticle } = await import('@helpdesk/core/articles/articles');
-  const { indexArticles } = await import('@helpdesk/core/articles/search-indexer');
-  const words = ['password', 'invoice', 'refund', 'shipping', 'account', 'billing', 'export', 'webhook', 'login', 'security', 'mobile', 'team'];
-  const articleIds: string[] = [];
-  await pool(ARTICLES, 16, async (i) => {
-    const a = words[i % words.length]!;
-    const b = words[(i * 7 + 3) % words.length]!;
-    const article = await createArticle(kbCtx, {
-      title: `${a} ${b} guide ${i}`,
-      body: `# ${a}\n\nHow to manage your ${a} and ${b} settings, step ${i}. `.repeat(6),
-      status: 'published',
+  if (runs('load')) {
+    progress(`seeding ${ARTICLES} published articles`);
+    const kbCtx = await tenantContext(fixtures.key, 'kb');
+    const { createArticle } = await import('@helpdesk/core/articles/articles');
+    const { indexArticles } = await import('@helpdesk/core/articles/search-indexer');
+    const words = SEARCH_WORDS;
+    const articleIds: string[] = [];
+    await pool(ARTICLES, 16, async (i) => {
+      const a = words[i % words.length]!;
+      const b = words[(i * 7 + 3) % words.length]!;
+      const article = await createArticle(kbCtx, {
+        title: `${a} ${b} guide ${i}`,
+        body: `# ${a}\n\nHow to manage your ${a} and ${b} settings, step ${i}. `.repeat(6),
+        status: 'published',
+      });
+      articleIds[i] = article.id;
     });
-    articleIds[i] = article.id;
-  });
-  // The consumer's own indexer over all of them at once; the per-article queue messages are then redundant.
-  await indexArticles({ projectId: kbCtx.projectId, env: kbCtx.env }, articleIds);
-  await stack.purge('articleIndex', 'webhooks');
+    // The consumer's own indexer over all of them at once; the per-article queue messages are then redundant.
+    await indexArticles({ projectId: kbCtx.projectId, env: kbCtx.env }, articleIds);
+    await stack.purge('articleIndex', 'webhooks');
 
-  const loadCtx = await tenantContext(fixtures.key, 'load');
-  const { createTicket } = await import('@helpdesk/core/tickets/create');
-  const loadTicket = await createTicket(loadCtx, { subject: 'Load', body: 'One message.', customer: { email: 'load@bench.example' } });
-  const { Ticket } = await import('@helpdesk/core/tickets/entities');
-  const { documentClient } = await import('@helpdesk/core/db/client');
-  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-  const ticketKey = Ticket.get({ projectId: loadCtx.projectId, env: loadCtx.env, ticketId: loadTicket.id }).params() as { TableName: string; Key: Record<string, string> };
+    const loadCtx = await tenantContext(fixtures.key, 'load');
+    const { createTicket } = await import('@helpdesk/core/tickets/create');
+    const loadTicket = await createTicket(loadCtx, { subject: 'Load', body: 'One message.', customer: { email: 'load@bench.example' } });
+    const { Ticket } = await import('@helpdesk/core/tickets/entities');
+    const ticketKey = Ticket.get({ projectId: loadCtx.projectId, env: loadCtx.env, ticketId: loadTicket.id }).params() as { TableName: string; Key: Record<string, string> };
 
-  const logBatch = (i: number) => ({
-    events: Array.from({ length: 100 }, (_, e) => {
-      const kind = e % 4;
-      const n = i * 100 + e;
-      return [
-        { level: 'error', scope: 'billing', message: `Payment ${n} for customer${n}@shop.example failed` },
-        { level: 'warn', scope: 'api', message: `Slow request ${n} took ${n % 900} ms` },
-        { level: 'error', scope: 'worker', message: 'Job crashed', stack: `Error: Job crashed\n    at run (/app/src/jobs/job${n % 3}.ts:${n % 99}:5)\n    at main (/app/src/main.ts:10:3)` },
-        { level: 'info', scope: 'auth', message: `User ${n} signed in from 10.0.${n % 255}.${n % 200}` },
-      ][kind];
-    }),
-  });
-  const EVENTS_PER_GROUPING_MESSAGE = 25; // 100 events in 4 fingerprints
+    const EVENTS_PER_GROUPING_MESSAGE = 25; // 100 events in 4 fingerprints
 
-  const ceiling = await load('DynamoDB Local GetItem', async () => Boolean((await documentClient.send(new GetCommand({ TableName: ticketKey.TableName, Key: ticketKey.Key }))).Item));
-  const loads: LoadResult[] = [
-    await load('GET /tickets/{id}', apiOp(stack.call, 'load', () => ({ method: 'GET', path: `/tickets/${loadTicket.id}` }))),
-    await load(
-      'POST /tickets',
-      apiOp(stack.call, 'load', (c, i) => ({ method: 'POST', path: '/tickets', body: { subject: `Load ${c}-${i}`, body: 'Hello', customer: { email: `load${c}@bench.example` } } })),
-    ),
-    await load('POST /logs (100 events)', apiOp(stack.call, 'load', (c, i) => ({ method: 'POST', path: '/logs', body: logBatch(c * 100_000 + i) }))),
-    await load('GET /articles/search', apiOp(stack.call, 'kb', (c, i) => ({ method: 'GET', path: '/articles/search', query: { q: words[(c + i) % words.length]! } }))),
-  ];
-  row('load', `DynamoDB Local GetItem (ceiling, ${CLIENTS} loops, ${SECONDS} s)`, `${n0(ceiling.rps)} op/s, p50 ${n1(ceiling.p50)} ms`);
-  for (const l of loads) {
-    const ratio = l.rps / ceiling.rps;
-    const value = `${n0(l.rps)} req/s = ${(ratio * 100).toFixed(0)}% of ceiling; p50 ${n0(l.p50)} ms, p95 ${n0(l.p95)} ms; ${l.errors} errors`;
-    const targeted = l.name === 'GET /tickets/{id}';
-    row('load', l.name, value, targeted ? '>= 40% of ceiling' : '', targeted ? verdict(ratio >= 0.4 && l.errors === 0) : '');
+    const api = (op: Extract<LoadSpec, { kind: 'api' }>['op'], project: string, params: Record<string, string> = {}): LoadSpec => ({
+      kind: 'api',
+      op,
+      params,
+      apiUrl: stack.apiUrl,
+      key: stack.key(),
+      project,
+    });
+    const ceiling = await load('DynamoDB Local GetItem', { kind: 'getItem', endpoint: stack.endpoints.dynamodb, tableName: ticketKey.TableName, key: ticketKey.Key });
+    const loads: LoadResult[] = [
+      await load('GET /tickets/{id}', api('getTicket', 'load', { ticketId: loadTicket.id })),
+      await load('POST /tickets', api('createTicket', 'load')),
+      await load('POST /logs (100 events)', api('ingestLogs', 'load')),
+      await load('GET /articles/search', api('searchArticles', 'kb')),
+    ];
+    row('load', `DynamoDB Local GetItem (ceiling, ${CLIENTS} loops, ${SECONDS} s)`, `${n0(ceiling.rps)} op/s, p50 ${n1(ceiling.p50)} ms`);
+    for (const l of loads) {
+      const ratio = l.rps / ceiling.rps;
+      const value = `${n0(l.rps)} req/s = ${(ratio * 100).toFixed(0)}% of ceiling; p50 ${n0(l.p50)} ms, p95 ${n0(l.p95)} ms; ${l.errors} errors`;
+      const targeted = l.name === 'GET /tickets/{id}';
+      row('load', l.name, value, targeted ? '>= 40% of ceiling' : '', targeted ? verdict(ratio >= 0.4 && l.errors === 0) : '');
+    }
+    const search = loads.find((l) => l.name === 'GET /articles/search')!;
+    row('load', `search latency over ${ARTICLES} published articles`, `p50 ${n1(search.p50)} ms, p95 ${n1(search.p95)} ms (under ${CLIENTS} concurrent clients)`);
+    const ingest = loads.find((l) => l.name.startsWith('POST /logs'))!;
+    row('load', 'log ingest through POST /logs', `${n0(ingest.rps * 100)} events/s`);
+
+    // Grouping: the log-grouping consumer drains what the ingest load queued, the other queues emptied first.
+    await stack.purge('webhooks', 'emails', 'articleIndex', 'sesEvents');
+    const queued = await stack.waiting('logs');
+    progress(`grouping: draining ${queued} messages (${queued * EVENTS_PER_GROUPING_MESSAGE} events)`);
+    const groupStart = performance.now();
+    stack.startConsumers();
+    const deadline = groupStart + (quick ? 20_000 : 60_000);
+    let left = queued;
+    while (left > 0 && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      left = await stack.waiting('logs');
+    }
+    const groupSeconds = (performance.now() - groupStart) / 1000;
+    await stack.stopConsumers();
+    const grouped = (queued - left) * EVENTS_PER_GROUPING_MESSAGE;
+    row('load', 'log grouping consumer (one poller, batches of 10 messages)', `${n0(grouped / groupSeconds)} events/s (${grouped} events in ${n1(groupSeconds)} s${left ? `, ${left} messages left at the time limit` : ''})`);
   }
-  const search = loads.find((l) => l.name === 'GET /articles/search')!;
-  row('load', `search latency over ${ARTICLES} published articles`, `p50 ${n1(search.p50)} ms, p95 ${n1(search.p95)} ms (under ${CLIENTS} concurrent clients)`);
-  const ingest = loads.find((l) => l.name.startsWith('POST /logs'))!;
-  row('load', 'log ingest through POST /logs', `${n0(ingest.rps * 100)} events/s`);
-
-  // Grouping: the log-grouping consumer drains what the ingest load queued, the other queues emptied first.
-  await stack.purge('webhooks', 'emails', 'articleIndex', 'sesEvents');
-  const queued = await stack.waiting('logs');
-  progress(`grouping: draining ${queued} messages (${queued * EVENTS_PER_GROUPING_MESSAGE} events)`);
-  const groupStart = performance.now();
-  stack.startConsumers();
-  const deadline = groupStart + (quick ? 20_000 : 60_000);
-  let left = queued;
-  while (left > 0 && performance.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 500));
-    left = await stack.waiting('logs');
-  }
-  const groupSeconds = (performance.now() - groupStart) / 1000;
-  await stack.stopConsumers();
-  const grouped = (queued - left) * EVENTS_PER_GROUPING_MESSAGE;
-  row('load', 'log grouping consumer (one poller, batches of 10 messages)', `${n0(grouped / groupSeconds)} events/s (${grouped} events in ${n1(groupSeconds)} s${left ? `, ${left} messages left at the time limit` : ''})`);
 } finally {
   await stack.stop();
 }

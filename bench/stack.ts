@@ -60,6 +60,9 @@ export async function startStack() {
   return {
     endpoints: emulators.endpoints,
     resources,
+    apiUrl,
+    /** The API key every call (and every load worker) uses. */
+    key: () => key,
     dynamo,
     recorder,
     call,

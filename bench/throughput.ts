@@ -1,4 +1,6 @@
-import { progress, type Call } from './stack.js';
+import { Worker } from 'node:worker_threads';
+import type { LoadSpec } from './load-ops.js';
+import { progress } from './stack.js';
 
 export const CLIENTS = 20;
 export const SECONDS = 10;
@@ -12,34 +14,26 @@ export interface LoadResult {
   p95: number;
 }
 
+// Workers do not inherit tsx's loader hooks: the worker registers them, then imports the TypeScript entry.
+const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./load-worker.ts', import.meta.url).href)}); })`;
+
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
 
-/** CLIENTS concurrent loops of one operation for SECONDS: completed operations per second and latency. */
-export async function load(name: string, op: (client: number, i: number) => Promise<boolean>): Promise<LoadResult> {
-  progress(`load: ${name} (${CLIENTS} clients, ${SECONDS} s)`);
-  const latencies: number[] = [];
-  let errors = 0;
-  const start = performance.now();
-  const end = start + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, client) => {
-      for (let i = 0; performance.now() < end; i++) {
-        const t = performance.now();
-        const ok = await op(client, i).catch(() => false);
-        latencies.push(performance.now() - t);
-        if (!ok) errors++;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - start) / 1000;
+/**
+ * CLIENTS concurrent loops of one operation for SECONDS, run in a worker thread (bench/load-worker.ts)
+ * so the clients do not share the event loop of the server they measure: completed operations per
+ * second and latency.
+ */
+export async function load(name: string, spec: LoadSpec, seconds = SECONDS): Promise<LoadResult> {
+  progress(`load: ${name} (${CLIENTS} clients, ${seconds} s, in a worker thread)`);
+  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { spec, clients: CLIENTS, seconds } });
+  const { latencies, errors, elapsed } = await new Promise<{ latencies: number[]; errors: number; elapsed: number }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`load worker for ${name} exited with ${code}`)));
+  });
+  await worker.terminate();
   latencies.sort((a, b) => a - b);
   return { name, requests: latencies.length, errors, rps: (latencies.length - errors) / elapsed, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
 }
-
-/** An API call as a load operation: 200 counts as done. */
-export const apiOp =
-  (call: Call, project: string, request: (client: number, i: number) => { method: string; path: string; body?: unknown; query?: Record<string, string | number | boolean> }) =>
-  async (client: number, i: number) => {
-    const r = request(client, i);
-    return (await call(r.method, r.path, { body: r.body, query: r.query, project })).status === 200;
-  };

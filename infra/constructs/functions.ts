@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { CfnResource, type Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -11,10 +12,15 @@ import { Construct } from 'constructs';
 import { tableKeys } from '@helpdesk/core/db/table';
 import type { QueueName } from '@helpdesk/core/ports/queues';
 import type { FunctionGrants } from '../grants.js';
-import { entryExists } from '../paths.js';
+import { entryExists, REPO_ROOT } from '../paths.js';
 
 /** The runtime every function deploys on (bundles target node22, which runs unchanged on it). */
 export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+/** Modules replaced in every bundle by a smaller one with the same exports (see each stub for why). */
+export const BUNDLE_ALIASES: Record<string, string> = {
+  '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'infra', 'stubs', 'credential-provider-node.ts'),
+};
 
 /**
  * How every function is bundled: minified ESM for node22, the AWS SDK bundled (no external modules) so
@@ -29,6 +35,7 @@ export const BUNDLING = {
   mainFields: ['module', 'main'],
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   externalModules: [],
+  esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`) },
 } satisfies BundlingOptions;
 
 /** Item reads and writes (TransactWriteItems is authorized per item by these actions); no table admin. */

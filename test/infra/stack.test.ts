@@ -104,6 +104,20 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     expect(readFileSync(path.join(assetDir, 'index.mjs'), 'utf8')).toContain('redoc.standalone.js');
   });
 
+  it('bundles every Lambda with the env-only credential provider: no SSO, INI, process or web-identity providers', () => {
+    const functions = [...Object.values(stack.api.functions), ...Object.values(stack.async.consumers)].filter((f): f is HelpdeskFunction => f !== undefined);
+    for (const fn of functions) {
+      const code = resources[logicalId(fn, 'fn')]?.Properties?.Code as { S3Key: string };
+      const bundle = readFileSync(path.join((stack.node.root as App).outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs'), 'utf8');
+      // Each provider names itself in its debug messages, which survive minification.
+      const providers = new Set(bundle.match(/@aws-sdk\/credential-provider-[a-z-]+/g));
+      expect(providers.has('@aws-sdk/credential-provider-env'), fn.node.path).toBe(true);
+      for (const dropped of ['sso', 'ini', 'process', 'web-identity', 'http']) {
+        expect(providers.has(`@aws-sdk/credential-provider-${dropped}`), `${fn.node.path} bundles credential-provider-${dropped}`).toBe(false);
+      }
+    }
+  });
+
   it('serves the API on an auto-deployed $default stage with throttling and access logs', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {

@@ -3,7 +3,7 @@ import type { TenantContext } from '../auth/context.js';
 import { requirePlan } from '../auth/quota.js';
 import { errors, HttpError } from '../http/errors.js';
 import { logger } from '../logger.js';
-import { resolveTemplate } from '../templates/render.js';
+import { resolveTemplate } from '../templates/resolve.js';
 import { createEmail, type EmailDraft } from './create.js';
 import { idempotent } from './idempotency.js';
 import { toSendResult, type SendResult } from './present.js';

@@ -42,7 +42,7 @@ export interface NewConversation {
 }
 
 /** The items of a new conversation, for the caller's transaction. */
-export function conversationRecords(ref: TenantKey, input: NewConversation) {
+export async function conversationRecords(ref: TenantKey, input: NewConversation) {
   const now = new Date().toISOString();
   const conversation: ConversationItem = {
     projectId: ref.projectId,
@@ -54,7 +54,7 @@ export function conversationRecords(ref: TenantKey, input: NewConversation) {
     subject: input.subject,
     status: 'open',
     ...(input.rating !== undefined ? { rating: input.rating } : {}),
-    sentiment: sentimentOf(input.rating, input.body),
+    sentiment: await sentimentOf(input.rating, input.body),
     source: input.source,
     ...(input.requestId ? { requestId: input.requestId } : {}),
     createdAt: now,
@@ -90,7 +90,7 @@ export async function createConversation(
   input: { customer: { email: string; name?: string }; body: string; subject?: string; rating?: number },
 ) {
   const { customer } = await matchOrCreateCustomer(ctx, input.customer);
-  const { conversation, message } = conversationRecords(ctx, {
+  const { conversation, message } = await conversationRecords(ctx, {
     customer: { ...customer, name: input.customer.name ?? customer.name },
     subject: input.subject ?? subjectFrom(input.body),
     rating: input.rating,

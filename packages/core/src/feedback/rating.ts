@@ -63,7 +63,7 @@ export async function submitRating(token: string, input: { rating: number; comme
     const request = await openRequest(claims);
     if (!request) return undefined;
     const ref: TenantRef = { accountId: request.accountId, projectId: request.projectId, env: request.env };
-    const { conversation, message } = conversationRecords(ref, {
+    const { conversation, message } = await conversationRecords(ref, {
       customer: { id: request.customerId, email: request.customerEmail, name: request.customerName ?? null },
       subject: `Rated ${input.rating} out of 5`,
       rating: input.rating,

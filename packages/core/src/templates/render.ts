@@ -25,13 +25,7 @@ export interface RenderedEmail {
 const notFound = (what: string, key: string) =>
   errors.unprocessable('template.not_found', `No ${what} with key ${key} exists.`, { key });
 
-/** The current version of a template (one read), for validating a send before it is queued. */
-export async function resolveTemplate(ctx: TenantContext, key: string): Promise<{ key: string; version: number } | undefined> {
-  const ref = parseRef(key);
-  if (!ref) return undefined;
-  const head = await getHead(ctx, { ref, type: 'template' });
-  return head ? { key: qualifiedKey(ref), version: head.version } : undefined;
-}
+export { resolveTemplate } from './resolve.js';
 
 /**
  * Loads a template (its current version, or the one asked for) with its layout and partials:
