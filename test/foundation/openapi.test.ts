@@ -12,6 +12,10 @@ describe('GET /openapi.json', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.info.version).toBe('1.2.0');
+    const servers = res.body.servers.map((s: { url: string }) => s.url);
+    expect(servers).toContain(`${process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000'}/api/v1`);
+    expect(servers).toContain('https://{api-id}.execute-api.{region}.amazonaws.com/api/v1');
+    expect(servers).toContain('http://127.0.0.1:3000/api/v1');
     const result = await new Validator().validate(res.body);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);

@@ -56,9 +56,10 @@ describe('monthly and storage quotas', () => {
     await consumeQuota(ctx, 'logEvents', 8);
     const err = await failure(consumeQuota(ctx, 'logEvents', 3));
     expect(err).toMatchObject({ status: 403, code: 'plan.log_event_limit' });
-    expect(err.message).toContain('log event');
+    expect(err.message).toBe('This request needs 3 of the monthly log event allowance of 10, of which 2 remain this month.');
     await consumeQuota(ctx, 'logEvents', 2);
     expect((await readUsage(ctx.accountId)).logEvents).toBe(10);
+    expect((await failure(consumeQuota(ctx, 'logEvents', 1))).message).toBe('The monthly log event allowance of 10 is used up for this month.');
   });
 
   it('reserves and releases storage bytes', async () => {

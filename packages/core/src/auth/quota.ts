@@ -47,7 +47,11 @@ export async function consumeQuota(ctx: AccountContext, metric: MonthlyMetric, n
   const allowance = ctx.allowances[metric];
   const result = await addWithCeiling(ctx.accountId, currentPeriod(now), metric, n, allowance);
   if (!result.ok) {
-    throw new HttpError(403, LABEL[metric].code, `The ${LABEL[metric].name} of ${allowance} is used up for this month.`, {
+    const message =
+      result.value >= allowance
+        ? `The ${LABEL[metric].name} of ${allowance} is used up for this month.`
+        : `This request needs ${n} of the ${LABEL[metric].name} of ${allowance}, of which ${allowance - result.value} remain this month.`;
+    throw new HttpError(403, LABEL[metric].code, message, {
       limit: metric,
       current: result.value,
       allowance,

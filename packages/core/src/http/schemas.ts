@@ -36,12 +36,27 @@ export const csvQuery = <const T extends readonly [string, ...string[]]>(values:
     ),
   );
 
+/** A real calendar day (2026-02-30 parses in JavaScript, as 2 March). */
+const isCalendarDay = (s: string) => {
+  const t = Date.parse(`${s.slice(0, 10)}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s.slice(0, 10);
+};
+
 /** An ISO date (`2026-01-31`) or date-time in a query string. */
 export const dateQuery = v.optional(
   v.pipe(
     v.string(),
-    v.check((s) => /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(s) && !Number.isNaN(Date.parse(s)), 'Expected an ISO date'),
+    v.check((s) => /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(s) && !Number.isNaN(Date.parse(s)) && isCalendarDay(s), 'Expected an ISO date'),
   ),
+);
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
+
+/** A JSON object passed through as sent (arrays and null refused), documented as `type: object`. */
+export const jsonObject = v.pipe(
+  v.custom<Record<string, unknown>>(isPlainObject, 'Expected a JSON object'),
+  v.metadata({ jsonSchema: { type: 'object' } }),
 );
 
 /** The common list rules: page >= 1 (default 1), 1 <= limit <= max (default 25). */

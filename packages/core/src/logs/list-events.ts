@@ -1,4 +1,5 @@
 import type { TenantContext } from '../auth/context.js';
+import { errors } from '../http/errors.js';
 import { isExpired } from '../db/client.js';
 import { paginate } from '../http/list.js';
 import { LogEvent } from './entities.js';
@@ -35,6 +36,7 @@ const bounds = (q: LogQuery) => ({
  */
 export async function listLogEvents(ctx: TenantContext, q: LogQuery, now = Date.now()) {
   const { from, to } = bounds(q);
+  if (from > to) throw errors.validation([{ field: 'dateFrom', in: 'query', message: 'Must not be after dateTo' }]);
   const tenant = { projectId: ctx.projectId, env: ctx.env };
   const query = q.fingerprint
     ? LogEvent.query.byIssue({ ...tenant, issueId: issueIdFor(ctx.projectId, ctx.env, q.fingerprint) })

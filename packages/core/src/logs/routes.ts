@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { csvQuery, dateQuery, isoDateTime, pageQuery, uuid } from '../http/schemas.js';
+import { csvQuery, dateQuery, isoDateTime, jsonObject, pageQuery, uuid } from '../http/schemas.js';
 import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
 
 const DAY_MS = 86_400_000;
@@ -14,14 +14,16 @@ const logEventInput = v.strictObject({
     v.pipe(
       isoDateTime,
       v.check((s) => !Number.isNaN(Date.parse(s)), 'Expected an ISO date-time'),
-      v.check((s) => Date.parse(s) <= Date.now() + DAY_MS, 'Must be at most 24 hours in the future'),
+      // Judged only for a parseable value, so a bad one gets one message, not a false "future" too.
+      v.check((s) => Number.isNaN(Date.parse(s)) || Date.parse(s) <= Date.now() + DAY_MS, 'Must be at most 24 hours in the future'),
     ),
   ),
   stack: v.optional(v.pipe(v.string(), v.maxLength(50_000))),
+  // The caller's object exactly as sent (a record schema would rebuild it, turning arrays into objects
+  // and dropping keys such as __proto__).
   context: v.optional(
     v.pipe(
-      v.record(v.string(), v.unknown()),
-      v.check((o) => !Array.isArray(o), 'Expected a JSON object'),
+      jsonObject,
       v.check((o) => Buffer.byteLength(JSON.stringify(o)) <= MAX_CONTEXT_BYTES, 'Must be at most 16 KB serialized'),
     ),
   ),

@@ -1,15 +1,9 @@
 import { env } from '../config.js';
 
-/** Where the API is served: this deployment (or local stack) first, then the default local stack. */
+/** This deployment (or local stack) first, then the published servers: the local stack and a deployed stage. */
 export const openApiServers = () => {
-  const here = env.publicBaseUrl;
-  const local = 'http://127.0.0.1:3000';
-  return here === local
-    ? [{ url: local, description: 'Local stack (npm start)' }]
-    : [
-        { url: here, description: `This deployment (${env.stage})` },
-        { url: local, description: 'Local stack (npm start)' },
-      ];
+  const here = { url: env.publicBaseUrl, description: `This deployment (${env.stage})` };
+  return [here, ...publishedServers.filter((s) => s.url !== here.url)];
 };
 
 /** The servers of the published document (docs/openapi.json and the typed client). */
