@@ -56,7 +56,8 @@ const isPlainObject = (x: unknown): x is Record<string, unknown> =>
 /** A JSON object passed through as sent (arrays and null refused), documented as `type: object`. */
 export const jsonObject = v.pipe(
   v.custom<Record<string, unknown>>(isPlainObject, 'Expected a JSON object'),
-  v.metadata({ jsonSchema: { type: 'object' } }),
+  // to-json-schema spreads metadata into the generated schema: this is what the OpenAPI document shows.
+  v.metadata({ type: 'object' }),
 );
 
 /** The common list rules: page >= 1 (default 1), 1 <= limit <= max (default 25). */
@@ -74,3 +75,24 @@ export const errorBody = v.object({
     details: v.optional(v.record(v.string(), v.unknown())),
   }),
 });
+
+/** Characters no header-like or map value may carry: controls and the Unicode line separators. */
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
+
+/**
+ * A JSON object of string values (metadata, headers): arrays and null refused, every key kept as sent,
+ * values free of control characters; at most `maxKeys` keys.
+ */
+export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegExp }) =>
+  v.pipe(
+    jsonObject,
+    v.metadata({ additionalProperties: { type: 'string' }, maxProperties: opts.maxKeys }),
+    v.check((o) => Object.keys(o).length <= opts.maxKeys, `At most ${opts.maxKeys} keys`),
+    v.check((o) => Object.values(o).every((x) => typeof x === 'string'), 'Every value must be a string'),
+    v.check(
+      (o) => Object.values(o).every((x) => typeof x !== 'string' || (!CONTROL.test(x) && x.length <= (opts.maxValue ?? 1000))),
+      `Values must be at most ${opts.maxValue ?? 1000} characters without control characters or line breaks`,
+    ),
+    v.check((o) => !opts.key || Object.keys(o).every((k) => opts.key!.test(k)), 'Invalid key'),
+    v.transform((o) => o as Record<string, string>),
+  );

@@ -6,11 +6,6 @@ const config: ConversionConfig = {
   typeMode: 'input',
   errorMode: 'ignore',
   overrideSchema: ({ valibotSchema }) => {
-    // Schemas that validate by hand (v.custom) say what they accept through metadata.
-    const meta = (valibotSchema as { pipe?: { type: string; metadata?: { jsonSchema?: Record<string, unknown> } }[] }).pipe?.find(
-      (item) => item.type === 'metadata' && item.metadata?.jsonSchema,
-    );
-    if (meta) return meta.metadata!.jsonSchema as never;
     // Uploaded files (multipart) are instances (Buffer, parser objects): document them as binary.
     if (valibotSchema.type === 'instance' || valibotSchema.type === 'blob' || valibotSchema.type === 'file') {
       return { type: 'string', format: 'binary' };
