@@ -50,6 +50,16 @@ const routes = {
     body: v.strictObject({ name: v.pipe(v.string(), v.minLength(1)) }),
   }),
   crash: defineRoute({ id: 'crash', method: 'GET', path: '/crash', group: 'tickets', summary: 'test', tenancy: 'project' }),
+  gated: defineRoute({
+    id: 'gated',
+    method: 'POST',
+    path: '/gated',
+    group: 'tickets',
+    summary: 'test',
+    tenancy: 'project',
+    plan: { minimum: 'pro', feature: 'Gizmos' },
+    body: v.strictObject({ name: v.string() }),
+  }),
 };
 
 const handler = createGroupHandler(routes, {
@@ -65,6 +75,7 @@ const handler = createGroupHandler(routes, {
   crash: async () => {
     throw new Error('secret internals at /var/task/index.js:1');
   },
+  gated: async ({ body }) => ({ name: body.name }),
 });
 
 const get = (key: string | undefined, thingId: string, extra: Partial<Parameters<typeof apiEvent>[0]> = {}) =>
@@ -198,6 +209,24 @@ describe('rate limit', () => {
     expect((await get(t.liveKey, id)).status).toBe(404);
   });
 
+  it('counts every request of a valid key, refused ones included, and always sends the headers', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:20:00Z'));
+    const t = await createTenant({ projects: ['alpha', 'beta'] });
+    const key = await t.key({ rateLimit: 4, scopes: ['tickets:read'], projects: ['alpha'] });
+    const refused = [
+      await create(key, 'a'), // scope
+      await create(key, 'a', { headers: { 'Service-Project': 'beta' } }), // project
+      await get(key, randomUUID(), { headers: { 'Service-Environment': 'staging' } }), // environment
+    ];
+    expect(refused.map((r) => r.status)).toEqual([403, 403, 422]);
+    expect(refused.map((r) => r.headers['X-RateLimit-Remaining'])).toEqual(['3', '2', '1']);
+    expect((await get(key, randomUUID())).status).toBe(404);
+    const over = await get(key, randomUUID());
+    expect(over.status).toBe(429);
+    expect(over.headers['X-RateLimit-Limit']).toBe('4');
+  });
+
   it('honours a per-key override', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:10:00Z'));
@@ -206,6 +235,21 @@ describe('rate limit', () => {
     expect((await create(key, 'a')).status).toBe(200);
     expect((await create(key, 'a')).status).toBe(200);
     expect((await create(key, 'a')).status).toBe(429);
+  });
+});
+
+describe('plan-gated routes', () => {
+  it('refuse lower plans with 403 plan.upgrade_required before reading the body', async () => {
+    const gated = (key: string, body: string) => invoke(handler, apiEvent({ routeKey: 'POST /api/v1/gated', path: '/api/v1/gated', key, body }));
+    const starter = await createTenant({ plan: 'starter' });
+    for (const body of ['{}', '{nope', JSON.stringify({ name: 'x' })]) {
+      const res = await gated(starter.liveKey, body);
+      expect(res.status, body).toBe(403);
+      expect(res.body.error).toMatchObject({ code: 'plan.upgrade_required', message: expect.stringContaining('Gizmos') });
+    }
+    const pro = await createTenant({ plan: 'pro' });
+    expect((await gated(pro.liveKey, '{}')).status).toBe(422);
+    expect((await gated(pro.liveKey, JSON.stringify({ name: 'x' }))).body).toEqual({ name: 'x' });
   });
 });
 

@@ -4,6 +4,11 @@
  */
 
 
+/** OneOf type helpers */
+type Without<T, U> = { [P in Exclude<keyof T, keyof U>]?: never };
+type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> & T) : T | U;
+type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
+
 export interface paths {
   "/projects": {
     /** List the projects this API key can reach */
@@ -64,7 +69,7 @@ export interface paths {
     get: operations["listTemplates"];
   };
   "/email-templates/{key}/schema": {
-    /** Variables a project template expects */
+    /** Variables a template expects: a project key, or an @account/ key sent encoded (%40account%2F<key>) */
     get: operations["getTemplateSchema"];
   };
   "/email-templates/@account/{key}/schema": {
@@ -1163,9 +1168,7 @@ export interface operations {
           /** Format: date-time */
           scheduledAt?: string;
           templateKey?: string;
-          variables?: {
-            [key: string]: unknown;
-          };
+          variables?: Record<string, never>;
           subject?: string;
           body?: string;
           layout?: string;
@@ -1185,7 +1188,7 @@ export interface operations {
             /** @enum {string} */
             status: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "blocked" | "captured" | "canceled";
             to: string;
-            subject: string | null;
+            subject: string;
             deduplicated: boolean;
             blocked: boolean;
             blockReason: ("bounced" | "complained" | "manual") | null;
@@ -1275,7 +1278,7 @@ export interface operations {
                 /** @enum {string} */
                 status: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "blocked" | "captured" | "canceled";
                 to: string;
-                subject: string | null;
+                subject: string;
                 deduplicated: boolean;
                 blocked: boolean;
                 blockReason: ("bounced" | "complained" | "manual") | null;
@@ -1647,18 +1650,17 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": ({
+        "application/json": OneOf<[{
           templateKey: string;
           /** @default {} */
-          variables?: {
-            [key: string]: unknown;
-          };
+          variables?: Record<string, never>;
           /**
            * @default html
            * @enum {string}
            */
           format?: "html" | "text";
-        }) | ({
+        }, {
+          templateKey?: unknown;
           subject: string;
           body: string;
           layout?: string;
@@ -1667,7 +1669,7 @@ export interface operations {
            * @enum {string}
            */
           format?: "html" | "text";
-        });
+        }]>;
       };
     };
     responses: {
@@ -1796,7 +1798,7 @@ export interface operations {
       };
     };
   };
-  /** Variables a project template expects */
+  /** Variables a template expects: a project key, or an @account/ key sent encoded (%40account%2F<key>) */
   getTemplateSchema: {
     parameters: {
       query?: {
@@ -3077,9 +3079,7 @@ export interface operations {
               /** Format: date-time */
               timestamp?: string;
               stack?: string;
-              context?: {
-                [key: string]: unknown;
-              };
+              context?: Record<string, never>;
               fingerprint?: string[];
             })[];
         };

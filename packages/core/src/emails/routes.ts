@@ -28,6 +28,8 @@ export const emailRoutes = {
     method: 'POST',
     path: '/emails/batch',
     summary: 'Send up to 100 emails; each item succeeds or fails on its own',
+    // The spec's two statements disagree (Starter or Pro); the certain part is Free's 403.
+    plan: { minimum: 'starter', feature: 'Batch sending' },
     body: batchBody,
     response: batchResult,
     errors: [403, 422],

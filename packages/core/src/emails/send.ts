@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import type { TenantContext } from '../auth/context.js';
-import { requirePlan } from '../auth/quota.js';
 import { errors, HttpError } from '../http/errors.js';
 import { logger } from '../logger.js';
-import { resolveTemplate } from '../templates/resolve.js';
+import { resolveTemplate, templateNotFound } from '../templates/resolve.js';
+import { renderSubject } from '../templates/subject.js';
 import { createEmail, type EmailDraft } from './create.js';
 import { idempotent } from './idempotency.js';
 import { toSendResult, type SendResult } from './present.js';
@@ -28,8 +28,9 @@ async function contentOf(ctx: TenantContext, body: SendBody): Promise<EmailDraft
   const variables = body.variables ?? {};
   if (JSON.stringify(variables).length > MAX_VARIABLES_JSON) throw invalid('variables', `variables must serialize to at most ${MAX_VARIABLES_JSON} characters.`);
   const template = await resolveTemplate(ctx, body.templateKey);
-  if (!template) throw errors.unprocessable('template.not_found', `Template "${body.templateKey}" not found.`, { templateKey: body.templateKey });
-  return { kind: 'template', templateKey: body.templateKey, templateVersion: template.version, variables };
+  if (!template) throw templateNotFound(body.templateKey);
+  const subject = await renderSubject(ctx, template.head, variables);
+  return { kind: 'template', templateKey: body.templateKey, templateVersion: template.version, variables, subject };
 }
 
 async function send(ctx: TenantContext, body: SendBody): Promise<SendResult> {
@@ -93,7 +94,6 @@ async function sendItem(ctx: TenantContext, item: ParsedItem): Promise<BatchOutc
  * idempotencyKey run in order, so the first of them is the original and the rest are its duplicates.
  */
 export async function sendBatch(ctx: TenantContext, items: unknown[]): Promise<{ results: BatchOutcome[] }> {
-  requirePlan(ctx, 'starter', 'Batch sending');
   const lanes = new Map<string | number, ParsedItem[]>();
   items.forEach((raw, index) => {
     const item = parseItem(raw, index);

@@ -15,7 +15,14 @@ import {
   updateConversationBody,
 } from './schemas.js';
 
-const base = { group: 'feedback' as const, tenancy: 'project' as const, tags: ['Feedback'], errors: [403, 404] };
+/** Feedback is a Pro feature: the pipeline refuses lower plans before reading anything. */
+const base = {
+  group: 'feedback' as const,
+  tenancy: 'project' as const,
+  tags: ['Feedback'],
+  errors: [403, 404],
+  plan: { minimum: 'pro' as const, feature: 'Feedback' },
+};
 const idParams = { id: uuid };
 
 /** Feedback API (Pro plan or higher; every handler checks the plan). */

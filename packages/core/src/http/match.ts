@@ -24,6 +24,15 @@ export type MatchResult =
   | { kind: 'route'; route: RouteDef; routeKey: string; pathParameters: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] };
 
+/** A malformed escape (`%E0`) stays as sent: the parameter's schema then refuses it like any bad id. */
+const safeDecode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
 /**
  * Matches a method and raw path against the route table the way API Gateway does: literal segments
  * win over parameters, a path that exists under another method is a 405.
@@ -38,7 +47,7 @@ export function createMatcher(routes: RouteDef[]) {
     for (const c of compiled) {
       const m = c.regex.exec(path);
       if (!m) continue;
-      const pathParameters = Object.fromEntries(c.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+      const pathParameters = Object.fromEntries(c.names.map((n, i) => [n, safeDecode(m[i + 1]!)]));
       if (c.route.method === method) return { kind: 'route', route: c.route, routeKey: routeKey(c.route), pathParameters };
       allowed.push(c.route.method);
     }

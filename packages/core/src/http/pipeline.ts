@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import * as v from 'valibot';
 import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
 import { resolvePrincipal } from '../auth/principal.js';
+import { requirePlan } from '../auth/quota.js';
 import { logger } from '../logger.js';
 import { errors, HttpError, type FieldIssue } from './errors.js';
 import { ipAllowed } from './ip.js';
@@ -115,19 +116,31 @@ const authorize = (): MiddlewareObj<Event, Result> => ({
   },
 });
 
-/** 5. Project and environment. */
+/** 5. Project and environment, then the plan a gated feature needs. */
 const tenancy = (): MiddlewareObj<Event, Result> => ({
   before: async ({ event }) => {
     const state = stateOf(event);
     if (!state.principal) return;
+    const header = (name: string) => headerOf(event, name);
+    const query = event.queryStringParameters ?? {};
     state.ctx = resolveTenant(state.principal, state.route!.tenancy === 'project', {
-      project: headerOf(event, 'service-project') ?? event.queryStringParameters?.project,
-      environment: headerOf(event, 'service-environment') ?? event.queryStringParameters?.environment,
+      project: header('service-project') !== undefined ? { value: header('service-project')!, from: 'header' } : query.project !== undefined ? { value: query.project, from: 'query' } : undefined,
+      environment:
+        header('service-environment') !== undefined
+          ? { value: header('service-environment')!, from: 'header' }
+          : query.environment !== undefined
+            ? { value: query.environment, from: 'query' }
+            : undefined,
     });
+    const plan = state.route!.plan;
+    if (plan) requirePlan(state.ctx, plan.minimum, plan.feature);
   },
 });
 
-/** 6. Rate limit, per key, counted in DynamoDB. */
+/**
+ * 3b. Rate limit, per key, counted in DynamoDB right after authentication, so every request of a valid
+ * key counts and carries the X-RateLimit headers, refused ones (scope, IP, project) included.
+ */
 const rateLimit = (): MiddlewareObj<Event, Result> => ({
   before: async ({ event }) => {
     const state = stateOf(event);
@@ -163,6 +176,22 @@ const parseBody = (event: Event, route: RouteDef): unknown => {
   }
 };
 
+/**
+ * The multipart parser crashes the process on a body cut off before its closing boundary (an 'error'
+ * event nobody listens to): such a body is refused here first.
+ */
+function assertCompleteMultipart(event: Event) {
+  const type = headerOf(event, 'content-type') ?? '';
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
+  if (!/^multipart\/form-data/i.test(type.trim()) || !boundary) {
+    throw errors.validation([{ field: '(body)', in: 'body', message: 'Expected multipart/form-data with a boundary' }]);
+  }
+  const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  if (!body.includes(`--${boundary[1] ?? boundary[2]}--`)) {
+    throw errors.validation([{ field: '(body)', in: 'body', message: 'The multipart body is incomplete (no closing boundary)' }]);
+  }
+}
+
 /** 7. Path, query and body validation against the route's valibot schemas. */
 const validate = (multipart: ReturnType<typeof httpMultipartBodyParser> | undefined): MiddlewareObj<Event, Result> => ({
   before: async (request) => {
@@ -184,6 +213,7 @@ const validate = (multipart: ReturnType<typeof httpMultipartBodyParser> | undefi
     let input: unknown;
     if (route.bodyType === 'multipart') {
       if (!multipart) throw new Error(`Route ${route.id} takes multipart but its group handler has no parser`);
+      assertCompleteMultipart(event);
       await multipart.before!(request as never);
       input = event.body;
     } else {
@@ -245,9 +275,9 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
     .use(errorResponder())
     .use(routeResolver(table, options.allRoutes ?? Object.values(routes)))
     .use(authenticate())
+    .use(rateLimit())
     .use(authorize())
     .use(tenancy())
-    .use(rateLimit())
     .use(validate(multipart))
     .handler(dispatch);
 }

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
+import type { Plan } from '../auth/plans.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -56,6 +57,8 @@ export interface RouteDef {
    */
   tenancy: 'project' | 'account' | 'public';
   scope?: Scope;
+  /** A plan-gated feature: lower plans get 403 `plan.upgrade_required` before their input is even read. */
+  plan?: { minimum: Plan; feature: string };
   /** Path parameters; a value failing its schema is a 404, like an unknown id. */
   params?: ObjectEntries;
   query?: ObjectEntries;

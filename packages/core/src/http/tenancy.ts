@@ -8,14 +8,23 @@ const choices = (principal: Principal) => principal.projects.map(({ id, slug, na
  * Resolves the request's project and environment from the key and what the request names.
  * The service never guesses a project: several reachable and none named is a 400.
  */
+interface Named {
+  value: string;
+  /** Where the request named it: the Service-* header or the query parameter. */
+  from: 'header' | 'query';
+}
+
+const fieldOf = (named: Named, header: string, query: string) =>
+  named.from === 'header' ? { field: header, in: 'header' as const } : { field: query, in: 'query' as const };
+
 export function resolveTenant(
   principal: Principal,
   needsProject: boolean,
-  named: { project?: string; environment?: string },
+  named: { project?: Named; environment?: Named },
 ): AccountContext | TenantContext {
-  const requested = named.environment?.trim().toLowerCase();
+  const requested = named.environment?.value.trim().toLowerCase();
   if (requested !== undefined && requested !== 'live' && requested !== 'sandbox') {
-    throw errors.validation([{ field: 'Service-Environment', in: 'header', message: 'Expected live or sandbox' }]);
+    throw errors.validation([{ ...fieldOf(named.environment!, 'Service-Environment', 'environment'), message: 'Expected live or sandbox' }]);
   }
   if (principal.keyEnv === 'sandbox' && requested === 'live') {
     throw new HttpError(403, 'environment.forbidden', 'A sandbox key cannot act on live data.');
@@ -30,7 +39,11 @@ export function resolveTenant(
   };
   if (!needsProject) return base;
 
-  const wanted = named.project?.trim();
+  const wanted = named.project?.value.trim();
+  if (wanted?.includes(',')) {
+    // Repeated headers arrive joined by commas (API Gateway does the same); no slug or id has one.
+    throw errors.validation([{ ...fieldOf(named.project!, 'Service-Project', 'project'), message: 'Name exactly one project' }]);
+  }
   if (wanted) {
     const project = principal.projects.find((p) => p.id === wanted || p.slug === wanted);
     if (!project) {

@@ -11,6 +11,14 @@ const urlOf = (queue: QueueName) => {
   return url;
 };
 
+/**
+ * JSON with every non-ASCII character escaped (\uXXXX, surrogate pairs as two escapes): the same value
+ * for JSON.parse, but a body no SQS implementation can refuse for its characters (the local stand-in
+ * rejects characters outside the Basic Multilingual Plane, such as emoji).
+ */
+export const encodeMessage = (message: unknown) =>
+  JSON.stringify(message).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 export interface EnqueueOptions {
   /** Up to 900 seconds (SQS's maximum). */
   delaySeconds?: number;
@@ -20,7 +28,7 @@ export async function enqueue(queue: QueueName, message: unknown, options: Enque
   await sqs.send(
     new SendMessageCommand({
       QueueUrl: urlOf(queue),
-      MessageBody: JSON.stringify(message),
+      MessageBody: encodeMessage(message),
       ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),
     }),
   );
@@ -33,7 +41,7 @@ export async function enqueueMany(queue: QueueName, messages: unknown[]) {
     const out = await sqs.send(
       new SendMessageBatchCommand({
         QueueUrl: urlOf(queue),
-        Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })),
+        Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: encodeMessage(m) })),
       }),
     );
     if (out.Failed?.length) throw new Error(`SQS rejected ${out.Failed.length} messages on ${queue}: ${out.Failed[0]?.Message}`);
