@@ -211,6 +211,47 @@ describe('tenancy', () => {
   });
 });
 
+describe('PATCH /customers/{id}: empty and unchanged', () => {
+  it('refuses arrays as metadata on create and update, and an empty PATCH', async () => {
+    const t = await createTenant();
+    const post = await app.call('POST', '/customers', { key: t.liveKey, body: { email: unique(), metadata: ['a', 'b'] } });
+    expect(post.status).toBe(422);
+    expect(post.body.error.details.fields[0].field).toBe('metadata');
+    const c = await create(t, { email: unique(), metadata: { a: '1' } });
+    const patched = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { metadata: ['x'] } });
+    expect(patched.status).toBe(422);
+    const control = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { metadata: { a: 'x\u0000' } } });
+    expect(control.status).toBe(422);
+    const empty = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: {} });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.message).toContain('Give at least one of name, externalId, phone, metadata');
+    expect((await app.call('GET', `/customers/${c.id}`, { key: t.liveKey })).body).toMatchObject({ metadata: { a: '1' }, updatedAt: c.updatedAt });
+  });
+
+  it('writes nothing and fires no customer.updated when every value sent equals the stored one', async () => {
+    const t = await createTenant();
+    const receiver = await startReceiver();
+    await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['customer.updated'] } });
+    const email = unique();
+    const c = await create(t, { email, name: 'Eve', externalId: 'e-1', metadata: { a: '1', b: '2' } });
+    for (const body of [
+      { name: 'Eve' },
+      { email: email.toUpperCase(), externalId: 'e-1', phone: null },
+      { metadata: { b: '2', a: '1' } },
+    ]) {
+      const same = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body });
+      expect(same.status).toBe(200);
+      expect(same.body).toEqual(c);
+    }
+    const changed = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { name: 'Eve', phone: '42' } });
+    expect(changed.body).toMatchObject({ name: 'Eve', phone: '42' });
+    expect(changed.body.updatedAt > c.updatedAt).toBe(true);
+    await app.drain();
+    await receiver.waitFor(1);
+    expect(receiver.requests.map((r) => r.json.data)).toEqual([{ customer: changed.body }]);
+  });
+});
+
 describe('events', () => {
   it('fires customer.created and customer.updated with the record as the API returns it', async () => {
     const t = await createTenant();

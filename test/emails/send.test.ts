@@ -85,6 +85,56 @@ describe('POST /emails/send (live)', () => {
     expect(row.body).toMatchObject({ status: 'sent', templateKey: 'welcome', templateVersion: 1, subject: 'Welcome, Ada' });
   });
 
+  it('answers a template send with its rendered subject, stored on the row before delivery (also when blocked)', async () => {
+    const t = await createTenant();
+    await importTemplate(app, 'order', '{{!-- subject: Order {{order.id}} for {{name}} --}}\n<p>Hi {{name}}</p>', { apiKey: t.liveKey });
+    const to = uniqueAddress();
+    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'order', variables: { name: 'A & B', order: { id: 7 } } } });
+    expect(res.status).toBe(200);
+    // Not escaped: a subject is plain text.
+    expect(res.body).toMatchObject({ kind: 'template', status: 'queued', subject: 'Order 7 for A & B' });
+    const beforeDelivery = await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey });
+    expect(beforeDelivery.body.subject).toBe('Order 7 for A & B');
+
+    const blockedTo = uniqueAddress();
+    await suppress({ projectId: t.projects.main!.id, env: 'live' }, blockedTo, 'manual');
+    const blocked = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to: blockedTo, templateKey: 'order', variables: { name: 'C' } } });
+    expect(blocked.body).toMatchObject({ status: 'blocked', subject: 'Order  for C' });
+    await app.drain();
+    expect((await mailsTo(to))[0]!.subject).toBe('Order 7 for A & B');
+  });
+
+  it('refuses variables that are not an object, unsafe header names and values, X-SES-* headers and control characters in subject', async () => {
+    const t = await createTenant();
+    const to = uniqueAddress();
+    await importTemplate(app, 'plain', '<p>Hi</p>', { apiKey: t.liveKey });
+    const refused = async (body: Record<string, unknown>, field: string) => {
+      const res = await app.call('POST', '/emails/send', { key: t.liveKey, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+    };
+    await refused({ to, templateKey: 'plain', variables: [1, 2] }, 'variables');
+    await refused({ to, templateKey: 'plain', variables: null }, 'variables');
+    for (const value of ['a\u2028b', 'a\u2029b', 'a\u0000b', 'a\tb']) await refused(custom(to, { headers: { 'X-Note': value } }), 'headers');
+    await refused(custom(to, { headers: JSON.parse('{"__proto__":"v"}') }), 'headers');
+    await refused(custom(to, { headers: { 'X-SES-Configuration-Set': 'other' } }), 'headers');
+    await refused(custom(to, { headers: { 'x-ses-source-arn': 'arn' } }), 'headers');
+    await refused(custom(to, { headers: ['X-A'] }), 'headers');
+    await refused(custom(to, { metadata: ['a', 'b'] }), 'metadata');
+    for (const subject of ['a\u0000b', 'a\u0007b', 'a\u2028b']) await refused(custom(to, { subject }), 'subject');
+
+    const batch = await app.call('POST', '/emails/batch', {
+      key: (await createTenant({ plan: 'starter' })).liveKey,
+      body: { emails: [{ to, templateKey: 'plain', variables: [1, 2] }, custom(to, { headers: { 'X-SES-Tenant': 'x' } })] },
+    });
+    expect(batch.body.results).toEqual([
+      { index: 0, error: { code: 'validation.failed', message: expect.stringContaining('variables') } },
+      { index: 1, error: { code: 'validation.failed', message: expect.stringContaining('headers') } },
+    ]);
+    await app.drain();
+    expect(await mailsTo(to)).toHaveLength(0);
+  });
+
   it('sends from the project sender by default, and from `from` when given', async () => {
     const t = await createTenant();
     const a = uniqueAddress();
@@ -101,7 +151,7 @@ describe('POST /emails/send (live)', () => {
     const to = uniqueAddress();
     const unknown = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'nope', variables: {} } });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.code).toBe('template.not_found');
+    expect(unknown.body.error).toMatchObject({ code: 'template.not_found', details: { templateKey: 'nope' } });
     expect(unknown.body.error.message).toContain('nope');
 
     const both = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'x', subject: 's', body: 'b' } });

@@ -269,6 +269,11 @@ describe('the rating funnel', () => {
 
     const invalid = await app.call('POST', path, { body: { rating: 0 } });
     expect(invalid.status).toBe(422);
+    expect(invalid.body.error.details.fields).toEqual([{ field: 'rating', in: 'body', message: 'Expected an integer from 1 to 5' }]);
+    const formNine = await postForm(`${app.url}${path}`, { rating: '9' });
+    expect(formNine.status).toBe(422);
+    expect(formNine.text).toContain('rating: Expected an integer from 1 to 5');
+    expect(formNine.text).not.toContain('Invalid type');
     const results = await Promise.all([5, 4, 5, 4].map((rating) => app.call('POST', path, { body: { rating } })));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);

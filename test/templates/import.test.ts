@@ -104,7 +104,7 @@ describe('POST /email-templates/import', () => {
       projectSlug: main.slug,
       project: main,
     };
-    expect(await resolveTemplate(ctx, 'receipt')).toEqual({ key: 'receipt', version: 2 });
+    expect(await resolveTemplate(ctx, 'receipt')).toMatchObject({ key: 'receipt', version: 2 });
     expect(await resolveTemplate(ctx, 'nope')).toBeUndefined();
     expect(await resolveTemplate({ ...ctx, env: 'sandbox' }, 'receipt')).toBeUndefined();
     const old = await renderEmail(ctx, { templateKey: 'receipt', variables: { n: 1 }, version: 1 });

@@ -60,4 +60,22 @@ describe('POST /emails/preview, custom', () => {
     expect(extra.status).toBe(422);
     expect(extra.body.error.code).toBe('validation.failed');
   });
+
+  it('names the failing fields of the variant meant, chosen by the presence of templateKey', async () => {
+    const t = await createTenant();
+    const fields = async (body: unknown) => {
+      const res = await app.call('POST', '/emails/preview', { key: t.liveKey, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.error.code).toBe('validation.failed');
+      expect(res.body.error.message).not.toContain('Expected Object but received Object');
+      return res.body.error.details.fields.map((f: { field: string; message: string }) => `${f.field}: ${f.message}`);
+    };
+    expect(await fields({})).toEqual([expect.stringMatching(/^subject: /), expect.stringMatching(/^body: /)]);
+    expect(await fields({ subject: 's', body: 'b', format: 'pdf' })).toEqual([expect.stringMatching(/^format: .*"pdf"/)]);
+    expect(await fields({ templateKey: 123 })).toEqual([expect.stringMatching(/^templateKey: templateKey must be a non-empty string/)]);
+    expect(await fields({ templateKey: 'k', variables: [1, 2] })).toEqual(['variables: Expected a JSON object']);
+    expect(await fields({ templateKey: 'k', subject: 's' })).toEqual([expect.stringMatching(/^subject: /)]);
+    expect(await fields({ subject: 'a\u0000b', body: 'b' })).toEqual([expect.stringMatching(/^subject: Control characters/)]);
+    expect(await fields({ subject: 'a\u2028b', body: 'b' })).toEqual([expect.stringMatching(/^subject: Control characters/)]);
+  });
 });

@@ -77,6 +77,9 @@ describe('template rendering', () => {
       '- Gadget & co × 1',
       'Track it with UPS (https://track.example/1Z999), or open your account:',
       'View my order (https://shop.example/orders/1042)',
+      'What happens next',
+      '1. UPS picks it up',
+      '2. It arrives',
       'Thanks,',
       'The Shop team',
       'Shop · 1 Main St',
@@ -106,7 +109,7 @@ describe('template rendering', () => {
     const t = await createTenant();
     const res = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { templateKey: 'nope', variables: {} } });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'template.not_found', details: { key: 'nope' } });
+    expect(res.body.error).toMatchObject({ code: 'template.not_found', details: { templateKey: 'nope' } });
   });
 
   it('answers 422 when a template calls a helper that does not exist', async () => {
@@ -160,6 +163,11 @@ describe('GET /email-templates/{key}/schema', () => {
     const res = await app.call('GET', '/email-templates/@account/digest/schema', { key: t.sandboxKey });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ key: '@account/digest', name: 'digest', subject: '{{count}} updates', variables: ['count', 'posts', 'posts.title'] });
+    // The same key sent encoded in the {key} route.
+    const encoded = await app.call('GET', '/email-templates/%40account%2Fdigest/schema', { key: t.sandboxKey });
+    expect(encoded.status).toBe(200);
+    expect(encoded.body).toEqual(res.body);
+    expect((await app.call('GET', '/email-templates/%40account%2Fnope/schema', { key: t.sandboxKey })).status).toBe(404);
   });
 
   it('answers 404 for an unknown key, another project, the other environment, and a layout', async () => {

@@ -136,12 +136,16 @@ describe('POST /tickets', () => {
     expect((await createTicket(app, t.liveKey, { customer: { email } })).customer).toEqual({ email, name: email });
   });
 
-  it('stores tags (trimmed, de-duplicated case-insensitively) and an assignee given at creation', async () => {
+  it('stores tags (trimmed, de-duplicated case-insensitively, in the order given) and an assignee given at creation', async () => {
     const t = await createTenant();
     const m = await t.member();
-    const c = await createTicket(app, t.liveKey, { tags: [' VIP ', 'vip', 'billing'], assignedTo: m.memberId, priority: 'urgent' });
+    const c = await createTicket(app, t.liveKey, { tags: [' zeta ', 'VIP', 'vip', 'billing', 'Alpha'], assignedTo: m.memberId, priority: 'urgent' });
     const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
-    expect(detail.body.tags.sort()).toEqual(['VIP', 'billing'].sort());
+    expect(detail.body.tags).toEqual(['zeta', 'VIP', 'billing', 'Alpha']);
+    // Tags added later come after the create's, whatever their spelling.
+    const added = await app.call('POST', `/tickets/${c.id}/tags`, { key: t.liveKey, body: { tag: 'aaa' } });
+    expect(added.body.tags).toEqual(['zeta', 'VIP', 'billing', 'Alpha', 'aaa']);
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.tags).toEqual(['zeta', 'VIP', 'billing', 'Alpha', 'aaa']);
     expect(detail.body.assignedTo).toBe(m.memberId);
     expect(detail.body.priority).toBe('urgent');
   });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isoDateTime } from '../http/schemas.js';
+import { isoDateTime, stringMap } from '../http/schemas.js';
 
 export const MAX_METADATA_KEYS = 50;
 
@@ -7,10 +7,7 @@ export const customerEmail = v.pipe(v.string(), v.trim(), v.email(), v.maxLength
 export const customerName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 const externalId = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
 const phone = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50));
-const metadata = v.pipe(
-  v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(100)), v.pipe(v.string(), v.maxLength(1000))),
-  v.check((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `metadata holds at most ${MAX_METADATA_KEYS} keys`),
-);
+const metadata = stringMap({ maxKeys: MAX_METADATA_KEYS, key: /^[\s\S]{1,100}$/ });
 
 /** Profile fields; null clears one on update. */
 const profile = {
@@ -22,7 +19,10 @@ const profile = {
 
 export const createCustomerBody = v.strictObject({ email: customerEmail, ...profile });
 /** email is accepted only to be refused when it differs: it is immutable. */
-export const updateCustomerBody = v.strictObject({ email: v.optional(v.string()), ...profile });
+export const updateCustomerBody = v.pipe(
+  v.strictObject({ email: v.optional(v.string()), ...profile }),
+  v.check((b) => Object.keys(b).length > 0, 'Give at least one of name, externalId, phone, metadata'),
+);
 export type UpdateCustomerInput = v.InferOutput<typeof updateCustomerBody>;
 
 export const customerSchema = v.object({

@@ -9,6 +9,14 @@ import type { UpdateCustomerInput } from './schemas.js';
 const PROFILE_FIELDS = ['name', 'externalId', 'phone', 'metadata'] as const;
 const MAX_ATTEMPTS = 5;
 
+/** A field sent with the value already stored (null for an absent one, `{}` for no metadata). */
+function isUnchanged(current: CustomerItem, field: (typeof PROFILE_FIELDS)[number], value: unknown): boolean {
+  if (field !== 'metadata') return (value ?? undefined) === current[field];
+  const stored = Object.entries((current.metadata as Record<string, string> | undefined) ?? {});
+  const given = (value ?? {}) as Record<string, string>;
+  return stored.length === Object.keys(given).length && stored.every(([k, v]) => Object.hasOwn(given, k) && given[k] === v);
+}
+
 /**
  * PATCH /customers/{id}. A changed externalId moves its uniqueness item in the same transaction, on
  * the condition that the customer still holds the externalId read here; a concurrent change makes the
@@ -20,15 +28,19 @@ export async function updateCustomer(ctx: TenantRef, customerId: string, patch: 
     if (patch.email !== undefined && normalizeEmail(patch.email) !== current.email) {
       throw errors.unprocessable('customer.email_immutable', 'The email of a customer cannot be changed.', { field: 'email' });
     }
-    const set: Record<string, unknown> = { updatedAt: new Date().toISOString() };
+    const changes: Record<string, unknown> = {};
     const remove: (typeof PROFILE_FIELDS)[number][] = [];
     for (const field of PROFILE_FIELDS) {
       const value = patch[field];
-      if (value === undefined) continue;
+      if (value === undefined || isUnchanged(current, field, value)) continue;
       const empty = value === null || (field === 'metadata' && Object.keys(value as object).length === 0);
       if (empty) remove.push(field);
-      else set[field] = value;
+      else changes[field] = value;
     }
+    // Nothing differs from the stored record: no write, no updatedAt bump, no customer.updated.
+    if (Object.keys(changes).length === 0 && remove.length === 0) return toCustomer(current);
+    const set = { ...changes, updatedAt: new Date().toISOString() };
+    const nameChanged = 'name' in changes || remove.includes('name');
     const oldExternalId = current.externalId;
     const newExternalId = patch.externalId === undefined ? oldExternalId : (patch.externalId ?? undefined);
     const moved = newExternalId !== oldExternalId;
@@ -43,7 +55,7 @@ export async function updateCustomer(ctx: TenantRef, customerId: string, patch: 
           update
             .where((attr, op) => (oldExternalId === undefined ? op.notExists(attr.externalId) : op.eq(attr.externalId, oldExternalId)))
             .commit(),
-          ...(patch.name === undefined ? [] : [(patch.name === null ? emailKey.remove(['name']) : emailKey.set({ name: patch.name })).commit()]),
+          ...(nameChanged ? [(patch.name ? emailKey.set({ name: patch.name }) : emailKey.remove(['name'])).commit()] : []),
           ...(moved && oldExternalId !== undefined
             ? [customerKey.delete({ ...key, kind: 'externalId', value: oldExternalId }).commit()]
             : []),

@@ -25,7 +25,8 @@ export interface EmailDraft {
   metadata?: Record<string, string>;
   scheduledAt?: Date;
   content:
-    | { kind: 'template'; templateKey: string; templateVersion?: number; variables: Record<string, unknown> }
+    /** `subject`: the template's subject rendered when the send was accepted (delivery renders it again, identically). */
+    | { kind: 'template'; templateKey: string; templateVersion?: number; variables: Record<string, unknown>; subject: string }
     | { kind: 'custom'; subject: string; body: string; layout?: string };
   /** Live customer sends take a unit of the monthly allowance; system mails do not. */
   countQuota: boolean;
@@ -58,6 +59,7 @@ export function emailLogRow(
     replyTo: draft.replyTo,
     headers: draft.headers,
     metadata: draft.metadata ?? {},
+    subject: content.subject,
     ...(content.kind === 'template'
       ? {
           templateKey: content.templateKey,
@@ -65,7 +67,7 @@ export function emailLogRow(
           templateVersion: content.templateVersion,
           variables: JSON.stringify(content.variables),
         }
-      : { templateRef: CUSTOM_REF, subject: content.subject, body: content.body, layout: content.layout }),
+      : { templateRef: CUSTOM_REF, body: content.body, layout: content.layout }),
     blocked: state.blockReason !== undefined,
     blockReason: state.blockReason,
     scheduledAt: draft.scheduledAt?.toISOString(),

@@ -12,7 +12,8 @@ export const toSendResult = (ctx: Pick<TenantContext, 'projectId' | 'projectSlug
   kind: row.kind,
   status: row.status,
   to: row.to,
-  subject: row.subject ?? null,
+  // Rows written before template sends stored their rendered subject have none.
+  subject: row.subject ?? '',
   deduplicated,
   blocked: row.blocked,
   blockReason: row.blockReason ?? null,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isoDateTime } from '../http/schemas.js';
+import { isoDateTime, jsonObject, stringMap } from '../http/schemas.js';
 
 export const EMAIL_STATUSES = [
   'queued',
@@ -25,27 +25,19 @@ export const MAX_BATCH = 100;
 
 const address = v.pipe(v.string(), v.trim(), v.email('Expected an email address'), v.maxLength(254));
 const addressList = v.pipe(v.array(address), v.maxLength(MAX_RECIPIENTS));
-const noLineBreaks = v.regex(/^[^\r\n]*$/, 'Line breaks are not allowed');
+/** Subjects are header values: no control characters, line breaks or Unicode line separators. */
+export const plainLine = v.regex(/^[^\u0000-\u001f\u007f\u2028\u2029]*$/, 'Control characters and line breaks are not allowed');
 
-/** Headers the service sets itself from the send's own fields. */
+/** Headers the service sets itself from the send's own fields, and SES's own `X-SES-*` controls. */
 const RESERVED_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'date', 'message-id', 'content-type', 'content-transfer-encoding', 'mime-version', 'return-path']);
+const isReservedHeader = (name: string) => RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('x-ses-');
 
 const headerMap = v.pipe(
-  v.record(
-    v.pipe(
-      v.string(),
-      v.regex(/^[A-Za-z0-9-]{1,100}$/, 'Header names use letters, digits and dashes'),
-      v.check((name) => !RESERVED_HEADERS.has(name.toLowerCase()), 'This header is set from the send fields'),
-    ),
-    v.pipe(v.string(), v.maxLength(1000), noLineBreaks),
-  ),
-  v.check((m) => Object.keys(m).length <= 50, 'At most 50 headers'),
+  stringMap({ maxKeys: 50, key: /^[A-Za-z0-9-]{1,100}$/ }),
+  v.check((m) => Object.keys(m).every((name) => !isReservedHeader(name)), 'From, To, Cc, Bcc, Subject, Reply-To, Sender, Date, Message-Id, Content-Type, Content-Transfer-Encoding, MIME-Version, Return-Path and X-SES-* headers are set by the service'),
 );
 
-const metadataMap = v.pipe(
-  v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(100)), v.pipe(v.string(), v.maxLength(1000))),
-  v.check((m) => Object.keys(m).length <= 50, 'At most 50 metadata entries'),
-);
+const metadataMap = stringMap({ maxKeys: 50, key: /^[\s\S]{1,100}$/ });
 
 export const idempotencyKey = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
 
@@ -59,8 +51,8 @@ const sendEntries = {
   metadata: v.optional(metadataMap),
   scheduledAt: v.optional(isoDateTime),
   templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
-  variables: v.optional(v.record(v.string(), v.unknown())),
-  subject: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), noLineBreaks)),
+  variables: v.optional(jsonObject),
+  subject: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), plainLine)),
   body: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50000))),
   layout: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
 };
@@ -106,7 +98,7 @@ export const sendResult = v.object({
   kind: v.picklist(['template', 'custom']),
   status: v.picklist(EMAIL_STATUSES),
   to: v.string(),
-  subject: v.nullable(v.string()),
+  subject: v.string(),
   deduplicated: v.boolean(),
   blocked: v.boolean(),
   blockReason: v.nullable(v.picklist(BLOCK_REASONS)),

@@ -6,7 +6,8 @@ import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES } from './valu
 export const REQUEST_STATUSES = ['pending', 'sent', 'opened', 'responded', 'expired'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
-const rating = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5));
+const RATING = 'Expected an integer from 1 to 5';
+const rating = v.pipe(v.number(RATING), v.integer(RATING), v.minValue(1, RATING), v.maxValue(5, RATING));
 const messageBody = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(10000));
 const customerInput = v.strictObject({ email: customerEmail, name: v.optional(customerName) });
 
@@ -26,7 +27,7 @@ export const createRequestBody = v.strictObject({
 
 /** The rating form posts strings; JSON clients send numbers. */
 export const submitRatingBody = v.strictObject({
-  rating: v.union([rating, v.pipe(v.string(), v.regex(/^[1-5]$/, 'Expected a rating from 1 to 5'), v.transform(Number))]),
+  rating: v.union([rating, v.pipe(v.string(), v.regex(/^[1-5]$/, RATING), v.transform(Number))], RATING),
   comment: v.optional(
     v.pipe(
       v.string(),

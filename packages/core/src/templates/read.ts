@@ -2,6 +2,7 @@ import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
 import { ACCOUNT_PREFIX, qualifiedKey } from './keys.js';
 import { loadTemplate, renderEmail, renderTemplate, templateVariables, type RenderInput } from './render.js';
+import { templateNotFound } from './resolve.js';
 import { listHeads, type Head } from './store.js';
 
 const byKey = (a: Head, b: Head) => a.key.localeCompare(b.key) || a.type.localeCompare(b.type);
@@ -35,7 +36,7 @@ export async function previewEmail(ctx: TenantContext, input: RenderInput & { fo
   let detectedVariables: string[] = [];
   if ('templateKey' in input) {
     const set = await loadTemplate(ctx, input.templateKey);
-    if (!set) throw errors.unprocessable('template.not_found', `No template with key ${input.templateKey} exists.`, { key: input.templateKey });
+    if (!set) throw templateNotFound(input.templateKey);
     rendered = renderTemplate(set, input.variables);
     detectedVariables = templateVariables(set);
   } else {

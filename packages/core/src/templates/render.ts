@@ -4,8 +4,10 @@ import { errors } from '../http/errors.js';
 import { compileVersion, type Compiled } from './compile.js';
 import { parseRef, qualifiedKey, type ItemRef } from './keys.js';
 import { loadRenderSet, type RenderSet } from './render-set.js';
+import { templateNotFound } from './resolve.js';
 import { wrapInShell } from './shell.js';
 import { getHead, getVersion, versionId, type Head, type Owner } from './store.js';
+import { renderStep, subjectCacheKey } from './subject.js';
 import { htmlToText } from './text.js';
 
 export type RenderInput =
@@ -21,9 +23,6 @@ export interface RenderedEmail {
   templateVersion?: number;
   missingVariables: string[];
 }
-
-const notFound = (what: string, key: string) =>
-  errors.unprocessable('template.not_found', `No ${what} with key ${key} exists.`, { key });
 
 export { resolveTemplate } from './resolve.js';
 
@@ -79,7 +78,7 @@ export function templateVariables(set: RenderSet, subject: Compiled = subjectOf(
   ];
 }
 
-const subjectOf = (head: Head) => compileVersion(`${versionId(head)}#subject`, head.scope, head.subject, { escape: false });
+const subjectOf = (head: Head) => compileVersion(subjectCacheKey(head), head.scope, head.subject, { escape: false });
 
 /** A variable is missing when its path does not resolve; paths through a list count as present. */
 function isMissing(path: string, variables: Record<string, unknown>): boolean {
@@ -92,19 +91,11 @@ function isMissing(path: string, variables: Record<string, unknown>): boolean {
   return current === undefined;
 }
 
-function run(render: () => string): string {
-  try {
-    return render();
-  } catch (err) {
-    throw errors.unprocessable('template.render_failed', `The template could not be rendered: ${(err as Error).message}`);
-  }
-}
-
 /** Renders a template send or a custom (Markdown) send to subject, HTML and text. Nothing is stored. */
 export async function renderEmail(ctx: TenantContext, input: RenderInput): Promise<RenderedEmail> {
   if ('templateKey' in input) {
     const set = await loadTemplate(ctx, input.templateKey, input.version);
-    if (!set) throw notFound('template', input.version === undefined ? input.templateKey : `${input.templateKey} (version ${input.version})`);
+    if (!set) throw templateNotFound(input.version === undefined ? input.templateKey : `${input.templateKey} (version ${input.version})`);
     return renderTemplate(set, input.variables);
   }
   return renderCustom(ctx, input);
@@ -113,9 +104,9 @@ export async function renderEmail(ctx: TenantContext, input: RenderInput): Promi
 export function renderTemplate(set: RenderSet, variables: Record<string, unknown>): RenderedEmail {
   const { root, layout, partials } = set;
   const options = { partials };
-  const subject = run(() => subjectOf(root.head).render(variables, options)).trim();
-  const body = run(() => root.compiled.render(variables, options));
-  const html = layout ? run(() => layout.compiled.render({ ...variables, body }, options)) : body;
+  const subject = renderStep(() => subjectOf(root.head).render(variables, options)).trim();
+  const body = renderStep(() => root.compiled.render(variables, options));
+  const html = layout ? renderStep(() => layout.compiled.render({ ...variables, body }, options)) : body;
   return {
     subject,
     html,
@@ -132,9 +123,9 @@ async function renderCustom(ctx: TenantContext, input: { subject: string; body: 
   if (input.layout) {
     const ref = parseRef(input.layout);
     const head = ref && (await getHead(ctx, { ref, type: 'layout' }));
-    if (!head) throw notFound('layout', input.layout);
+    if (!head) throw errors.unprocessable('template.not_found', `No layout with key ${input.layout} exists.`, { layout: input.layout });
     const { root, partials } = await loadRenderSet(ctx, head);
-    html = run(() => root.compiled.render({ subject: input.subject, body }, { partials }));
+    html = renderStep(() => root.compiled.render({ subject: input.subject, body }, { partials }));
   } else {
     html = wrapInShell(input.subject, body);
   }

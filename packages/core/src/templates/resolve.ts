@@ -1,14 +1,19 @@
 import type { TenantContext } from '../auth/context.js';
+import { errors } from '../http/errors.js';
 import { parseRef, qualifiedKey } from './keys.js';
-import { getHead } from './store.js';
+import { getHead, type Head } from './store.js';
 
 /**
  * The current version of a template (one read), for validating a send before it is queued. Apart from
- * render.ts so the send path (the emails Lambda) does not bundle the renderer (handlebars, marked, html-to-text).
+ * render.ts so the send path (the emails Lambda) does not load the renderer (handlebars, marked, html-to-text) at init.
  */
-export async function resolveTemplate(ctx: TenantContext, key: string): Promise<{ key: string; version: number } | undefined> {
+export async function resolveTemplate(ctx: TenantContext, key: string): Promise<{ key: string; version: number; head: Head } | undefined> {
   const ref = parseRef(key);
   if (!ref) return undefined;
   const head = await getHead(ctx, { ref, type: 'template' });
-  return head ? { key: qualifiedKey(ref), version: head.version } : undefined;
+  return head ? { key: qualifiedKey(ref), version: head.version, head } : undefined;
 }
+
+/** The same 422 from a send, a preview and a delivery, naming the key as the request field does. */
+export const templateNotFound = (templateKey: string) =>
+  errors.unprocessable('template.not_found', `No template with key ${templateKey} exists.`, { templateKey });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { KEY_PATTERN } from './keys.js';
+import { KEY_PATTERN, REF_PATTERN } from './keys.js';
 import { importBody, importResult, previewBody, previewResult, templateRow, templateSchema } from './schemas.js';
 
 const common = { group: 'templates' as const, tenancy: 'project' as const, tags: ['Emails'] };
@@ -33,8 +33,8 @@ export const templateRoutes = {
     method: 'GET',
     path: '/email-templates/{key}/schema',
     scope: 'emails:manage',
-    summary: 'Variables a project template expects',
-    params: keyParam,
+    summary: 'Variables a template expects: a project key, or an @account/ key sent encoded (%40account%2F<key>)',
+    params: { key: v.pipe(v.string(), v.regex(REF_PATTERN)) },
     response: templateSchema,
     errors: [404],
   }),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { isoDateTime } from '../http/schemas.js';
+import { plainLine } from '../emails/schemas.js';
+import { isoDateTime, jsonObject } from '../http/schemas.js';
 import { TEMPLATE_TYPES } from './keys.js';
 
 /** Files above this are refused with a 422 of ours; the multipart parser's own limit sits higher. */
@@ -64,19 +65,28 @@ export const templateRow = v.object({
 
 const format = v.optional(v.picklist(['html', 'text']), 'html');
 
-export const previewBody = v.union([
-  v.strictObject({
-    templateKey: v.pipe(v.string(), v.minLength(1)),
-    variables: v.optional(v.record(v.string(), v.unknown()), {}),
-    format,
-  }),
-  v.strictObject({
-    subject: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
-    body: v.pipe(v.string(), v.minLength(1), v.maxLength(50000)),
-    layout: v.optional(v.pipe(v.string(), v.minLength(1))),
-    format,
-  }),
-]);
+/**
+ * The variant is chosen by the presence of `templateKey` (a custom preview must leave it out), so a
+ * refusal names the fields that fail in the variant meant rather than a union mismatch.
+ */
+export const previewBody = v.variant(
+  'templateKey',
+  [
+    v.strictObject({
+      templateKey: v.pipe(v.string(), v.minLength(1)),
+      variables: v.optional(jsonObject, {}),
+      format,
+    }),
+    v.strictObject({
+      templateKey: v.optional(v.never()),
+      subject: v.pipe(v.string(), v.minLength(1), v.maxLength(200), plainLine),
+      body: v.pipe(v.string(), v.minLength(1), v.maxLength(50000)),
+      layout: v.optional(v.pipe(v.string(), v.minLength(1))),
+      format,
+    }),
+  ],
+  'templateKey must be a non-empty string (a template preview), or left out (a custom preview with subject and body)',
+);
 
 export const previewResult = v.object({
   subject: v.string(),

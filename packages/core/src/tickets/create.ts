@@ -80,7 +80,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
         ),
         put(TicketNumber.create({ ...tenant, number, ticketId }).params()),
         put(CustomerTicket.create({ ...tenant, customerId: customer.id, ticketId, number, subject: input.subject, status: 'new', createdAt: now }).params()),
-        ...uniqueTags(input.tags ?? []).map((t) => put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now }).params())),
+        ...uniqueTags(input.tags ?? []).map((t, position) => put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now, position }).params())),
         ...match.writes,
       ];
       const result = await transactWrite(items);

@@ -135,6 +135,8 @@ export const Tag = new Entity(
       /** As first given. */
       tag: { type: 'string', required: true, readOnly: true },
       createdAt: { type: 'string', required: true, readOnly: true },
+      /** Place among the tags given on create, which share one createdAt (absent: added later). */
+      position: { type: 'number', readOnly: true },
     },
     indexes: {
       byTicket: {

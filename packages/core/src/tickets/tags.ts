@@ -16,9 +16,13 @@ export function uniqueTags(tags: string[]) {
   return [...seen.values()];
 }
 
+/** Tags in the order they were added: a create's in the order given, later ones after them. */
+export const inAdditionOrder = (tags: Array<{ tag: string; createdAt: string; position?: number }>) =>
+  [...tags].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.position ?? 0) - (b.position ?? 0)).map((t) => t.tag);
+
 async function tagsOf(ctx: TenantContext, ticketId: string) {
   const { data } = await Tag.query.byTicket({ projectId: ctx.projectId, env: ctx.env, ticketId }).go({ pages: 'all' });
-  return { id: ticketId, tags: data.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((t) => t.tag) };
+  return { id: ticketId, tags: inAdditionOrder(data) };
 }
 
 const entities = { ticket: Ticket, tag: Tag };

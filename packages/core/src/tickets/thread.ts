@@ -2,6 +2,7 @@ import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
 import { threadService } from './entities.js';
 import { toDetail } from './present.js';
+import { inAdditionOrder } from './tags.js';
 
 /** The ticket with its messages, attachments and tags: one Query on the ticket's item collection. */
 export async function loadThread(ctx: TenantContext, ticketId: string) {
@@ -14,7 +15,7 @@ export async function loadThread(ctx: TenantContext, ticketId: string) {
     ticket,
     messages: data.message,
     attachments: data.attachment,
-    tags: [...data.tag].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((t) => t.tag),
+    tags: inAdditionOrder(data.tag),
     tagItems: data.tag,
   };
 }
