@@ -93,6 +93,6 @@ export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegE
       (o) => Object.values(o).every((x) => typeof x !== 'string' || (!CONTROL.test(x) && x.length <= (opts.maxValue ?? 1000))),
       `Values must be at most ${opts.maxValue ?? 1000} characters without control characters or line breaks`,
     ),
-    v.check((o) => !opts.key || Object.keys(o).every((k) => opts.key!.test(k)), 'Invalid key'),
+    v.check((o) => !opts.key || Object.keys(o).every((k) => opts.key!.test(k)), `Every key must match ${opts.key}`),
     v.transform((o) => o as Record<string, string>),
   );
