@@ -29,3 +29,21 @@ describe('GET /projects', () => {
     expect(res.body.error.code).toBe('environment.forbidden');
   });
 });
+
+describe('unknown routes', () => {
+  it('answer 404 or 405 in the error shape; a valid key is still counted and told its budget', async () => {
+    const t = await createTenant();
+    const unknown = await app.call('GET', '/nope', { key: t.liveKey });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
+    expect(unknown.headers.get('x-ratelimit-remaining')).toBe('99');
+    const wrong = await app.call('PUT', '/projects', { key: t.liveKey });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+    expect(wrong.headers.get('x-ratelimit-remaining')).toBe('98');
+    const anonymous = await app.call('GET', '/nope');
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});
+

@@ -253,6 +253,7 @@ export interface operations {
         content: {
           "application/json": {
             projects: {
+                /** Format: uuid */
                 id: string;
                 slug: string;
                 name: string;
@@ -310,6 +311,7 @@ export interface operations {
         content: {
           "application/json": {
             members: ({
+                /** Format: uuid */
                 id: string;
                 email: string;
                 name: string;
@@ -383,7 +385,9 @@ export interface operations {
         content: {
           "application/json": {
             tickets: ({
+                /** Format: uuid */
                 id: string;
+                /** Format: uuid */
                 projectId: string;
                 projectSlug: string | null;
                 number: number;
@@ -492,6 +496,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             number: number;
             subject: string;
@@ -522,6 +527,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -570,7 +581,9 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             projectId: string;
             projectSlug: string | null;
             number: number;
@@ -598,7 +611,9 @@ export interface operations {
               name: string;
             };
             messages: ({
+                /** Format: uuid */
                 id: string;
+                /** Format: uuid */
                 ticketId: string;
                 /** @enum {string} */
                 senderType: "customer" | "staff";
@@ -608,6 +623,7 @@ export interface operations {
                 /** Format: date-time */
                 createdAt: string;
                 attachments: {
+                    /** Format: uuid */
                     id: string;
                     fileName: string;
                     fileSize: number;
@@ -690,8 +706,10 @@ export interface operations {
         content: {
           "application/json": {
             deleted: boolean;
+            /** Format: uuid */
             id: string;
             attachmentsRemoved: number;
+            /** Format: uuid */
             projectId: string;
             projectSlug: string | null;
           };
@@ -778,7 +796,9 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             projectId: string;
             projectSlug: string | null;
             number: number;
@@ -806,7 +826,9 @@ export interface operations {
               name: string;
             };
             messages: ({
+                /** Format: uuid */
                 id: string;
+                /** Format: uuid */
                 ticketId: string;
                 /** @enum {string} */
                 senderType: "customer" | "staff";
@@ -816,6 +838,7 @@ export interface operations {
                 /** Format: date-time */
                 createdAt: string;
                 attachments: {
+                    /** Format: uuid */
                     id: string;
                     fileName: string;
                     fileSize: number;
@@ -849,6 +872,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -911,7 +940,9 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             ticketId: string;
             /** @enum {string} */
             senderType: "customer" | "staff";
@@ -921,6 +952,7 @@ export interface operations {
             /** Format: date-time */
             createdAt: string;
             attachments: {
+                /** Format: uuid */
                 id: string;
                 fileName: string;
                 fileSize: number;
@@ -952,6 +984,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -1007,6 +1045,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             tags: string[];
           };
@@ -1032,6 +1071,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -1081,6 +1126,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             tags: string[];
           };
@@ -1180,8 +1226,10 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             projectId: string;
             projectSlug: string;
+            /** Format: uuid */
             id: string;
             /** @enum {string} */
             kind: "template" | "custom";
@@ -1217,6 +1265,12 @@ export interface operations {
       };
       /** @description Error */
       409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -1270,8 +1324,10 @@ export interface operations {
         content: {
           "application/json": {
             results: (({
+                /** Format: uuid */
                 projectId: string;
                 projectSlug: string;
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 kind: "template" | "custom";
@@ -1308,6 +1364,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -1361,6 +1423,7 @@ export interface operations {
         content: {
           "application/json": {
             emails: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 kind: "template" | "custom";
@@ -1458,6 +1521,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             /** @enum {string} */
             kind: "template" | "custom";
@@ -1557,6 +1621,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             /** @enum {string} */
             kind: "template" | "custom";
@@ -1699,6 +1764,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -1986,6 +2057,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             key: string;
             name: string;
@@ -2018,6 +2090,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2076,6 +2154,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             key: string;
             name: string;
@@ -2102,6 +2181,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2153,6 +2238,7 @@ export interface operations {
         content: {
           "application/json": {
             results: ({
+                /** Format: uuid */
                 id: string;
                 title: string;
                 slug: string;
@@ -2230,7 +2316,9 @@ export interface operations {
         content: {
           "application/json": {
             articles: ({
+                /** Format: uuid */
                 id: string;
+                /** Format: uuid */
                 projectId: string;
                 projectSlug: string | null;
                 title: string;
@@ -2325,7 +2413,9 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             projectId: string;
             projectSlug: string | null;
             title: string;
@@ -2360,6 +2450,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2408,7 +2504,9 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             projectId: string;
             projectSlug: string | null;
             title: string;
@@ -2510,7 +2608,9 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             projectId: string;
             projectSlug: string | null;
             title: string;
@@ -2551,6 +2651,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2606,6 +2712,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             helpfulYes: number;
             helpfulNo: number;
@@ -2632,6 +2739,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2678,6 +2791,7 @@ export interface operations {
         content: {
           "application/json": {
             categories: ({
+                /** Format: uuid */
                 id: string;
                 name: string;
                 slug: string;
@@ -2757,6 +2871,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             name: string;
             slug: string;
@@ -2780,6 +2895,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2829,6 +2950,7 @@ export interface operations {
         content: {
           "application/json": {
             deleted: boolean;
+            /** Format: uuid */
             id: string;
           };
         };
@@ -2911,6 +3033,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             name: string;
             slug: string;
@@ -2940,6 +3063,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2994,6 +3123,7 @@ export interface operations {
         content: {
           "application/json": {
             logs: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 level: "debug" | "info" | "warn" | "error" | "fatal";
@@ -3001,6 +3131,7 @@ export interface operations {
                 scope: string | null;
                 timestamp: string;
                 fingerprint: string;
+                /** Format: uuid */
                 issueId: string;
                 stack: string | null;
                 context: {
@@ -3112,6 +3243,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description payload_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
       422: {
         content: {
@@ -3160,6 +3297,7 @@ export interface operations {
         content: {
           "application/json": {
             issues: ({
+                /** Format: uuid */
                 id: string;
                 fingerprint: string;
                 title: string;
@@ -3172,6 +3310,7 @@ export interface operations {
                 count: number;
                 firstSeenAt: string;
                 lastSeenAt: string;
+                /** Format: uuid */
                 lastEventId: string;
               })[];
             total: number;
@@ -3242,6 +3381,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             fingerprint: string;
             title: string;
@@ -3254,8 +3394,10 @@ export interface operations {
             count: number;
             firstSeenAt: string;
             lastSeenAt: string;
+            /** Format: uuid */
             lastEventId: string;
             latestEvents: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 level: "debug" | "info" | "warn" | "error" | "fatal";
@@ -3263,6 +3405,7 @@ export interface operations {
                 scope: string | null;
                 timestamp: string;
                 fingerprint: string;
+                /** Format: uuid */
                 issueId: string;
                 stack: string | null;
                 context: {
@@ -3349,6 +3492,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             fingerprint: string;
             title: string;
@@ -3361,6 +3505,7 @@ export interface operations {
             count: number;
             firstSeenAt: string;
             lastSeenAt: string;
+            /** Format: uuid */
             lastEventId: string;
           };
         };
@@ -3385,6 +3530,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -3435,6 +3586,7 @@ export interface operations {
         content: {
           "application/json": {
             customers: ({
+                /** Format: uuid */
                 id: string;
                 email: string;
                 name: string | null;
@@ -3528,6 +3680,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             email: string;
             name: string | null;
@@ -3558,6 +3711,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -3606,6 +3765,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             email: string;
             name: string | null;
@@ -3620,6 +3780,7 @@ export interface operations {
             /** Format: date-time */
             updatedAt: string;
             tickets: {
+                /** Format: uuid */
                 id: string;
                 number: number;
                 subject: string;
@@ -3630,6 +3791,7 @@ export interface operations {
             feedback: ({
                 /** @enum {string} */
                 type: "conversation" | "request";
+                /** Format: uuid */
                 id: string;
                 status: string;
                 subject: string | null;
@@ -3709,6 +3871,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             /** @constant */
             deleted: true;
@@ -3796,6 +3959,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             email: string;
             name: string | null;
@@ -3832,6 +3996,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -3881,6 +4051,7 @@ export interface operations {
         content: {
           "application/json": {
             conversations: ({
+                /** Format: uuid */
                 id: string;
                 customer: {
                   email: string;
@@ -3985,6 +4156,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             customer: {
               email: string;
@@ -4004,6 +4176,7 @@ export interface operations {
             /** Format: date-time */
             updatedAt: string;
             messages: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 senderType: "customer" | "staff";
@@ -4034,6 +4207,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4082,6 +4261,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             customer: {
               email: string;
@@ -4101,6 +4281,7 @@ export interface operations {
             /** Format: date-time */
             updatedAt: string;
             messages: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 senderType: "customer" | "staff";
@@ -4187,6 +4368,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             customer: {
               email: string;
@@ -4206,6 +4388,7 @@ export interface operations {
             /** Format: date-time */
             updatedAt: string;
             messages: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 senderType: "customer" | "staff";
@@ -4236,6 +4419,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4291,6 +4480,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             customer: {
               email: string;
@@ -4310,6 +4500,7 @@ export interface operations {
             /** Format: date-time */
             updatedAt: string;
             messages: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 senderType: "customer" | "staff";
@@ -4340,6 +4531,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4389,6 +4586,7 @@ export interface operations {
         content: {
           "application/json": {
             requests: ({
+                /** Format: uuid */
                 id: string;
                 customer: {
                   email: string;
@@ -4495,6 +4693,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             customer: {
               email: string;
@@ -4538,6 +4737,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4586,6 +4791,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             customer: {
               email: string;
@@ -4706,6 +4912,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             customer: {
               email: string;
@@ -4725,6 +4932,7 @@ export interface operations {
             /** Format: date-time */
             updatedAt: string;
             messages: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 senderType: "customer" | "staff";
@@ -4738,6 +4946,13 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+          "text/html": string;
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
           "text/html": string;
@@ -4780,6 +4995,7 @@ export interface operations {
         content: {
           "application/json": {
             webhooks: ({
+                /** Format: uuid */
                 id: string;
                 url: string;
                 events: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
@@ -4864,6 +5080,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             url: string;
             events: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
@@ -4891,6 +5108,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4941,6 +5164,7 @@ export interface operations {
           "application/json": {
             /** @constant */
             deleted: true;
+            /** Format: uuid */
             id: string;
           };
         };
@@ -5024,6 +5248,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             url: string;
             events: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
@@ -5056,6 +5281,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -5107,6 +5338,7 @@ export interface operations {
         content: {
           "application/json": {
             deliveries: ({
+                /** Format: uuid */
                 id: string;
                 /** @enum {string} */
                 event: "ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated";
@@ -5202,6 +5434,7 @@ export interface operations {
           "application/json": {
             /** @constant */
             queued: true;
+            /** Format: uuid */
             deliveryId: string;
             /** @enum {string} */
             event: "ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated";
@@ -5228,6 +5461,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -5276,6 +5515,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** Format: uuid */
             id: string;
             url: string;
             events: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];

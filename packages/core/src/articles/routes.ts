@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.js';
-import { intQuery, isoDateTime, pageQuery, uuid } from '../http/schemas.js';
+import { integer, intQuery, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 
 export const ARTICLE_STATUSES = ['draft', 'published'] as const;
 export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
@@ -27,16 +27,16 @@ const articleUpdate = v.pipe(
 );
 
 const articleItem = v.object({
-  id: v.string(),
-  projectId: v.string(),
+  id: uuid,
+  projectId: uuid,
   projectSlug: v.nullable(v.string()),
   title: v.string(),
   slug: v.string(),
   status: v.picklist(ARTICLE_STATUSES),
   excerpt: v.nullable(v.string()),
-  categoryId: v.nullable(v.string()),
-  helpfulYes: v.number(),
-  helpfulNo: v.number(),
+  categoryId: v.nullable(uuid),
+  helpfulYes: integer,
+  helpfulNo: integer,
   publishedAt: v.nullable(isoDateTime),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
@@ -44,27 +44,27 @@ const articleItem = v.object({
 const fullArticle = v.object({ ...articleItem.entries, body: v.string(), bodyHtml: v.string() });
 
 const searchResult = v.object({
-  id: v.string(),
+  id: uuid,
   title: v.string(),
   slug: v.string(),
   excerpt: v.nullable(v.string()),
-  categoryId: v.nullable(v.string()),
+  categoryId: v.nullable(uuid),
   publishedAt: v.nullable(isoDateTime),
 });
 
 const category = v.object({
-  id: v.string(),
+  id: uuid,
   name: v.string(),
   slug: v.string(),
   description: v.nullable(v.string()),
-  position: v.number(),
-  articleCount: v.number(),
+  position: integer,
+  articleCount: integer,
 });
 const categoryFields = {
   name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
   slug: v.optional(slug),
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000)))),
-  position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000))),
+  position: v.optional(v.pipe(integer, v.integer(), v.minValue(0), v.maxValue(1_000_000))),
 };
 
 const articleId = { articleId: uuid };
@@ -86,7 +86,7 @@ export const articleRoutes = {
       page: intQuery({ default: 1, min: 1 }),
       limit: intQuery({ default: 20, min: 1, max: 100 }),
     },
-    response: v.object({ results: v.array(searchResult), query: v.string(), count: v.number() }),
+    response: v.object({ results: v.array(searchResult), query: v.string(), count: integer }),
   }),
   listArticles: defineRoute({
     ...common,
@@ -101,7 +101,7 @@ export const articleRoutes = {
       search: v.optional(v.string()),
       ...pageQuery(),
     },
-    response: v.object({ articles: v.array(articleItem), total: v.number(), page: v.number(), limit: v.number() }),
+    response: v.object({ articles: v.array(articleItem), ...pageMeta }),
   }),
   createArticle: defineRoute({
     ...common,
@@ -146,7 +146,7 @@ export const articleRoutes = {
     scope: 'articles:read',
     params: articleId,
     body: v.strictObject({ helpful: v.boolean() }),
-    response: v.object({ id: v.string(), helpfulYes: v.number(), helpfulNo: v.number() }),
+    response: v.object({ id: uuid, helpfulYes: integer, helpfulNo: integer }),
     errors: [404],
   }),
   listArticleCategories: defineRoute({
@@ -192,7 +192,7 @@ export const articleRoutes = {
     summary: 'Delete an article category that holds no articles',
     scope: 'articles:write',
     params: categoryId,
-    response: v.object({ deleted: v.boolean(), id: v.string() }),
+    response: v.object({ deleted: v.boolean(), id: uuid }),
     errors: [404, 422],
   }),
 };

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
+import { uuid } from '../http/schemas.js';
 import { defineRoute } from '../http/route.js';
 
-const projectRef = v.object({ id: v.string(), slug: v.string(), name: v.string() });
+const projectRef = v.object({ id: uuid, slug: v.string(), name: v.string() });
 
 export const accountRoutes = {
   listProjects: defineRoute({
@@ -24,7 +25,7 @@ export const accountRoutes = {
     tenancy: 'account',
     scope: 'tickets:read',
     response: v.object({
-      members: v.array(v.object({ id: v.string(), email: v.string(), name: v.string(), role: v.picklist(['admin', 'agent']) })),
+      members: v.array(v.object({ id: uuid, email: v.string(), name: v.string(), role: v.picklist(['admin', 'agent']) })),
     }),
   }),
 };

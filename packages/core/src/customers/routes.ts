@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { pageQuery, uuid } from '../http/schemas.js';
+import { pageMeta, pageQuery, uuid } from '../http/schemas.js';
 import { createCustomerBody, customerFeedbackSchema, customerSchema, customerTicketSchema, updateCustomerBody } from './schemas.js';
 
 const base = { group: 'customers' as const, tenancy: 'project' as const, tags: ['Customers'] };
@@ -19,7 +19,7 @@ export const customerRoutes = {
       search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
       externalId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255))),
     },
-    response: v.object({ customers: v.array(customerSchema), total: v.number(), page: v.number(), limit: v.number() }),
+    response: v.object({ customers: v.array(customerSchema), ...pageMeta }),
   }),
   createCustomer: defineRoute({
     ...base,
@@ -67,7 +67,7 @@ export const customerRoutes = {
     summary: 'Delete a customer; their tickets are untouched',
     scope: 'customers:write',
     params: idParams,
-    response: v.object({ id: v.string(), deleted: v.literal(true) }),
+    response: v.object({ id: uuid, deleted: v.literal(true) }),
     errors: [404],
   }),
 } satisfies Record<string, RouteDef>;

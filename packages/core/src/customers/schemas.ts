@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isoDateTime, stringMap } from '../http/schemas.js';
+import { integer, isoDateTime, stringMap, uuid } from '../http/schemas.js';
 
 export const MAX_METADATA_KEYS = 50;
 
@@ -26,31 +26,31 @@ export const updateCustomerBody = v.pipe(
 export type UpdateCustomerInput = v.InferOutput<typeof updateCustomerBody>;
 
 export const customerSchema = v.object({
-  id: v.string(),
+  id: uuid,
   email: v.string(),
   name: v.nullable(v.string()),
   externalId: v.nullable(v.string()),
   phone: v.nullable(v.string()),
   metadata: v.record(v.string(), v.string()),
-  ticketCount: v.number(),
+  ticketCount: integer,
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
 
 /** The customer's history rows on GET /customers/{id}. */
 export const customerTicketSchema = v.object({
-  id: v.string(),
-  number: v.number(),
+  id: uuid,
+  number: integer,
   subject: v.string(),
   status: v.string(),
   createdAt: isoDateTime,
 });
 export const customerFeedbackSchema = v.object({
   type: v.picklist(['conversation', 'request']),
-  id: v.string(),
+  id: uuid,
   status: v.string(),
   subject: v.nullable(v.string()),
-  rating: v.nullable(v.number()),
+  rating: v.nullable(integer),
   sentiment: v.nullable(v.picklist(['positive', 'neutral', 'negative'])),
   createdAt: isoDateTime,
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { dateQuery, pageQuery, uuid } from '../http/schemas.js';
+import { dateQuery, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 import { batchBody, batchResult, emailRow, EMAIL_STATUSES, sendBody, sendResult } from './schemas.js';
 
 const common = { group: 'emails' as const, tenancy: 'project' as const, scope: 'emails:send' as const, tags: ['Emails'] };
@@ -48,7 +48,7 @@ export const emailRoutes = {
       dateFrom: dateQuery,
       dateTo: dateQuery,
     },
-    response: v.object({ emails: v.array(emailRow), total: v.number(), page: v.number(), limit: v.number() }),
+    response: v.object({ emails: v.array(emailRow), ...pageMeta }),
   }),
   getEmail: defineRoute({
     ...common,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isoDateTime, jsonObject, stringMap } from '../http/schemas.js';
+import { integer, isoDateTime, jsonObject, stringMap, uuid } from '../http/schemas.js';
 
 export const EMAIL_STATUSES = [
   'queued',
@@ -92,9 +92,9 @@ export const batchBody = v.strictObject({
 });
 
 export const sendResult = v.object({
-  projectId: v.string(),
+  projectId: uuid,
   projectSlug: v.string(),
-  id: v.string(),
+  id: uuid,
   kind: v.picklist(['template', 'custom']),
   status: v.picklist(EMAIL_STATUSES),
   to: v.string(),
@@ -108,12 +108,12 @@ export const sendResult = v.object({
 
 export const batchResult = v.object({
   results: v.array(
-    v.union([sendResult, v.object({ index: v.number(), error: v.object({ code: v.string(), message: v.string() }) })]),
+    v.union([sendResult, v.object({ index: integer, error: v.object({ code: v.string(), message: v.string() }) })]),
   ),
 });
 
 export const emailRow = v.object({
-  id: v.string(),
+  id: uuid,
   kind: v.picklist(['template', 'custom']),
   status: v.picklist(EMAIL_STATUSES),
   to: v.string(),
@@ -123,7 +123,7 @@ export const emailRow = v.object({
   replyTo: v.nullable(v.string()),
   subject: v.nullable(v.string()),
   templateKey: v.nullable(v.string()),
-  templateVersion: v.nullable(v.number()),
+  templateVersion: v.nullable(integer),
   metadata: v.record(v.string(), v.string()),
   blocked: v.boolean(),
   blockReason: v.nullable(v.picklist(BLOCK_REASONS)),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { customerEmail, customerName } from '../customers/schemas.js';
-import { csvQuery, isoDateTime, pageQuery, uuid } from '../http/schemas.js';
+import { csvQuery, integer, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES } from './values.js';
 
 export const REQUEST_STATUSES = ['pending', 'sent', 'opened', 'responded', 'expired'] as const;
@@ -45,32 +45,32 @@ const customerRef = v.object({ email: v.string(), name: v.nullable(v.string()) }
 const nullableTime = v.nullable(isoDateTime);
 
 const conversationFields = {
-  id: v.string(),
+  id: uuid,
   customer: customerRef,
   subject: v.string(),
   status: v.picklist(CONVERSATION_STATUSES),
-  rating: v.nullable(v.number()),
+  rating: v.nullable(integer),
   sentiment: v.picklist(SENTIMENTS),
   source: v.picklist(SOURCES),
-  requestId: v.nullable(v.string()),
+  requestId: v.nullable(uuid),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 };
 export const conversationRowSchema = v.object(conversationFields);
 export const conversationSchema = v.object({
   ...conversationFields,
-  messages: v.array(v.object({ id: v.string(), senderType: v.picklist(SENDER_TYPES), body: v.string(), createdAt: isoDateTime })),
+  messages: v.array(v.object({ id: uuid, senderType: v.picklist(SENDER_TYPES), body: v.string(), createdAt: isoDateTime })),
 });
 
 export const requestSchema = v.object({
-  id: v.string(),
+  id: uuid,
   customer: customerRef,
-  ticketId: v.nullable(v.string()),
+  ticketId: v.nullable(uuid),
   message: v.nullable(v.string()),
   status: v.picklist(REQUEST_STATUSES),
-  rating: v.nullable(v.number()),
-  conversationId: v.nullable(v.string()),
-  emailId: v.nullable(v.string()),
+  rating: v.nullable(integer),
+  conversationId: v.nullable(uuid),
+  emailId: v.nullable(uuid),
   sentAt: nullableTime,
   openedAt: nullableTime,
   respondedAt: nullableTime,
@@ -79,6 +79,6 @@ export const requestSchema = v.object({
   updatedAt: isoDateTime,
 });
 
-const page = { total: v.number(), page: v.number(), limit: v.number() };
+const page = { ...pageMeta };
 export const conversationListSchema = v.object({ conversations: v.array(conversationRowSchema), ...page });
 export const requestListSchema = v.object({ requests: v.array(requestSchema), ...page });

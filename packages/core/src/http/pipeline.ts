@@ -80,6 +80,9 @@ const routeResolver = (routes: Map<string, { route: RouteDef; impl: RouteImpl<Ro
       const bound = routes.get(event.routeKey);
       if (!bound) {
         const found = match(event.requestContext.http.method, event.rawPath);
+        // A valid key's request counts and carries the rate-limit headers even when it hits no route.
+        const principal = await principalOf(event);
+        if (principal) await countAgainst(stateOf(event), principal);
         if (found?.kind === 'method-not-allowed') throw errors.methodNotAllowed(found.allowed);
         throw new HttpError(404, 'not_found', `No route for ${event.requestContext.http.method} ${event.rawPath}.`);
       }
@@ -88,15 +91,24 @@ const routeResolver = (routes: Map<string, { route: RouteDef; impl: RouteImpl<Ro
   } satisfies MiddlewareObj<Event, Result>;
 };
 
+const bearerOf = (event: Event) => {
+  const header = headerOf(event, 'authorization');
+  return header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+};
+
+const principalOf = async (event: Event) => {
+  const secret = bearerOf(event);
+  return secret ? resolvePrincipal(secret) : null;
+};
+
 /** 3. The API key. */
 const authenticate = (): MiddlewareObj<Event, Result> => ({
   before: async ({ event }) => {
     const state = stateOf(event);
     if (state.route!.tenancy === 'public') return;
-    const header = headerOf(event, 'authorization');
-    const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!m) throw errors.unauthorized();
-    const principal = await resolvePrincipal(m[1]!);
+    const secret = bearerOf(event);
+    if (!secret) throw errors.unauthorized();
+    const principal = await resolvePrincipal(secret);
     if (!principal) throw errors.unauthorized('The API key is invalid or has been revoked.');
     state.principal = principal;
   },
@@ -141,21 +153,24 @@ const tenancy = (): MiddlewareObj<Event, Result> => ({
  * 3b. Rate limit, per key, counted in DynamoDB right after authentication, so every request of a valid
  * key counts and carries the X-RateLimit headers, refused ones (scope, IP, project) included.
  */
+async function countAgainst(state: State, principal: Principal) {
+  state.rate = await countRequest(principal.keyId, principal.rateLimit);
+  if (state.rate.exceeded) {
+    const retryAfter = Math.max(1, state.rate.reset - Math.floor(Date.now() / 1000));
+    throw new HttpError(
+      429,
+      'rate_limit.exceeded',
+      `Rate limit of ${principal.rateLimit} requests per minute exceeded. Retry in ${retryAfter} s.`,
+      { limit: principal.rateLimit, retryAfter },
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+}
+
 const rateLimit = (): MiddlewareObj<Event, Result> => ({
   before: async ({ event }) => {
     const state = stateOf(event);
-    if (!state.principal) return;
-    state.rate = await countRequest(state.principal.keyId, state.principal.rateLimit);
-    if (state.rate.exceeded) {
-      const retryAfter = Math.max(1, state.rate.reset - Math.floor(Date.now() / 1000));
-      throw new HttpError(
-        429,
-        'rate_limit.exceeded',
-        `Rate limit of ${state.principal.rateLimit} requests per minute exceeded. Retry in ${retryAfter} s.`,
-        { limit: state.principal.rateLimit, retryAfter },
-        { 'Retry-After': String(retryAfter) },
-      );
-    }
+    if (state.principal) await countAgainst(state, state.principal);
   },
 });
 

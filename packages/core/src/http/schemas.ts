@@ -2,6 +2,10 @@ import * as v from 'valibot';
 
 /** Shared valibot building blocks for parameters; areas compose their own schemas from these. */
 export const uuid = v.pipe(v.string(), v.uuid());
+export const integer = v.pipe(v.number(), v.integer());
+
+/** The paging fields every list answers beside its rows. */
+export const pageMeta = { total: integer, page: integer, limit: integer };
 
 /** A query parameter holding an integer, with bounds and a default. */
 export const intQuery = <D extends number | undefined = undefined>(opts: { default?: D; min?: number; max?: number }) =>

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { csvQuery, dateQuery, isoDateTime, jsonObject, pageQuery, uuid } from '../http/schemas.js';
+import { csvQuery, dateQuery, integer, isoDateTime, jsonObject, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
 
 const DAY_MS = 86_400_000;
@@ -31,33 +31,33 @@ const logEventInput = v.strictObject({
 });
 
 const logEvent = v.object({
-  id: v.string(),
+  id: uuid,
   level: v.picklist(LOG_LEVELS),
   message: v.string(),
   scope: v.nullable(v.string()),
   timestamp: v.string(),
   fingerprint: v.string(),
-  issueId: v.string(),
+  issueId: uuid,
   stack: v.nullable(v.string()),
   context: v.nullable(v.record(v.string(), v.unknown())),
   receivedAt: v.string(),
 });
 
 const logIssue = v.object({
-  id: v.string(),
+  id: uuid,
   fingerprint: v.string(),
   title: v.string(),
   level: v.picklist(LOG_LEVELS),
   scope: v.nullable(v.string()),
   status: v.picklist(ISSUE_STATUSES),
   regressed: v.boolean(),
-  count: v.number(),
+  count: integer,
   firstSeenAt: v.string(),
   lastSeenAt: v.string(),
-  lastEventId: v.string(),
+  lastEventId: uuid,
 });
 
-const list = { total: v.number(), page: v.number(), limit: v.number() };
+const list = { ...pageMeta };
 const issueParams = { id: uuid };
 const common = { group: 'logs' as const, tags: ['Logs'], tenancy: 'project' as const };
 
@@ -70,7 +70,7 @@ export const logRoutes = {
     summary: 'Ingest log events (grouped into log issues asynchronously)',
     scope: 'logs:write',
     body: v.strictObject({ events: v.pipe(v.array(logEventInput), v.minLength(1), v.maxLength(100)) }),
-    response: v.object({ accepted: v.number() }),
+    response: v.object({ accepted: integer }),
     errors: [403, 422],
   }),
   listLogs: defineRoute({

@@ -25,6 +25,8 @@ export function errorStatuses(route: RouteDef): number[] {
   if (route.tenancy === 'project') statuses.add(400);
   if (route.params) statuses.add(404);
   if (route.query || route.body || route.tenancy !== 'public') statuses.add(422);
+  // API Gateway's payload limit (10 MB), answered before any handler runs.
+  if (route.body) statuses.add(413);
   return [...statuses].sort((a, b) => a - b);
 }
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { plainLine } from '../emails/schemas.js';
-import { isoDateTime, jsonObject } from '../http/schemas.js';
+import { integer, isoDateTime, jsonObject, uuid } from '../http/schemas.js';
 import { TEMPLATE_TYPES } from './keys.js';
 
 /** Files above this are refused with a 422 of ours; the multipart parser's own limit sits higher. */
@@ -30,13 +30,13 @@ export const importBody = v.strictObject({
 const nullableString = v.nullable(v.string());
 
 export const importResult = v.object({
-  id: v.string(),
+  id: uuid,
   key: v.string(),
   name: v.string(),
   type: v.picklist(TEMPLATE_TYPES),
   scope: v.picklist(['project', 'account']),
   subject: v.string(),
-  version: v.number(),
+  version: integer,
   variables: v.array(v.string()),
   referencedPartials: v.array(v.string()),
   layoutKey: nullableString,
@@ -58,7 +58,7 @@ export const templateRow = v.object({
   type: v.picklist(TEMPLATE_TYPES),
   scope: v.picklist(['project', 'account']),
   subject: v.string(),
-  version: v.number(),
+  version: integer,
   layoutKey: nullableString,
   updatedAt: isoDateTime,
 });

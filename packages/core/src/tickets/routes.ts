@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.js';
-import { boolQuery, intQuery, isoDateTime, pageQuery, uuid } from '../http/schemas.js';
+import { boolQuery, integer, intQuery, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 import {
   ATTACHMENTS_PER_MESSAGE,
   BODY_MAX,
@@ -21,10 +21,10 @@ const priority = v.picklist(PRIORITIES);
 const category = v.picklist(CATEGORIES);
 
 const ticketRow = v.object({
-  id: v.string(),
-  projectId: v.string(),
+  id: uuid,
+  projectId: uuid,
   projectSlug: v.nullable(v.string()),
-  number: v.number(),
+  number: integer,
   subject: v.string(),
   status,
   priority,
@@ -39,17 +39,17 @@ const ticketRow = v.object({
 });
 
 const attachment = v.object({
-  id: v.string(),
+  id: uuid,
   fileName: v.string(),
-  fileSize: v.number(),
+  fileSize: integer,
   mimeType: v.string(),
   url: v.string(),
   createdAt: isoDateTime,
 });
 
 const message = v.object({
-  id: v.string(),
-  ticketId: v.string(),
+  id: uuid,
+  ticketId: uuid,
   senderType: v.picklist(SENDER_TYPES),
   visibility: v.picklist(VISIBILITIES),
   body: v.string(),
@@ -67,7 +67,7 @@ const ticketDetail = v.object({
   tags: v.array(v.string()),
 });
 
-const tagsResponse = v.object({ id: v.string(), tags: v.array(v.string()) });
+const tagsResponse = v.object({ id: uuid, tags: v.array(v.string()) });
 const ticketParams = { ticketId: uuid };
 const base = { group: 'tickets' as const, tags: ['Tickets'], tenancy: 'project' as const };
 
@@ -98,9 +98,7 @@ export const ticketRoutes = {
     },
     response: v.object({
       tickets: v.array(ticketRow),
-      total: v.number(),
-      page: v.number(),
-      limit: v.number(),
+      ...pageMeta,
       nextCursor: v.nullable(v.string()),
     }),
   }),
@@ -124,8 +122,8 @@ export const ticketRoutes = {
       assignedTo: v.optional(uuid),
     }),
     response: v.object({
-      id: v.string(),
-      number: v.number(),
+      id: uuid,
+      number: integer,
       subject: v.string(),
       status,
       priority,
@@ -175,9 +173,9 @@ export const ticketRoutes = {
     params: ticketParams,
     response: v.object({
       deleted: v.boolean(),
-      id: v.string(),
-      attachmentsRemoved: v.number(),
-      projectId: v.string(),
+      id: uuid,
+      attachmentsRemoved: integer,
+      projectId: uuid,
       projectSlug: v.nullable(v.string()),
     }),
     errors: [404],

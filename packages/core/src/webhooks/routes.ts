@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { isoDateTime, pageQuery, uuid } from '../http/schemas.js';
+import { integer, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 import { EVENT_NAMES } from './events.js';
 
 const eventName = v.picklist(EVENT_NAMES);
@@ -19,7 +19,7 @@ const url = v.pipe(
 );
 
 const webhook = v.object({
-  id: v.string(),
+  id: uuid,
   url: v.string(),
   events: v.array(eventName),
   format,
@@ -74,7 +74,7 @@ export const webhookRoutes = {
     path: '/webhooks/{id}',
     summary: 'Delete an endpoint; its pending retries are dropped',
     params: idParams,
-    response: v.object({ deleted: v.literal(true), id: v.string() }),
+    response: v.object({ deleted: v.literal(true), id: uuid }),
     errors: [404],
   }),
   listWebhookDeliveries: defineRoute({
@@ -88,19 +88,17 @@ export const webhookRoutes = {
     response: v.object({
       deliveries: v.array(
         v.object({
-          id: v.string(),
+          id: uuid,
           event: eventName,
-          attempt: v.number(),
-          statusCode: v.nullable(v.number()),
-          durationMs: v.number(),
+          attempt: integer,
+          statusCode: v.nullable(integer),
+          durationMs: integer,
           error: v.nullable(v.string()),
           createdAt: isoDateTime,
           nextRetryAt: v.nullable(isoDateTime),
         }),
       ),
-      total: v.number(),
-      page: v.number(),
-      limit: v.number(),
+      ...pageMeta,
     }),
     errors: [404],
   }),
@@ -112,7 +110,7 @@ export const webhookRoutes = {
     summary: 'Queue a sample delivery (default event: the endpoint\'s first); the result appears in the delivery log',
     params: idParams,
     body: v.strictObject({ event: v.optional(eventName) }),
-    response: v.object({ queued: v.literal(true), deliveryId: v.string(), event: eventName }),
+    response: v.object({ queued: v.literal(true), deliveryId: uuid, event: eventName }),
     errors: [404, 422],
   }),
   rotateWebhookSecret: defineRoute({
