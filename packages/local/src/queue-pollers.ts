@@ -6,6 +6,8 @@ import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/ports/queues
 import { lambdaContext } from './lambda-context.js';
 import { loadHandler, projectRoot } from './handlers.js';
 
+const BATCHES_IN_FLIGHT = 4;
+
 /**
  * Emulates Lambda's SQS event source mapping: long-polls each queue, invokes its consumer with the
  * same event shape and batch size, deletes the records that succeeded and leaves the reported
@@ -74,7 +76,9 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
   };
 
   const active = (only ?? QUEUE_NAMES).filter((q) => existsSync(join(projectRoot, 'functions', 'queue', `${QUEUES[q].consumer}.ts`)));
-  const loops = active.map(async (name) => {
+  // Lambda polls a queue with several batches in flight at once; so does this, so one slow batch
+  // (a webhook endpoint timing out) does not hold up the messages behind it.
+  const loops = active.flatMap((name) => Array.from({ length: BATCHES_IN_FLIGHT }, () => name)).map(async (name) => {
     while (running) {
       try {
         await pollOnce(name, 1);

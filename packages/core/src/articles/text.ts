@@ -1,5 +1,6 @@
 import { convert } from 'html-to-text';
 import { Marked } from 'marked';
+import { escapeHtml } from '../templates/escape.js';
 
 const MAX_SLUG = 80;
 
@@ -15,8 +16,6 @@ export function slugify(text: string): string {
     .replace(/-+$/g, '');
   return slug || 'article';
 }
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 // Raw HTML inside an article's Markdown is shown as text: bodyHtml is safe to embed in a help center page.
 const markdown = new Marked({ gfm: true, renderer: { html: ({ text }) => escapeHtml(text) } });

@@ -13,6 +13,7 @@ import type { CONVERSATION_STATUSES } from './values.js';
 import { toConversation, toConversationRow, type ConversationItem, type ConversationView, type MessageItem } from './present.js';
 import { sentimentOf } from './sentiment.js';
 import { feedbackLink } from './token.js';
+import { escapeHtml } from '../templates/escape.js';
 
 type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
@@ -164,7 +165,7 @@ export async function replyToConversation(ctx: TenantContext, conversationId: st
   await sendSystemEmail(ctx, {
     to: conversation.customerEmail,
     subject: `Re: ${conversation.subject}`,
-    markdown: `${body}\n\n---\n\n[View the whole conversation](${link})`,
+    markdown: `${escapeHtml(body)}\n\n---\n\n[View the whole conversation](${link})`,
     kind: 'feedback_reply',
     metadata: { conversationId },
   });

@@ -12,10 +12,12 @@ import { STORED_REQUEST_STATUSES } from './values.js';
 import { requestStatus, toRequest, type RequestItem } from './present.js';
 import type { RequestStatus } from './schemas.js';
 import { feedbackLink } from './token.js';
+import { escapeHtml } from '../templates/escape.js';
 
 const ratingEmail = (message: string | undefined, link: string) =>
   [
-    message ?? 'Thank you for getting in touch. We would love to know how we did.',
+    // The caller's message may carry customer text: shown as written, never as markup.
+    message !== undefined ? escapeHtml(message) : 'Thank you for getting in touch. We would love to know how we did.',
     `**How would you rate your experience?** [Rate us from 1 to 5](${link})`,
     `If the button does not work, open this address: ${link}`,
   ].join('\n\n');

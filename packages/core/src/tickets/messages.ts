@@ -10,6 +10,7 @@ import { emitEvent } from '../webhooks/emit.js';
 import { Attachment, MAX_ATTACHMENT_BYTES, Message, Ticket } from './entities.js';
 import { eventCustomer, eventTicket, toMessage, type AttachmentItem, type MessageItem, type TicketItem } from './present.js';
 import { applyChanges, customerCopyUpdate, WRITE_ATTEMPTS } from './update.js';
+import { escapeHtml } from '../templates/escape.js';
 
 export interface PostMessageInput {
   body: string;
@@ -117,11 +118,11 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
 
 /** The customer's copy of a public reply (never in sandbox), with links to its attachments. */
 function replyEmail(ctx: TenantContext, ticket: TicketItem, message: Awaited<ReturnType<typeof toMessage>>) {
-  const links = message.attachments.map((a) => `- [${a.fileName}](${a.url})`).join('\n');
+  const links = message.attachments.map((a) => `- [${escapeHtml(a.fileName)}](${a.url})`).join('\n');
   return prepareSystemEmail(ctx, {
     to: ticket.customerEmail,
     subject: `Re: ${ticket.subject} [#${ticket.number}]`,
-    markdown: links ? `${message.body}\n\nAttachments:\n\n${links}` : message.body,
+    markdown: links ? `${escapeHtml(message.body)}\n\nAttachments:\n\n${links}` : escapeHtml(message.body),
     kind: 'ticket_reply',
     metadata: { ticketId: ticket.ticketId, messageId: message.id },
   });
