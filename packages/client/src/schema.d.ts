@@ -531,6 +531,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -739,6 +745,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
       422: {
         content: {
@@ -876,6 +888,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -988,6 +1006,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -1075,6 +1099,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -1152,6 +1182,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -1263,7 +1299,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Error */
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
           "application/json": components["schemas"]["Error"];
@@ -1364,6 +1400,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -1677,6 +1719,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
       422: {
         content: {
@@ -1764,6 +1812,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2090,6 +2144,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2454,6 +2514,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -2655,6 +2721,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -2739,6 +2811,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2899,6 +2977,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -2975,6 +3059,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -3063,6 +3153,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -3239,6 +3335,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -3534,6 +3636,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -3711,6 +3819,12 @@ export interface operations {
       };
       /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -3902,6 +4016,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
       422: {
         content: {
@@ -3996,6 +4116,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4207,6 +4333,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4423,6 +4555,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -4531,6 +4669,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -4737,6 +4881,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -5112,6 +5262,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -5189,6 +5345,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -5281,6 +5443,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -5465,6 +5633,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {
@@ -5549,6 +5723,12 @@ export interface operations {
       };
       /** @description not_found: no such record in this project and environment */
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import type { Environment } from '../auth/entities.js';
 import { isConditionFailure } from '../db/errors.js';
+import { conflictPause } from '../db/transact.js';
 import { errors } from '../http/errors.js';
 import { paginate } from '../http/list.js';
 import { logger } from '../logger.js';
@@ -14,7 +15,7 @@ import { deriveExcerpt, markdownToHtml, slugify } from './text.js';
 type ArticleRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof Article.get>['go']>>['data']>;
 
 /** Optimistic writes retry this often when another request changed the same items first. */
-const ATTEMPTS = 5;
+const ATTEMPTS = 12;
 
 const keyOf = (ctx: Pick<TenantContext, 'projectId' | 'env'>, articleId: string) => ({ projectId: ctx.projectId, env: ctx.env, articleId });
 
@@ -105,8 +106,9 @@ export async function createArticle(ctx: TenantContext, input: ArticleCreateInpu
     const failed = ['slug', 'article', 'body', 'category'][rejectedAt(result.data)];
     if (failed === 'category') throw categoryMissing();
     if (failed === 'slug' && input.slug) throw slugTaken(input.slug);
+    await conflictPause(attempt + 1);
   }
-  throw new Error(`Could not create the article after ${ATTEMPTS} attempts (concurrent writes)`);
+  throw errors.conflict('The article slug');
 }
 
 export async function getArticle(ctx: TenantContext, articleId: string) {
@@ -178,8 +180,9 @@ export async function updateArticle(ctx: TenantContext, articleId: string, input
     if (failed === 'slug') throw slugTaken(slug);
     if (failed === 'category') throw categoryMissing();
     // 'article': another update won the revision race; anything else was a transaction conflict. Retry.
+    await conflictPause(attempt + 1);
   }
-  throw new Error(`Could not update the article after ${ATTEMPTS} attempts (concurrent writes)`);
+  throw errors.conflict('The article');
 }
 
 export async function listArticles(

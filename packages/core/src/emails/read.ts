@@ -19,10 +19,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
 
 /** [from, until) as ISO strings: a date-only `dateTo` includes its whole day. */
-const createdRange = (f: EmailFilters) => ({
-  from: new Date(f.dateFrom ? Date.parse(f.dateFrom) : 0).toISOString(),
-  until: new Date(f.dateTo ? Date.parse(f.dateTo) + (isDateOnly(f.dateTo) ? DAY_MS : 1) : Date.parse('9999-12-31')).toISOString(),
-});
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+const createdRange = (f: EmailFilters) => {
+  const from = f.dateFrom ? Date.parse(f.dateFrom) : 0;
+  // Capped: past year 9999 an ISO string gains a sign and would sort before every real date.
+  const until = Math.min(LATEST, f.dateTo ? Date.parse(f.dateTo) + (isDateOnly(f.dateTo) ? DAY_MS : 1) : LATEST);
+  if (from >= until) throw errors.validation([{ field: 'dateFrom', in: 'query', message: 'Must not be after dateTo' }]);
+  return { from: new Date(from).toISOString(), until: new Date(until).toISOString() };
+};
 
 /**
  * GET /emails: reads the most selective index for the filters given (recipient, template, status,

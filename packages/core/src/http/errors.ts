@@ -41,5 +41,7 @@ export const errors = {
   /** A 422 about the request that is not one field's shape (a conflict with stored state, for example). */
   unprocessable: (code: string, message: string, details?: Record<string, unknown>) =>
     new HttpError(422, code, message, details),
+  /** Other requests kept changing the same record; the client may simply retry. */
+  conflict: (what: string) => new HttpError(409, 'conflict', `${what} is being changed by other requests at the same moment; retry.`),
   internal: () => new HttpError(500, 'internal', 'An unexpected error occurred. It has been logged.'),
 };

@@ -57,9 +57,25 @@ export const dateQuery = v.optional(
 const isPlainObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
 
+/** Nesting a caller's JSON may have; deeper values would overflow recursive serializers. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Depth of a parsed JSON value, walked without recursion (it may be arbitrarily deep). */
+export const depthWithin = (value: unknown, max: number) => {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return false;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return true;
+};
+
 /** A JSON object passed through as sent (arrays and null refused), documented as `type: object`. */
 export const jsonObject = v.pipe(
   v.custom<Record<string, unknown>>(isPlainObject, 'Expected a JSON object'),
+  v.check((o) => depthWithin(o, MAX_JSON_DEPTH), `Nested deeper than ${MAX_JSON_DEPTH} levels`),
   // to-json-schema spreads metadata into the generated schema: this is what the OpenAPI document shows.
   v.metadata({ type: 'object' }),
 );

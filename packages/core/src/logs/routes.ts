@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { csvQuery, dateQuery, integer, isoDateTime, jsonObject, pageMeta, pageQuery, uuid } from '../http/schemas.js';
+import { csvQuery, dateQuery, depthWithin, integer, isoDateTime, jsonObject, MAX_JSON_DEPTH, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
 
 const DAY_MS = 86_400_000;
@@ -24,7 +24,8 @@ const logEventInput = v.strictObject({
   context: v.optional(
     v.pipe(
       jsonObject,
-      v.check((o) => Buffer.byteLength(JSON.stringify(o)) <= MAX_CONTEXT_BYTES, 'Must be at most 16 KB serialized'),
+      // Runs even when the depth check failed (valibot goes on): a too-deep value is that check's to report.
+      v.check((o) => !depthWithin(o, MAX_JSON_DEPTH) || Buffer.byteLength(JSON.stringify(o)) <= MAX_CONTEXT_BYTES, 'Must be at most 16 KB serialized'),
     ),
   ),
   fingerprint: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(200))), v.minLength(1), v.maxLength(20))),

@@ -11,6 +11,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*)',
   404: 'not_found: no such record in this project and environment',
   405: 'method_not_allowed',
+  409: 'conflict: other requests kept changing the same record at the same moment; retry',
   413: 'payload_too_large',
   422: 'validation.failed (details.fields lists each bad field) or a domain rule',
   429: 'rate_limit.exceeded: over the per-key rate limit; see Retry-After',
@@ -25,6 +26,8 @@ export function errorStatuses(route: RouteDef): number[] {
   if (route.tenancy === 'project') statuses.add(400);
   if (route.params) statuses.add(404);
   if (route.query || route.body || route.tenancy !== 'public') statuses.add(422);
+  // Writes retry concurrent changes to the same record a few times, then answer 409.
+  if (route.method !== 'GET' && route.tenancy === 'project') statuses.add(409);
   // API Gateway's payload limit (10 MB), answered before any handler runs.
   if (route.body) statuses.add(413);
   return [...statuses].sort((a, b) => a - b);

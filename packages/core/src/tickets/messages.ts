@@ -93,10 +93,12 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         next.after.status !== before.status ? [customerCopyUpdate(ctx, next.after)] : [],
       );
       if (result.ok) after = next.after;
-      else if (attempt >= WRITE_ATTEMPTS) throw new Error(`Message on ticket ${ticketId} could not be written: ${result.codes.join(',')}`);
-      // The ticket changed (or went) since it was read: read it again; else a collision: try again.
-      else if (result.codes[0] === 'ConditionalCheckFailed') before = await getTicket(ctx, ticketId);
-      else await conflictPause(attempt);
+      else if (attempt >= WRITE_ATTEMPTS) throw errors.conflict('The ticket');
+      else {
+        await conflictPause(attempt);
+        // The ticket changed (or went) since it was read: read it again; else a collision: try again.
+        if (result.codes[0] === 'ConditionalCheckFailed') before = await getTicket(ctx, ticketId);
+      }
     }
   } catch (err) {
     await releaseStorage(ctx, totalBytes);

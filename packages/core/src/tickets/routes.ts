@@ -67,6 +67,8 @@ const ticketDetail = v.object({
   tags: v.array(v.string()),
 });
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 const tagsResponse = v.object({ id: uuid, tags: v.array(v.string()) });
 const ticketParams = { ticketId: uuid };
 const base = { group: 'tickets' as const, tags: ['Tickets'], tenancy: 'project' as const };
@@ -195,7 +197,15 @@ export const ticketRoutes = {
         v.pipe(
           v.array(
             v.strictObject({
-              fileName: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255), v.regex(/^[^/\\]+$/, 'A file name, without slashes')),
+              fileName: v.pipe(
+                v.string(),
+                v.trim(),
+                v.minLength(1),
+                v.maxLength(255),
+                v.regex(/^[^/\\\u0000-\u001f\u007f]+$/, 'A file name, without slashes or control characters'),
+                // A lone surrogate cannot be written as UTF-8 (object keys, headers).
+                v.check((s) => !LONE_SURROGATE.test(s), 'A file name of valid Unicode characters'),
+              ),
               mimeType: v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type such as image/png')),
               // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
               content: v.pipe(v.string(), v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content')),

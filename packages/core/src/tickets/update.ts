@@ -1,4 +1,5 @@
 import type { TenantContext } from '../auth/context.js';
+import { errors } from '../http/errors.js';
 import { conflictPause, transactWriteWithCopies, update } from '../db/transact.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
@@ -63,7 +64,7 @@ export const customerCopyUpdate = (ctx: TenantContext, after: TicketItem) =>
   );
 
 /** How many times a write is retried after losing a race with another change of the same ticket. */
-export const WRITE_ATTEMPTS = 5;
+export const WRITE_ATTEMPTS = 12;
 
 export async function updateTicket(ctx: TenantContext, ticketId: string, input: UpdateTicketInput) {
   const assignee = input.assignedTo === undefined ? undefined : await assigneeFor(ctx, input.assignedTo);
@@ -79,9 +80,9 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
     const { after, writes } = applyChanges(ctx, before, changes, new Date().toISOString());
     const result = await transactWriteWithCopies(writes, after.status !== before.status ? [customerCopyUpdate(ctx, after)] : []);
     if (!result.ok) {
-      if (attempt >= WRITE_ATTEMPTS) throw new Error(`Ticket ${ticketId} kept changing; update abandoned: ${result.codes.join(',')}`);
+      if (attempt >= WRITE_ATTEMPTS) throw errors.conflict('The ticket');
+      await conflictPause(attempt);
       if (result.codes[0] === 'ConditionalCheckFailed') thread = await loadThread(ctx, ticketId);
-      else await conflictPause(attempt);
       continue;
     }
     if (after.status === 'resolved' && before.status !== 'resolved') {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+import { createTicket } from '../tickets/helpers.js';
+
+const app = await startTestApp();
+
+describe('bursts and extremes', () => {
+  it('answers parallel writes to one ticket and same-title article creates with 200 or 409, never 500', async () => {
+    const t = await createTenant();
+    const key = await t.key({ rateLimit: 10_000 });
+    const ticket = await createTicket(app, key);
+    const priorities = ['low', 'medium', 'high', 'urgent'];
+    const results = await Promise.all([
+      ...Array.from({ length: 25 }, (_, i) => app.call('PATCH', `/tickets/${ticket.id}`, { key, body: { priority: priorities[i % 4] } })),
+      ...Array.from({ length: 25 }, (_, i) => app.call('POST', `/tickets/${ticket.id}/messages`, { key, body: { body: `race ${i}`, visibility: 'internal' } })),
+      ...Array.from({ length: 20 }, () => app.call('POST', '/articles', { key, body: { title: 'Race two' } })),
+    ]);
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 409), statuses.join(',')).toBe(true);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('conflict');
+    const slugs = results.filter((r) => r.status === 200 && r.body.slug).map((r) => r.body.slug);
+    expect(new Set(slugs).size).toBe(slugs.length);
+    const detail = await app.call('GET', `/tickets/${ticket.id}`, { key });
+    const written = results.slice(25, 50).filter((r) => r.status === 200).length;
+    expect(detail.body.messages).toHaveLength(1 + written);
+  }, 120_000);
+
+  it('refuses JSON nested too deeply for a log context or template variables with 422', async () => {
+    const t = await createTenant();
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const logs = await app.call('POST', '/logs', {
+      key: t.liveKey,
+      rawBody: `{"events":[{"level":"error","message":"m","context":${deep}}]}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(logs.status).toBe(422);
+    expect(logs.body.error.details.fields[0]).toMatchObject({ field: 'events.0.context', message: 'Nested deeper than 32 levels' });
+    const preview = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      rawBody: `{"templateKey":"x","variables":${deep}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(preview.status).toBe(422);
+  });
+
+  it('refuses attachment names with control characters or lone surrogates, and inverted email date ranges', async () => {
+    const t = await createTenant();
+    const ticket = await createTicket(app, t.liveKey);
+    for (const fileName of ['\ud800', 'a\u0000b', 'a\u007fb']) {
+      const res = await app.call('POST', `/tickets/${ticket.id}/messages`, {
+        key: t.liveKey,
+        body: { body: 'x', attachments: [{ fileName, mimeType: 'text/plain', content: 'aGk=' }] },
+      });
+      expect(res.status, JSON.stringify(fileName)).toBe(422);
+    }
+    for (const query of [{ dateFrom: '2030-01-01', dateTo: '2020-01-01' }]) {
+      expect((await app.call('GET', '/emails', { key: t.liveKey, query })).status).toBe(422);
+    }
+    expect((await app.call('GET', '/emails', { key: t.liveKey, query: { dateTo: '9999-12-31' } })).status).toBe(200);
+  });
+});
