@@ -1,4 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import { env } from '../config.js';
 import { ttlIn } from '../db/client.js';
 import { isConditionFailure } from '../db/errors.js';
@@ -9,7 +13,7 @@ import { WebhookDeadLetter, WebhookDelivery, WebhookEndpoint } from './entities.
 import type { EventEnvelope, EventName } from './events.js';
 import { deliveryBody } from './payload.js';
 import { openSecret } from './secret.js';
-import { checkWebhookTarget } from './target.js';
+import { type HostResolver, type PinnedTarget, pinWebhookTarget } from './target.js';
 import { signPayload } from './verify.js';
 
 /** One event for one endpoint, one attempt: what fan-out and retries put on the webhooks queue. */
@@ -80,15 +84,78 @@ interface Outcome {
   error?: string;
 }
 
-async function post(endpoint: { webhookId: string; url: string; format: 'json' | 'chat'; sealedSecret: string }, job: DeliveryJob): Promise<Outcome> {
+/** A receiver's reply is drained up to this much and then cut off: only its status matters. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+class DeliveryTimeout extends Error {}
+
+/**
+ * POSTs to the checked addresses only: the connection's lookup answers with them instead of asking
+ * DNS again (which could answer differently by now). The Host header and TLS server name stay the
+ * URL's host, so certificates are still verified against the name. Resolves with the status.
+ */
+function send(target: PinnedTarget, headers: Record<string, string>, body: string): Promise<number> {
+  const families = target.addresses.map((address) => ({ address, family: isIP(address) }));
+  const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
+    const candidates = options.family ? families.filter((a) => a.family === options.family) : families;
+    if (candidates.length === 0) {
+      callback(Object.assign(new Error(`No checked IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 0);
+    } else if (options.all) {
+      (callback as unknown as (err: null, addresses: LookupAddress[]) => void)(null, candidates);
+    } else {
+      callback(null, candidates[0]!.address, candidates[0]!.family);
+    }
+  };
+  return new Promise((resolve, reject) => {
+    let status: number | undefined;
+    const req = (target.url.protocol === 'https:' ? https : http).request(
+      {
+        method: 'POST',
+        hostname: target.host,
+        port: target.url.port || undefined,
+        path: target.url.pathname + target.url.search,
+        headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+        lookup: pinnedLookup,
+        // A fresh connection per attempt: a pooled socket would skip the pinned lookup.
+        agent: false,
+      },
+      (res) => {
+        status = res.statusCode!;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_RESPONSE_BYTES) finish();
+        });
+        res.on('end', finish);
+        res.on('error', finish);
+      },
+    );
+    // One deadline for connecting, sending and reading the reply; a status already received stands.
+    const timer = setTimeout(() => finish(new DeliveryTimeout()), DELIVERY_TIMEOUT_MS);
+    function finish(err?: Error) {
+      clearTimeout(timer);
+      req.destroy();
+      if (status !== undefined) resolve(status);
+      else reject(err ?? new Error('The connection closed without a response'));
+    }
+    req.on('error', finish);
+    req.end(body);
+  });
+}
+
+async function post(
+  endpoint: { webhookId: string; url: string; format: 'json' | 'chat'; sealedSecret: string },
+  job: DeliveryJob,
+  resolve?: HostResolver,
+): Promise<Outcome> {
   // Again at delivery: the name may have been re-pointed at an internal address since registration.
-  const refused = await checkWebhookTarget(endpoint.url);
-  if (refused) return { ok: false, error: `Target refused: ${refused}` };
+  const target = await pinWebhookTarget(endpoint.url, resolve);
+  if ('refused' in target) return { ok: false, error: `Target refused: ${target.refused}` };
   const body = deliveryBody(endpoint.format, job.event, job.timestamp, job.data);
   try {
-    const res = await fetch(endpoint.url, {
-      method: 'POST',
-      headers: {
+    const status = await send(
+      target,
+      {
         'Content-Type': 'application/json',
         'X-Service-Event': job.event,
         'X-Service-Signature': signPayload(body, openSecret(endpoint.sealedSecret, endpoint.webhookId)),
@@ -96,18 +163,14 @@ async function post(endpoint: { webhookId: string; url: string; format: 'json' |
         'X-Service-Timestamp': job.timestamp,
       },
       body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
-    await res.body?.cancel().catch(() => undefined);
-    if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status };
-    const error =
-      res.status >= 300 && res.status < 400 ? `Redirect (HTTP ${res.status}) not followed` : `HTTP ${res.status}`;
-    return { ok: false, statusCode: res.status, error };
+    );
+    if (status >= 200 && status < 300) return { ok: true, statusCode: status };
+    const error = status >= 300 && status < 400 ? `Redirect (HTTP ${status}) not followed` : `HTTP ${status}`;
+    return { ok: false, statusCode: status, error };
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    if (e.name === 'TimeoutError') return { ok: false, error: `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s` };
-    return { ok: false, error: `Connection failed: ${e.cause?.code ?? e.cause?.message ?? e.message}` };
+    if (err instanceof DeliveryTimeout) return { ok: false, error: `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s` };
+    const e = err as NodeJS.ErrnoException;
+    return { ok: false, error: `Connection failed: ${e.code ?? e.message}` };
   }
 }
 
@@ -121,7 +184,7 @@ async function scheduleRetry(job: DeliveryJob, delaySeconds: number, at: Date) {
 }
 
 /** One attempt of one job: POST, log the attempt, then retry, dead-letter or disable as the outcome says. */
-export async function attemptDelivery(job: DeliveryJob) {
+export async function attemptDelivery(job: DeliveryJob, options: { resolve?: HostResolver } = {}) {
   const key = { projectId: job.projectId, env: job.env, webhookId: job.webhookId };
   const { data: endpoint } = await WebhookEndpoint.get(key).go();
   // A deleted endpoint's pending retries end here; a disabled or unsubscribed one gets nothing more.
@@ -129,7 +192,7 @@ export async function attemptDelivery(job: DeliveryJob) {
   if (!job.test && (!endpoint.enabled || (endpoint.events && !endpoint.events.includes(job.event)))) return;
 
   const started = Date.now();
-  const outcome = await post(endpoint, job);
+  const outcome = await post(endpoint, job, options.resolve);
   const now = Date.now();
 
   let disable: string | undefined;
