@@ -26,6 +26,20 @@ describe('bursts and extremes', () => {
     expect(detail.body.messages).toHaveLength(1 + written);
   }, 120_000);
 
+  it('answers parallel same-name category creates and externalId moves on one customer with 200 or 409, never 500', async () => {
+    const t = await createTenant();
+    const key = await t.key({ rateLimit: 10_000 });
+    const customer = await app.call('POST', '/customers', { key, body: { email: 'burst@example.com' } });
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, () => app.call('POST', '/article-categories', { key, body: { name: 'Burst category' } })),
+      ...Array.from({ length: 25 }, (_, i) => app.call('PATCH', `/customers/${customer.body.id}`, { key, body: { externalId: `ext-${i}` } })),
+    ]);
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 409), statuses.join(',')).toBe(true);
+    const slugs = results.slice(0, 20).filter((r) => r.status === 200).map((r) => r.body.slug);
+    expect(new Set(slugs).size).toBe(slugs.length);
+  }, 120_000);
+
   it('refuses JSON nested too deeply for a log context or template variables with 422', async () => {
     const t = await createTenant();
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;

@@ -2245,6 +2245,12 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description payload_too_large */
       413: {
         content: {

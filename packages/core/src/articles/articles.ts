@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import type { Environment } from '../auth/entities.js';
 import { isConditionFailure } from '../db/errors.js';
-import { conflictPause } from '../db/transact.js';
+import { conflictPause, WRITE_ATTEMPTS as ATTEMPTS } from '../db/transact.js';
 import { errors } from '../http/errors.js';
 import { paginate } from '../http/list.js';
 import { logger } from '../logger.js';
@@ -15,7 +15,6 @@ import { deriveExcerpt, markdownToHtml, slugify } from './text.js';
 type ArticleRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof Article.get>['go']>>['data']>;
 
 /** Optimistic writes retry this often when another request changed the same items first. */
-const ATTEMPTS = 12;
 
 const keyOf = (ctx: Pick<TenantContext, 'projectId' | 'env'>, articleId: string) => ({ projectId: ctx.projectId, env: ctx.env, articleId });
 

@@ -5,10 +5,10 @@ import { ArticleCategory, articleService } from './entities.js';
 import type { CategoryInput } from './routes.js';
 import { freeSlug, rejectedAt } from './slugs.js';
 import { slugify } from './text.js';
+import { conflictPause, WRITE_ATTEMPTS as ATTEMPTS } from '../db/transact.js';
 
 type CategoryRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof ArticleCategory.get>['go']>>['data']>;
 
-const ATTEMPTS = 5;
 
 const toCategory = (c: CategoryRecord) => ({
   id: c.categoryId,
@@ -52,8 +52,9 @@ export async function createCategory(ctx: TenantContext, input: CategoryInput) {
       .go();
     if (!result.canceled) return getCategory(ctx, categoryId);
     if (rejectedAt(result.data) === 0 && input.slug) throw slugTaken(input.slug);
+    await conflictPause(attempt + 1);
   }
-  throw new Error(`Could not create the category after ${ATTEMPTS} attempts (concurrent writes)`);
+  throw errors.conflict('The category slug');
 }
 
 async function readCategory(ctx: TenantContext, categoryId: string) {
@@ -93,7 +94,7 @@ export async function updateCategory(ctx: TenantContext, categoryId: string, inp
     if (!result.canceled) return getCategory(ctx, categoryId);
     if (rejectedAt(result.data) === 1) throw slugTaken(slug);
   }
-  throw new Error(`Could not update the category after ${ATTEMPTS} attempts (concurrent writes)`);
+  throw errors.conflict('The category');
 }
 
 /** Refused while articles are filed under the category: articleCount is kept in the articles' transactions. */

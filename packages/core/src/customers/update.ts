@@ -5,9 +5,9 @@ import { takenError } from './create.js';
 import { getCustomerItem } from './read.js';
 import { normalizeEmail, toCustomer, type CustomerItem, type TenantRef } from './record.js';
 import type { UpdateCustomerInput } from './schemas.js';
+import { conflictPause, WRITE_ATTEMPTS } from '../db/transact.js';
 
 const PROFILE_FIELDS = ['name', 'externalId', 'phone', 'metadata'] as const;
-const MAX_ATTEMPTS = 5;
 
 /** A field sent with the value already stored (null for an absent one, `{}` for no metadata). */
 function isUnchanged(current: CustomerItem, field: (typeof PROFILE_FIELDS)[number], value: unknown): boolean {
@@ -23,7 +23,7 @@ function isUnchanged(current: CustomerItem, field: (typeof PROFILE_FIELDS)[numbe
  * transaction fail and the update start over from a fresh read.
  */
 export async function updateCustomer(ctx: TenantRef, customerId: string, patch: UpdateCustomerInput) {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const current = await getCustomerItem(ctx, customerId);
     if (patch.email !== undefined && normalizeEmail(patch.email) !== current.email) {
       throw errors.unprocessable('customer.email_immutable', 'The email of a customer cannot be changed.', { field: 'email' });
@@ -77,7 +77,7 @@ export async function updateCustomer(ctx: TenantRef, customerId: string, patch: 
       throw takenError('externalId', newExternalId);
     }
     // The customer changed or vanished meanwhile, or the transaction collided: read again.
-    await new Promise((r) => setTimeout(r, 20 * (attempt + 1) + Math.random() * 30));
+    await conflictPause(attempt + 1);
   }
-  throw new Error(`Customer ${customerId} kept changing during the update`);
+  throw errors.conflict('The customer');
 }

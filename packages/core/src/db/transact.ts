@@ -27,6 +27,9 @@ export async function transactWrite(items: TransactItem[]): Promise<{ ok: true }
   }
 }
 
+/** How often an API write retries a transaction that collided with concurrent changes before answering 409. */
+export const WRITE_ATTEMPTS = 12;
+
 /** A short, jittered pause before retrying a transaction that collided with another on a shared item. */
 export const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, 10 * attempt + Math.random() * 25));
 

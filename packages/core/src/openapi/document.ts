@@ -27,7 +27,7 @@ export function errorStatuses(route: RouteDef): number[] {
   if (route.params) statuses.add(404);
   if (route.query || route.body || route.tenancy !== 'public') statuses.add(422);
   // Writes retry concurrent changes to the same record a few times, then answer 409.
-  if (route.method !== 'GET' && route.tenancy === 'project') statuses.add(409);
+  if (route.method !== 'GET' && route.tenancy !== 'public') statuses.add(409);
   // API Gateway's payload limit (10 MB), answered before any handler runs.
   if (route.body) statuses.add(413);
   return [...statuses].sort((a, b) => a - b);

@@ -7,6 +7,7 @@ import { layoutRefOf, templateVariables } from './render.js';
 import { loadRenderSet } from './render-set.js';
 import { MAX_FILE_BYTES } from './schemas.js';
 import { compressSource, getHead, writeVersion, type Head, type HeadInput, type Owner } from './store.js';
+import { conflictPause, WRITE_ATTEMPTS } from '../db/transact.js';
 
 export interface ImportInput {
   file: { filename: string; truncated: boolean; content: Buffer };
@@ -19,7 +20,6 @@ export interface ImportInput {
 
 /** DynamoDB items cap at 400 KB; the gzipped source must fit beside the version row's other fields. */
 const MAX_STORED_BYTES = 380 * 1024;
-const ATTEMPTS = 3;
 
 const fieldError = (field: string, message: string) => errors.validation([{ field, in: 'body', message }]);
 
@@ -53,9 +53,8 @@ export async function importTemplate(ctx: Owner, scope: Scope, input: ImportInpu
     const existing = await getHead(ctx, { ref: { scope, key }, type: input.type });
     const prepared = await prepare(ctx, scope, key, input, compiled, directives, existing);
     if (await writeVersion(ctx, scope, prepared.head, stored)) return prepared.result;
-    if (attempt === ATTEMPTS) {
-      throw errors.unprocessable('template.conflict', `The ${input.type} ${key} was being imported concurrently; retry.`);
-    }
+    if (attempt === WRITE_ATTEMPTS) throw errors.conflict(`The ${input.type} ${key}`);
+    await conflictPause(attempt);
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { ticketQuotaWrite } from '../auth/quota.js';
 import { matchCustomerForTicket } from '../customers/match.js';
-import { conflictPause, put, transactWrite, update, type TransactItem } from '../db/transact.js';
+import { conflictPause, put, transactWrite, update, WRITE_ATTEMPTS, type TransactItem } from '../db/transact.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
 import { CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED, type Category, type Priority } from './entities.js';
@@ -10,6 +10,7 @@ import { eventCustomer, eventTicket, type TicketItem } from './present.js';
 import { searchItemPut } from './search.js';
 import { applyCountDeltas, countDeltas, nextTicketNumber, type Facets } from './stats.js';
 import { uniqueTags } from './tags.js';
+import { errors } from '../http/errors.js';
 
 export interface CreateTicketInput {
   subject: string;
@@ -24,7 +25,6 @@ export interface CreateTicketInput {
 /** Reads of the customer: the first, and one more after a concurrent create or delete of it. */
 const CUSTOMER_READS = 2;
 /** Every create of an account updates its usage item in a transaction: collisions are expected. */
-const CONFLICT_ATTEMPTS = 10;
 
 /**
  * Creates a ticket with the customer's first message. Requests: the number counter (which also counts
@@ -94,8 +94,10 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
       if (match.writes.some(failed) && reads < CUSTOMER_READS) {
         match = await matchCustomerForTicket(ctx, input.customer);
         reads++;
-      } else if (result.codes.includes('TransactionConflict') && attempt < CONFLICT_ATTEMPTS) {
+      } else if (result.codes.includes('TransactionConflict') && attempt < WRITE_ATTEMPTS) {
         await conflictPause(attempt);
+      } else if (result.codes.includes('TransactionConflict')) {
+        throw errors.conflict('The ticket');
       } else {
         throw new Error(`Ticket ${ticketId} (#${number}) could not be written: ${result.codes.join(',')}`);
       }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { releaseStorage, reserveStorage } from '../auth/quota.js';
-import { conflictPause, put, transactWriteWithCopies } from '../db/transact.js';
+import { conflictPause, put, transactWriteWithCopies, WRITE_ATTEMPTS } from '../db/transact.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { errors } from '../http/errors.js';
 import { logger } from '../logger.js';
@@ -9,7 +9,7 @@ import { deleteObjects, putObject } from '../ports/blob-store.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Attachment, MAX_ATTACHMENT_BYTES, Message, Ticket } from './entities.js';
 import { eventCustomer, eventTicket, toMessage, type AttachmentItem, type MessageItem, type TicketItem } from './present.js';
-import { applyChanges, customerCopyUpdate, WRITE_ATTEMPTS } from './update.js';
+import { applyChanges, customerCopyUpdate } from './update.js';
 import { escapeHtml } from '../templates/escape.js';
 
 export interface PostMessageInput {

@@ -1,6 +1,6 @@
 import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
-import { conflictPause, transactWriteWithCopies, update } from '../db/transact.js';
+import { conflictPause, transactWriteWithCopies, update, WRITE_ATTEMPTS } from '../db/transact.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket, type Category, type Priority, type Status } from './entities.js';
@@ -64,7 +64,6 @@ export const customerCopyUpdate = (ctx: TenantContext, after: TicketItem) =>
   );
 
 /** How many times a write is retried after losing a race with another change of the same ticket. */
-export const WRITE_ATTEMPTS = 12;
 
 export async function updateTicket(ctx: TenantContext, ticketId: string, input: UpdateTicketInput) {
   const assignee = input.assignedTo === undefined ? undefined : await assigneeFor(ctx, input.assignedTo);

@@ -62,7 +62,8 @@ export async function fanOut(envelope: EventEnvelope) {
     .byProject({ projectId: envelope.projectId, env: envelope.env })
     .go({ pages: 'all' });
   const jobs: DeliveryJob[] = endpoints
-    .filter((e) => e.enabled && (!e.events || e.events.includes(envelope.event)))
+    // An endpoint registered after the event happened does not receive it, however late the queue runs.
+    .filter((e) => e.enabled && e.createdAt <= envelope.timestamp && (!e.events || e.events.includes(envelope.event)))
     .map((e) => ({
       kind: 'delivery',
       deliveryId: deliveryIdFor(envelope.id, e.webhookId),
