@@ -2121,9 +2121,9 @@ export interface operations {
             scope: "project" | "account";
             subject: string;
             version: number;
+            layoutKey: string | null;
             variables: string[];
             referencedPartials: string[];
-            layoutKey: string | null;
             layoutId: string | null;
             layoutLinked: boolean;
             warnings: string[];
@@ -2224,9 +2224,9 @@ export interface operations {
             scope: "project" | "account";
             subject: string;
             version: number;
+            layoutKey: string | null;
             variables: string[];
             referencedPartials: string[];
-            layoutKey: string | null;
             layoutId: string | null;
             layoutLinked: boolean;
             warnings: string[];

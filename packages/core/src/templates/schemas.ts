@@ -29,17 +29,22 @@ export const importBody = v.strictObject({
 
 const nullableString = v.nullable(v.string());
 
-export const importResult = v.object({
-  id: uuid,
+/** What every listing of an item says about it. */
+const itemFields = {
   key: v.string(),
   name: v.string(),
   type: v.picklist(TEMPLATE_TYPES),
   scope: v.picklist(['project', 'account']),
   subject: v.string(),
   version: integer,
+  layoutKey: nullableString,
+};
+
+export const importResult = v.object({
+  id: uuid,
+  ...itemFields,
   variables: v.array(v.string()),
   referencedPartials: v.array(v.string()),
-  layoutKey: nullableString,
   layoutId: nullableString,
   layoutLinked: v.boolean(),
   warnings: v.array(v.string()),
@@ -52,16 +57,7 @@ export const templateSchema = v.object({
   variables: v.array(v.string()),
 });
 
-export const templateRow = v.object({
-  key: v.string(),
-  name: v.string(),
-  type: v.picklist(TEMPLATE_TYPES),
-  scope: v.picklist(['project', 'account']),
-  subject: v.string(),
-  version: integer,
-  layoutKey: nullableString,
-  updatedAt: isoDateTime,
-});
+export const templateRow = v.object({ ...itemFields, updatedAt: isoDateTime });
 
 const format = v.optional(v.picklist(['html', 'text']), 'html');
 
