@@ -1,21 +1,11 @@
+import { events } from './event-spy.js';
 import { readUsage } from '@helpdesk/core/auth/quota';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { mailsTo } from '../emails/helpers.js';
-import { createTicket, customerEmail, type RecordedEvent } from './helpers.js';
+import { createTicket, customerEmail } from './helpers.js';
 
-const events = vi.hoisted(() => [] as RecordedEvent[]);
-vi.mock('@helpdesk/core/webhooks/emit', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@helpdesk/core/webhooks/emit')>();
-  return {
-    ...original,
-    emitEvent: async (...args: Parameters<typeof original.emitEvent>) => {
-      events.push({ source: args[0], name: args[1], data: args[2] });
-      return original.emitEvent(...args);
-    },
-  };
-});
 
 const app = await startTestApp();
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');

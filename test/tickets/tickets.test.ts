@@ -1,22 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
+import { events } from './event-spy.js';
+import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { createTicket as createTicketCore } from '@helpdesk/core/tickets/create';
 import { latestTicketsForCustomer } from '@helpdesk/core/tickets/customer-tickets';
 import { matchOrCreateCustomer } from '@helpdesk/core/customers/match';
-import { createTicket, customerEmail, tenantContext, type RecordedEvent } from './helpers.js';
+import { createTicket, customerEmail, tenantContext } from './helpers.js';
 
-const events = vi.hoisted(() => [] as RecordedEvent[]);
-vi.mock('@helpdesk/core/webhooks/emit', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@helpdesk/core/webhooks/emit')>();
-  return {
-    ...original,
-    emitEvent: async (...args: Parameters<typeof original.emitEvent>) => {
-      events.push({ source: args[0], name: args[1], data: args[2] });
-      return original.emitEvent(...args);
-    },
-  };
-});
 const eventsFor = (ticketId: string) => events.filter((e) => e.data.ticket?.id === ticketId);
 
 const app = await startTestApp();
