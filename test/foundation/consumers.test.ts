@@ -43,8 +43,10 @@ function mixedBatch(valid: unknown[], wrongShape: unknown) {
 const failedIds = (result: { batchItemFailures: { itemIdentifier: string }[] }) =>
   result.batchItemFailures.map((f) => f.itemIdentifier).sort();
 
+const spyOnErrors = () => vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+
 /** Every poison message was logged with its id, as a poison message. */
-function expectPoisonLogged(spy: ReturnType<typeof vi.spyOn>, ids: string[]) {
+function expectPoisonLogged(spy: ReturnType<typeof spyOnErrors>, ids: string[]) {
   const logged = spy.mock.calls
     .filter(([message]) => String(message).startsWith('Poison message'))
     .map(([, attrs]) => (attrs as { messageId: string }).messageId)
@@ -52,7 +54,6 @@ function expectPoisonLogged(spy: ReturnType<typeof vi.spyOn>, ids: string[]) {
   expect(logged).toEqual(ids);
 }
 
-const spyOnErrors = () => vi.spyOn(logger, 'error').mockImplementation(() => undefined);
 afterEach(() => {
   vi.restoreAllMocks();
   delete process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS; // the receiver listens on 127.0.0.1
