@@ -59,6 +59,20 @@ afterEach(() => {
   delete process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS; // the receiver listens on 127.0.0.1
 });
 
+/** Runs the batch through the handler: only the two poison records fail, and both are logged as poison with their ids. */
+async function expectOnlyPoisonFailed(handler: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>, valid: unknown[], wrongShape: unknown) {
+  const { event, poison } = mixedBatch(valid, wrongShape);
+  const spy = spyOnErrors();
+  expect(failedIds(await handler(event))).toEqual(poison);
+  expectPoisonLogged(spy, poison);
+}
+
+/** Two custom sends through the API; with consumers off they wait on the emails queue. */
+const twoSends = (key: string) =>
+  Promise.all([uniqueAddress(), uniqueAddress()].map((to) => app.call('POST', '/emails/send', { key, body: { to, subject: 'Hello', body: 'Hi there' } })));
+const statusesOf = async (key: string, sends: { body: { id: string } }[]) =>
+  Promise.all(sends.map(async (s) => (await app.call('GET', `/emails/${s.body.id}`, { key })).body.status));
+
 const tenantOf = (t: TenantFixture) => ({ projectId: t.projects.main!.id, env: 'live' as const });
 
 describe('consumer()', () => {
@@ -113,32 +127,16 @@ describe('consumer()', () => {
 describe('every queue consumer with one malformed and one off-schema message in its batch', () => {
   it('emails: delivers the valid sends', async () => {
     const t = await createTenant();
-    const sends = await Promise.all(
-      [uniqueAddress(), uniqueAddress()].map((to) =>
-        app.call('POST', '/emails/send', { key: t.sandboxKey, body: { to, subject: 'Hello', body: 'Hi there' } }),
-      ),
-    );
+    const sends = await twoSends(t.sandboxKey);
     const project = { ...t.projects.main! };
     const ctx = { accountId: t.accountId, plan: 'pro' as const, allowances: PLAN_ALLOWANCES.pro, projectId: project.id, projectSlug: project.slug, project, env: 'sandbox' as const };
-    const { event, poison } = mixedBatch(
-      sends.map((s): QueueInput<'emails'> => ({ emailId: s.body.id, ctx })),
-      { emailId: sends[0]!.body.id },
-    );
-    const spy = spyOnErrors();
-    expect(failedIds(await emails(event))).toEqual(poison);
-    expectPoisonLogged(spy, poison);
-    for (const s of sends) {
-      expect((await app.call('GET', `/emails/${s.body.id}`, { key: t.sandboxKey })).body.status).toBe('captured');
-    }
+    await expectOnlyPoisonFailed(emails, sends.map((s): QueueInput<'emails'> => ({ emailId: s.body.id, ctx })), { emailId: sends[0]!.body.id });
+    expect(await statusesOf(t.sandboxKey, sends)).toEqual(['captured', 'captured']);
   });
 
   it('sesEvents: applies the valid events, bare and SNS-wrapped', async () => {
     const t = await createTenant();
-    const sends = await Promise.all(
-      [uniqueAddress(), uniqueAddress()].map((to) =>
-        app.call('POST', '/emails/send', { key: t.liveKey, body: { to, subject: 'Hello', body: 'Hi there' } }),
-      ),
-    );
+    const sends = await twoSends(t.liveKey);
     const bounce = (emailId: string, to: string): QueueInput<'sesEvents'> => ({
       eventType: 'Bounce',
       mail: { messageId: randomUUID(), tags: { accountId: [t.accountId], projectId: [t.projects.main!.id], env: ['live'], emailId: [emailId] } },
@@ -146,13 +144,8 @@ describe('every queue consumer with one malformed and one off-schema message in 
     });
     const bare = bounce(sends[0]!.body.id, sends[0]!.body.to);
     const wrapped = { Type: 'Notification', Message: JSON.stringify(bounce(sends[1]!.body.id, sends[1]!.body.to)) };
-    const { event, poison } = mixedBatch([bare, wrapped], { Type: 'Notification', Message: 'not json' });
-    const spy = spyOnErrors();
-    expect(failedIds(await sesEvents(event))).toEqual(poison);
-    expectPoisonLogged(spy, poison);
-    for (const s of sends) {
-      expect((await app.call('GET', `/emails/${s.body.id}`, { key: t.liveKey })).body.status).toBe('bounced');
-    }
+    await expectOnlyPoisonFailed(sesEvents, [bare, wrapped], { Type: 'Notification', Message: 'not json' });
+    expect(await statusesOf(t.liveKey, sends)).toEqual(['bounced', 'bounced']);
   });
 
   it('webhooks: delivers the valid jobs', async () => {
@@ -172,10 +165,7 @@ describe('every queue consumer with one malformed and one off-schema message in 
       data: { n },
       attempt: 1,
     });
-    const { event, poison } = mixedBatch([job(1), job(2)], { kind: 'delivery', webhookId: hook.body.id });
-    const spy = spyOnErrors();
-    expect(failedIds(await webhooks(event))).toEqual(poison);
-    expectPoisonLogged(spy, poison);
+    await expectOnlyPoisonFailed(webhooks, [job(1), job(2)], { kind: 'delivery', webhookId: hook.body.id });
     expect(receiver.requests.map((r) => r.json.data.n).sort()).toEqual([1, 2]);
   });
 
@@ -189,10 +179,7 @@ describe('every queue consumer with one malformed and one off-schema message in 
       events: [{ id: randomUUID(), level: 'error', timestamp: '2026-03-01T10:00:00.000Z' }],
     });
     const valid = [message('fp-1'), message('fp-2')];
-    const { event, poison } = mixedBatch(valid, { ...message('fp-3'), events: [{ id: 'e', level: 'loud', timestamp: 'x' }] });
-    const spy = spyOnErrors();
-    expect(failedIds(await logGrouping(event))).toEqual(poison);
-    expectPoisonLogged(spy, poison);
+    await expectOnlyPoisonFailed(logGrouping, valid, { ...message('fp-3'), events: [{ id: 'e', level: 'loud', timestamp: 'x' }] });
     for (const m of valid) {
       expect((await app.call('GET', `/log-issues/${m.issueId}`, { key: t.liveKey })).body).toMatchObject({ id: m.issueId, count: 1 });
     }
@@ -205,13 +192,7 @@ describe('every queue consumer with one malformed and one off-schema message in 
       const res = await app.call('POST', '/articles', { key: t.liveKey, body: { title: `About ${word}`, body: `All about ${word}.`, status: 'published' } });
       ids.push(res.body.id);
     }
-    const { event, poison } = mixedBatch(
-      ids.map((articleId): QueueInput<'articleIndex'> => ({ ...tenantOf(t), articleId })),
-      { ...tenantOf(t) },
-    );
-    const spy = spyOnErrors();
-    expect(failedIds(await articleIndex(event))).toEqual(poison);
-    expectPoisonLogged(spy, poison);
+    await expectOnlyPoisonFailed(articleIndex, ids.map((articleId): QueueInput<'articleIndex'> => ({ ...tenantOf(t), articleId })), tenantOf(t));
     for (const [i, word] of ['zephyrine', 'quillwort'].entries()) {
       const found = await app.call('GET', '/articles/search', { key: t.liveKey, query: { q: word, mode: 'keyword' } });
       expect(found.body.results.map((r: { id: string }) => r.id)).toEqual([ids[i]]);

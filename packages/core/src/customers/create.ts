@@ -77,7 +77,7 @@ export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promis
 }
 
 export const takenError = (kind: UniqueKind, value: string) =>
-  kind === 'email' ? problem('customer.email_taken', { email: value }) : problem('customer.external_id_taken', { externalId: value });
+  problem(kind === 'email' ? 'customer.email_taken' : 'customer.external_id_taken', { value });
 
 /** POST /customers. */
 export async function createCustomer(ctx: TenantRef, input: NewCustomer) {

@@ -46,6 +46,24 @@ const quotaMessage = (d: v.InferInput<typeof quota>, name: string) =>
     ? `The ${name} of ${d.allowance} is used up for this month.`
     : `This request needs ${d.requested} of the ${name} of ${d.allowance}, of which ${d.allowance - d.current} remain this month.`;
 
+const fieldOnly = v.object({ field: v.string() });
+const slugTaken = (what: string) =>
+  define({
+    status: 422,
+    summary: `another ${what} has this slug`,
+    details: v.object({ field: v.string(), slug: v.string() }),
+    message: (a: { slug: string }) => `The slug "${a.slug}" is already used by another ${what}.`,
+    toDetails: ({ slug }: { slug: string }) => ({ field: 'slug', slug }),
+  });
+const customerTaken = (field: 'email' | 'externalId') =>
+  define({
+    status: 422,
+    summary: `another customer has this ${field}`,
+    details: fieldOnly,
+    message: (a: { value: string }) => `A customer with the ${field} ${a.value} already exists.`,
+    toDetails: () => ({ field }),
+  });
+
 export const PROBLEMS = {
   // The pipeline's codes: a route documents them from its properties (openapi/problems.ts).
   'auth.unauthorized': define({
@@ -214,24 +232,12 @@ export const PROBLEMS = {
   'article.category_not_found': define({
     status: 422,
     summary: 'categoryId names no category of this project and environment',
-    details: v.object({ field: v.string() }),
+    details: fieldOnly,
     message: () => 'categoryId does not name a category of this project and environment.',
     toDetails: () => ({ field: 'categoryId' }),
   }),
-  'article.slug_taken': define({
-    status: 422,
-    summary: 'another article has this slug',
-    details: v.object({ field: v.string(), slug: v.string() }),
-    message: (a: { slug: string }) => `The slug "${a.slug}" is already used by another article.`,
-    toDetails: ({ slug }: { slug: string }) => ({ field: 'slug', slug }),
-  }),
-  'category.slug_taken': define({
-    status: 422,
-    summary: 'another category has this slug',
-    details: v.object({ field: v.string(), slug: v.string() }),
-    message: (a: { slug: string }) => `The slug "${a.slug}" is already used by another category.`,
-    toDetails: ({ slug }: { slug: string }) => ({ field: 'slug', slug }),
-  }),
+  'article.slug_taken': slugTaken('article'),
+  'category.slug_taken': slugTaken('category'),
   'category.not_empty': define({
     status: 422,
     summary: 'the category still holds articles',
@@ -241,24 +247,12 @@ export const PROBLEMS = {
   'customer.email_immutable': define({
     status: 422,
     summary: 'a customer\'s email cannot be changed',
-    details: v.object({ field: v.string() }),
+    details: fieldOnly,
     message: () => 'The email of a customer cannot be changed.',
     toDetails: () => ({ field: 'email' }),
   }),
-  'customer.email_taken': define({
-    status: 422,
-    summary: 'another customer has this email',
-    details: v.object({ field: v.string() }),
-    message: (a: { email: string }) => `A customer with the email ${a.email} already exists.`,
-    toDetails: () => ({ field: 'email' }),
-  }),
-  'customer.external_id_taken': define({
-    status: 422,
-    summary: 'another customer has this externalId',
-    details: v.object({ field: v.string() }),
-    message: (a: { externalId: string }) => `A customer with the externalId ${a.externalId} already exists.`,
-    toDetails: () => ({ field: 'externalId' }),
-  }),
+  'customer.email_taken': customerTaken('email'),
+  'customer.external_id_taken': customerTaken('externalId'),
   'feedback.conversation_closed': define({
     status: 422,
     summary: 'the conversation is closed',
