@@ -10,7 +10,7 @@ export interface FieldIssue {
 
 /** The pipeline's generic problems, by the words its callers use (codes and texts live in errors/catalog.ts). */
 export const errors = {
-  unauthorized: (revoked = false) => problem('auth.unauthorized', { revoked }),
+  unauthorized: () => problem('auth.unauthorized'),
   notFound: (what = 'Resource') => problem('not_found', { what }),
   methodNotAllowed: (allowed: string[]) => problem('method_not_allowed', { allowed }),
   validation: (issues: FieldIssue[], message?: string) => problem('validation.failed', { fields: issues, ...(message ? { message } : {}) }),

@@ -6,13 +6,13 @@ import type { AccountContext, Principal, TenantContext } from '../auth/context.j
 import { resolvePrincipal } from '../auth/principal.js';
 import { requirePlan } from '../auth/quota.js';
 import { logger } from '../logger.js';
+import { problem } from '../errors/problem.js';
 import { errors, HttpError, type FieldIssue } from './errors.js';
 import { ipAllowed } from './ip.js';
 import { createMatcher } from './match.js';
 import { countRequest, rateHeaders, type RateState } from './rate-limit.js';
 import { routeKey, type RawResult, type RouteDef, type RouteImpl, type RouteImpls } from './route.js';
 import { resolveTenant } from './tenancy.js';
-import { problem } from '../errors/problem.js';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -110,7 +110,7 @@ const authenticate = (): MiddlewareObj<Event, Result> => ({
     const secret = bearerOf(event);
     if (!secret) throw errors.unauthorized();
     const principal = await resolvePrincipal(secret);
-    if (!principal) throw errors.unauthorized(true);
+    if (!principal) throw problem('auth.unauthorized', { revoked: true });
     state.principal = principal;
   },
 });

@@ -1,6 +1,6 @@
 import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
-import { errors } from './errors.js';
 import { problem } from '../errors/problem.js';
+import { errors } from './errors.js';
 
 const choices = (principal: Principal) => principal.projects.map(({ id, slug, name }) => ({ id, slug, name }));
 

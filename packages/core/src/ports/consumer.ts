@@ -17,7 +17,7 @@ export type ConsumerWork<M> =
 type Read<M> = { ok: true; message: M } | { ok: false; reason: string };
 
 /** A record's body as the queue's message, or why it can never be one. */
-export function readRecord<Q extends QueueName>(queue: Q, record: Pick<SQSRecord, 'body'>): Read<QueueMessage<Q>> {
+function readRecord<Q extends QueueName>(queue: Q, record: Pick<SQSRecord, 'body'>): Read<QueueMessage<Q>> {
   let body: unknown;
   try {
     body = JSON.parse(record.body);
