@@ -362,11 +362,11 @@ export interface operations {
         category?: "bug" | "feature_request" | "billing" | "howto" | "other";
         search?: string;
         assignee?: string;
-        number?: string;
+        number?: number;
         awaitingReply?: "true" | "false" | "1" | "0";
         cursor?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -1440,8 +1440,8 @@ export interface operations {
   listEmails: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "blocked" | "captured" | "canceled";
         to?: string;
         templateKey?: string;
@@ -2284,8 +2284,8 @@ export interface operations {
         q?: string;
         category?: string;
         mode?: "keyword" | "semantic" | "hybrid";
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -2362,8 +2362,8 @@ export interface operations {
         status?: "draft" | "published";
         categoryId?: string;
         search?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -3205,8 +3205,8 @@ export interface operations {
         fingerprint?: string;
         dateFrom?: string;
         dateTo?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -3385,8 +3385,8 @@ export interface operations {
         level?: string;
         scope?: string;
         search?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -3678,8 +3678,8 @@ export interface operations {
   listCustomers: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         search?: string;
         externalId?: string;
         /** @description Project slug or id (alternative to Service-Project). */
@@ -4162,8 +4162,8 @@ export interface operations {
   listFeedbackConversations: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: string;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
@@ -4715,8 +4715,8 @@ export interface operations {
   listFeedbackRequests: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: string;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
@@ -5489,8 +5489,8 @@ export interface operations {
   listWebhookDeliveries: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
