@@ -107,7 +107,6 @@ export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {
   limit: intQuery({ default: opts.defaultLimit ?? 25, min: 1, max: opts.maxLimit ?? 100 }),
 });
 
-
 export const errorBody = v.object({
   error: v.object({
     code: v.string(),
