@@ -714,11 +714,11 @@ export interface operations {
         category?: "bug" | "feature_request" | "billing" | "howto" | "other";
         search?: string;
         assignee?: string;
-        number?: string;
+        number?: number;
         awaitingReply?: "true" | "false" | "1" | "0";
         cursor?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -2253,8 +2253,8 @@ export interface operations {
   listEmails: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "blocked" | "captured" | "canceled";
         to?: string;
         templateKey?: string;
@@ -3468,8 +3468,8 @@ export interface operations {
         q?: string;
         category?: string;
         mode?: "keyword" | "semantic" | "hybrid";
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -3580,8 +3580,8 @@ export interface operations {
         status?: "draft" | "published";
         categoryId?: string;
         search?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -4826,8 +4826,8 @@ export interface operations {
         fingerprint?: string;
         dateFrom?: string;
         dateTo?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -5085,8 +5085,8 @@ export interface operations {
         level?: string;
         scope?: string;
         search?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -5500,8 +5500,8 @@ export interface operations {
   listCustomers: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         search?: string;
         externalId?: string;
         /** @description Project slug or id (alternative to Service-Project). */
@@ -6202,8 +6202,8 @@ export interface operations {
   listFeedbackConversations: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: string;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
@@ -6966,8 +6966,8 @@ export interface operations {
   listFeedbackRequests: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: string;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
@@ -8055,8 +8055,8 @@ export interface operations {
   listWebhookDeliveries: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */

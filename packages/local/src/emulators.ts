@@ -7,6 +7,7 @@ import { startFauxqs } from 'fauxqs';
 import S3rver from 's3rver';
 import * as sesLocalModule from 'aws-ses-v2-local';
 import type { Server } from 'node:http';
+import { requireJava } from './java.js';
 import { freePort } from './ports.js';
 
 export interface Endpoints {
@@ -44,6 +45,8 @@ async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
  * memory), fauxqs for SQS, s3rver for S3 and aws-ses-v2-local for SES v2.
  */
 export async function startEmulators(options: { dataDir?: string } = {}): Promise<Emulators> {
+  // Checked before anything starts: without Java the spawn fails quietly and the wait below lasts 30 s.
+  requireJava();
   const dynamoPort = await freePort();
   let dbPath: string | null = null;
   if (options.dataDir) {

@@ -1,13 +1,15 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.js';
-import { integer, intQuery, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
+import { integer, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 
 export const ARTICLE_STATUSES = ['draft', 'published'] as const;
 export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
 
 /** Lowercase ASCII words joined by single dashes. */
 export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const slug = v.pipe(v.string(), v.maxLength(200), v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'));
+/** A slug names a key item (the slug claim), so it is bounded before any read. */
+const SLUG_MAX = 200;
+const slug = v.pipe(v.string(), v.maxLength(SLUG_MAX), v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'));
 const title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 
 const articleFields = {
@@ -81,10 +83,9 @@ export const articleRoutes = {
     scope: 'articles:read',
     query: {
       q: v.optional(v.pipe(v.string(), v.maxLength(500)), ''),
-      category: v.optional(v.string()),
+      category: v.optional(v.pipe(v.string(), v.maxLength(SLUG_MAX))),
       mode: v.optional(v.picklist(SEARCH_MODES), 'keyword'),
-      page: intQuery({ default: 1, min: 1 }),
-      limit: intQuery({ default: 20, min: 1, max: 100 }),
+      ...pageQuery({ defaultLimit: 20 }),
     },
     response: v.object({ results: v.array(searchResult), query: v.string(), count: integer }),
   }),

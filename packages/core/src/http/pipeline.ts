@@ -178,12 +178,20 @@ const parseBody = (event: Event, route: RouteDef): unknown => {
   if (route.bodyType === 'form-or-json' && type === 'application/x-www-form-urlencoded') {
     return Object.fromEntries(new URLSearchParams(text));
   }
+  // No body at all reads as {}: routes whose fields are all optional (POST /webhooks/{id}/test) need none.
   if (text.trim() === '') return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw errors.validation([{ field: '(body)', in: 'body', message: 'The request body is not valid JSON.' }]);
   }
+  // Every JSON body of the API is an object, and valibot's object schemas take an array (`[]` has no
+  // unknown key): an array, null, string or number is refused here, once for every route.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw errors.validation([{ field: '(body)', in: 'body', message: 'Expected a JSON object' }]);
+  }
+  return parsed;
 };
 
 /**

@@ -11,6 +11,7 @@ import {
   SUBJECT_MAX,
   TAG_MAX,
   TAGS_PER_CREATE,
+  UNASSIGNED,
   VISIBILITIES,
 } from './model.js';
 
@@ -91,6 +92,8 @@ export const ticketRoutes = {
           v.string(),
           v.transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))]),
           v.minLength(1, 'Expected a member id, a comma-separated list of ids, or unassigned'),
+          // Each value names an index partition: anything else is refused before it reaches a key.
+          v.check((ids) => ids.every((id) => id === UNASSIGNED || v.is(uuid, id)), 'Expected member ids (UUIDs) or unassigned'),
         ),
       ),
       number: intQuery({ min: 1 }),
