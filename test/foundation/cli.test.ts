@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeStackFile, writeStackFile } from '../../packages/local/src/stack-file.js';
@@ -73,5 +76,28 @@ describe('admin CLI', () => {
       expect(res.code).not.toBe(0);
       expect(res.stderr).toMatch(/^admin: /m);
     }
+  }, 240_000);
+
+  it('against a deployed stage, signs for the AWS profile\'s region and names the table and region it tried', async () => {
+    // A profile naming eu-west-3, no AWS_REGION, and DynamoDB reached through the SDK's own endpoint
+    // setting (as a real endpoint would be: no *_ENDPOINT override), on DynamoDB Local: never the internet.
+    const dir = mkdtempSync(path.join(tmpdir(), 'helpdesk-cli-'));
+    const config = path.join(dir, 'config');
+    writeFileSync(config, '[profile helpdesk-ops]\nregion = eu-west-3\naws_access_key_id = local\naws_secret_access_key = local\n');
+    const { AWS_REGION: _r, AWS_DEFAULT_REGION: _d, AWS_ACCESS_KEY_ID: _k, AWS_SECRET_ACCESS_KEY: _s, DYNAMODB_ENDPOINT, ...rest } = process.env;
+    const env = {
+      ...rest,
+      AWS_CONFIG_FILE: config,
+      AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials'),
+      AWS_PROFILE: 'helpdesk-ops',
+      AWS_ENDPOINT_URL_DYNAMODB: DYNAMODB_ENDPOINT,
+      TABLE_NAME: 'helpdesk-no-such-table',
+    };
+    const res = await run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'account:create', '--name', 'X', '--plan', 'free'], { env }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/^admin: .*\(table helpdesk-no-such-table, region eu-west-3\)$/m);
   }, 240_000);
 });

@@ -5,6 +5,7 @@ import { env } from '../config.js';
 import { enqueue } from '../ports/queue.js';
 import { scheduleOnce } from '../ports/scheduler.js';
 import { CUSTOM_REF, EmailLog } from './entities.js';
+import { bareAddress } from './mailbox.js';
 import type { EmailRow } from './present.js';
 import { suppressionOf } from './suppression.js';
 
@@ -52,7 +53,7 @@ export function emailLogRow(
     kind: content.kind,
     status: state.blockReason ? ('blocked' as const) : draft.scheduledAt ? ('scheduled' as const) : ('queued' as const),
     to: draft.to,
-    recipient: draft.to.toLowerCase(),
+    recipient: bareAddress(draft.to),
     cc: draft.cc ?? [],
     bcc: draft.bcc ?? [],
     from: draft.from ?? ctx.project.senderEmail ?? env.defaultSender,
