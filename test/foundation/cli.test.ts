@@ -66,6 +66,16 @@ describe('admin CLI', () => {
     expect(revoked.json.revokedAt).toEqual(expect.any(String));
   }, 240_000);
 
+  it('sets a project sender with a display name (form only on the local stack) and refuses one that is not a mailbox', async () => {
+    const account = await admin('account:create', '--name', 'Senders', '--plan', 'pro');
+    const id = account.json.id as string;
+    const ok = await admin('project:create', '--account', id, '--slug', 'web', '--name', 'Web', '--sender', 'Acme Support <support@acme.example>');
+    expect(ok.json).toMatchObject({ slug: 'web', senderEmail: 'Acme Support <support@acme.example>' });
+    const bad = await admin('project:create', '--account', id, '--slug', 'app', '--name', 'App', '--sender', 'a@acme.example, b@acme.example');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^admin: Sender "a@acme.example, b@acme.example": Expected one address/m);
+  }, 240_000);
+
   it('exits non-zero with a message on bad input', async () => {
     for (const args of [
       ['account:create', '--name', 'X', '--plan', 'gold'],

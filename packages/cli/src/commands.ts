@@ -42,13 +42,14 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
     },
   },
   'project:create': {
-    usage: '--account ID --slug S --name N',
+    usage: '--account ID --slug S --name N [--sender "Name <address@verified-domain>"]',
     async run(flags) {
       const accountId = required(flags, 'account');
       await tenantOf(accountId);
       try {
-        const p = await createProject({ accountId, slug: required(flags, 'slug'), name: required(flags, 'name') });
-        return { id: p.projectId, accountId, slug: p.slug, name: p.name, createdAt: p.createdAt };
+        const senderEmail = optional(flags, 'sender');
+        const p = await createProject({ accountId, slug: required(flags, 'slug'), name: required(flags, 'name'), senderEmail });
+        return { id: p.projectId, accountId, slug: p.slug, name: p.name, senderEmail: p.senderEmail ?? null, createdAt: p.createdAt };
       } catch (err) {
         if (err instanceof UsageError) throw err;
         throw new UsageError((err as Error).message);

@@ -23,7 +23,12 @@ if (!process.env.TABLE_NAME) {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
+    STAGE: 'local',
   });
+} else {
+  // A deployed table: deployed-stage rules apply (a project sender must be on a verified SES identity);
+  // which stage it is does not matter to the CLI.
+  process.env.STAGE ||= 'prod';
 }
 
 const { commands } = await import('./commands.js');

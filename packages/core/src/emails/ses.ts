@@ -1,4 +1,4 @@
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetEmailIdentityCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { awsClientConfig, env } from '../config.js';
 import { headerMailbox } from './mailbox.js';
 
@@ -44,3 +44,17 @@ export async function sendViaSes(mail: OutgoingMail): Promise<string> {
   );
   return out.MessageId ?? '';
 }
+
+/** Whether SES may send from this identity (a domain or an address): false when it is unknown or unverified. */
+export async function isVerifiedIdentity(identity: string): Promise<boolean> {
+  try {
+    const out = await ses.send(new GetEmailIdentityCommand({ EmailIdentity: identity }));
+    return out.VerifiedForSendingStatus === true;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'NotFoundException') return false;
+    throw err;
+  }
+}
+
+/** The region SES answers from (identities are per region). */
+export const sesRegion = () => ses.config.region();
