@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { checkProjectSender } from '../emails/sender.js';
 import { Account, Member, Project, tenantService } from './entities.js';
 import type { Allowances, Plan } from './plans.js';
 
@@ -29,14 +28,12 @@ export async function loadTenant(accountId: string) {
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-/** A project's `senderEmail` (the default `from` of its mails) is checked as it is set: see checkProjectSender. */
 export async function createProject(input: { accountId: string; slug: string; name: string; senderEmail?: string }) {
   if (!SLUG_PATTERN.test(input.slug)) throw new Error(`Invalid project slug "${input.slug}": use a-z, 0-9 and dashes.`);
-  const senderEmail = input.senderEmail === undefined ? undefined : await checkProjectSender(input.senderEmail);
   const { account, projects } = await loadTenant(input.accountId);
   if (!account) throw new Error(`Account ${input.accountId} not found.`);
   if (projects.some((p) => p.slug === input.slug)) throw new Error(`Project slug "${input.slug}" is taken in this account.`);
-  const { data } = await Project.create({ ...input, senderEmail, projectId: randomUUID() }).go();
+  const { data } = await Project.create({ ...input, projectId: randomUUID() }).go();
   return data;
 }
 

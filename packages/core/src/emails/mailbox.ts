@@ -1,6 +1,5 @@
 import { domainToASCII } from 'node:url';
 import addresses from 'email-addresses';
-import libmime from 'libmime';
 import * as v from 'valibot';
 
 /** An address field: `addr@example.com` or an RFC 5322 name-addr (`Name <addr@example.com>`, `"Doe, Jane" <jane@x.com>`). */
@@ -58,6 +57,19 @@ export function bareAddress(field: string): string {
   return ('address' in parsed ? parsed.address : field.trim()).toLowerCase();
 }
 
+/**
+ * RFC 2047 encoded-words (UTF-8, base64): 45 bytes of text per word keep each within the 75-character
+ * limit, and a character is never split between words (decoders join adjacent words).
+ */
+function encodedWords(text: string): string {
+  const words: string[] = [''];
+  for (const char of text) {
+    if (Buffer.byteLength(words.at(-1)! + char) > 45) words.push('');
+    words[words.length - 1] += char;
+  }
+  return words.map((w) => `=?UTF-8?B?${Buffer.from(w).toString('base64')}?=`).join(' ');
+}
+
 /** Characters a display name may hold without quoting (RFC 5322 atext and spaces). */
 const ATOMS = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]+$/;
 const ASCII = /^[\x20-\x7e]*$/;
@@ -73,7 +85,7 @@ export function headerMailbox(field: string): string {
   const { name, address } = parsed;
   if (!name) return address;
   const phrase = !ASCII.test(name)
-    ? libmime.encodeWord(name, 'B', 52)
+    ? encodedWords(name)
     : ATOMS.test(name)
       ? name
       : `"${name.replace(/[\\"]/g, '\\$&')}"`;
