@@ -2,7 +2,7 @@ import { domainToASCII } from 'node:url';
 import addresses from 'email-addresses';
 import * as v from 'valibot';
 
-/** An address field: `addr@example.com` or an RFC 5322 name-addr (`Name <addr@example.com>`, `"Doe, Jane" <jane@x.com>`). */
+/** One parsed address field (`addr@example.com`, `Name <addr@example.com>`, `"Doe, Jane" <jane@x.com>`). */
 export interface Mailbox {
   /** The display name, unquoted and unescaped; undefined when none (`<a@b.c>` or a bare address). */
   name?: string;
@@ -44,7 +44,9 @@ export function parseMailbox(text: string): Mailbox | { problem: string } {
   }
   const domain = domainToASCII(one.domain);
   const address = `${one.local}@${domain}`;
-  if (!SENDABLE_LOCAL.test(one.local) || !SENDABLE_DOMAIN.test(domain) || address.length > MAX_ADDRESS) return { problem: `Expected an email address (ASCII before the @) of at most ${MAX_ADDRESS} characters` };
+  if (!SENDABLE_LOCAL.test(one.local) || !SENDABLE_DOMAIN.test(domain) || address.length > MAX_ADDRESS) {
+    return { problem: `Expected an email address (ASCII before the @) of at most ${MAX_ADDRESS} characters` };
+  }
   return one.name ? { name: one.name, address } : { address };
 }
 
