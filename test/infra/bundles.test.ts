@@ -37,6 +37,8 @@ const run = promisify(execFile);
 const STAGE = 'dev';
 /** Synth bundles every function: ~20 s idle, minutes on a loaded 2-core machine. */
 const SYNTH_TIMEOUT = 300_000;
+/** Sixteen cold starts and their calls: under 10 s idle, a few minutes when CI's workers all run at once. */
+const RUN_TIMEOUT = 300_000;
 /** Child processes at once: the machine has 2 cores. */
 const PARALLEL = 3;
 
@@ -138,7 +140,9 @@ beforeAll(async () => {
     maxBuffer: 64 * 1024 * 1024,
   });
   assembly = readAssembly(outdir, `Helpdesk-${STAGE}`);
+}, SYNTH_TIMEOUT);
 
+beforeAll(async () => {
   const t = await createTenant({ plan: 'pro' });
   await produceMessages(t.liveKey, { accountId: t.accountId, projectId: t.projects.main!.id });
   bedrock = await startBedrockStub();
@@ -155,7 +159,7 @@ beforeAll(async () => {
     return [fn.logicalId, { ...(await invoke(scratch, fn, env, events)), events: source ? [`SQS ${source.queue}`] : keys }] as const;
   });
   outcomes = new Map(results);
-}, SYNTH_TIMEOUT);
+}, RUN_TIMEOUT);
 
 afterAll(() => {
   bedrock?.close();
