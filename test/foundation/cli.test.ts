@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -103,10 +103,12 @@ describe('admin CLI', () => {
       AWS_ENDPOINT_URL_DYNAMODB: DYNAMODB_ENDPOINT,
       TABLE_NAME: 'helpdesk-no-such-table',
     };
-    const res = await run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'account:create', '--name', 'X', '--plan', 'free'], { env }).then(
-      () => ({ code: 0, stderr: '' }),
-      (err: { code: number; stderr: string }) => err,
-    );
+    const res = await run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'account:create', '--name', 'X', '--plan', 'free'], { env })
+      .then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => err,
+      )
+      .finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(res.code).not.toBe(0);
     expect(res.stderr).toMatch(/^admin: .*\(table helpdesk-no-such-table, region eu-west-3\)$/m);
   }, 240_000);
