@@ -221,6 +221,302 @@ export interface components {
         };
       };
     };
+    /** @description API key missing or invalid */
+    "Problem.auth.unauthorized": {
+      /** @constant */
+      code: "auth.unauthorized";
+    };
+    /** @description the key lacks the scope, or the caller's IP is not allowed */
+    "Problem.auth.forbidden": {
+      /** @constant */
+      code: "auth.forbidden";
+      details?: {
+        requiredScope: string;
+      };
+    };
+    /** @description over the per-key rate limit; see Retry-After */
+    "Problem.rate_limit.exceeded": {
+      /** @constant */
+      code: "rate_limit.exceeded";
+      details: {
+        limit: number;
+        retryAfter: number;
+      };
+    };
+    /** @description the key reaches several projects and none is named; details.projects lists the choices */
+    "Problem.project.required": {
+      /** @constant */
+      code: "project.required";
+      details: {
+        projects: {
+            id: string;
+            slug: string;
+            name: string;
+          }[];
+      };
+    };
+    /** @description the named project is unknown or out of the key's reach; details.projects lists the reachable ones */
+    "Problem.project.forbidden": {
+      /** @constant */
+      code: "project.forbidden";
+      details?: {
+        projects: {
+            id: string;
+            slug: string;
+            name: string;
+          }[];
+      };
+    };
+    /** @description a sandbox key asked for live data */
+    "Problem.environment.forbidden": {
+      /** @constant */
+      code: "environment.forbidden";
+    };
+    /** @description the feature needs a higher plan */
+    "Problem.plan.upgrade_required": {
+      /** @constant */
+      code: "plan.upgrade_required";
+      details: {
+        feature: string;
+        plan: string;
+        requiredPlan: string;
+      };
+    };
+    /** @description no such record in this project and environment */
+    "Problem.not_found": {
+      /** @constant */
+      code: "not_found";
+    };
+    /** @description the path exists with other methods; details.allowed lists them */
+    "Problem.method_not_allowed": {
+      /** @constant */
+      code: "method_not_allowed";
+      details: {
+        allowed: string[];
+      };
+    };
+    /** @description other requests kept changing the same record at the same moment; retry */
+    "Problem.conflict": {
+      /** @constant */
+      code: "conflict";
+    };
+    /** @description over API Gateway's 10 MB payload limit */
+    "Problem.payload_too_large": {
+      /** @constant */
+      code: "payload_too_large";
+    };
+    /** @description the input breaks its schema; details.fields lists each bad field */
+    "Problem.validation.failed": {
+      /** @constant */
+      code: "validation.failed";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+      };
+    };
+    /** @description unexpected error (logged) */
+    "Problem.internal": {
+      /** @constant */
+      code: "internal";
+    };
+    /** @description ticket creation is paused: the Free allowance, or the paid plans' overage ceiling (3x), is reached this month */
+    "Problem.plan.ticket_limit": {
+      /** @constant */
+      code: "plan.ticket_limit";
+      details: {
+        current: number;
+        allowance: number;
+        /** @enum {string} */
+        reason: "free_allowance" | "ceiling";
+      };
+    };
+    /** @description the monthly email allowance is used up */
+    "Problem.plan.email_limit": {
+      /** @constant */
+      code: "plan.email_limit";
+      details: {
+        limit: string;
+        current: number;
+        allowance: number;
+        requested: number;
+      };
+    };
+    /** @description the monthly log event allowance is used up */
+    "Problem.plan.log_event_limit": {
+      /** @constant */
+      code: "plan.log_event_limit";
+      details: {
+        limit: string;
+        current: number;
+        allowance: number;
+        requested: number;
+      };
+    };
+    /** @description the storage allowance would be exceeded */
+    "Problem.plan.storage_limit": {
+      /** @constant */
+      code: "plan.storage_limit";
+      details: {
+        limit: string;
+        current: number;
+        allowance: number;
+        requested: number;
+      };
+    };
+    /** @description assignedTo is not a member of the account */
+    "Problem.ticket.unknown_member": {
+      /** @constant */
+      code: "ticket.unknown_member";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+      };
+    };
+    /** @description the attachments of one message are over 7 MB */
+    "Problem.ticket.attachments_too_large": {
+      /** @constant */
+      code: "ticket.attachments_too_large";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+        maxBytes: number;
+        bytes: number;
+      };
+    };
+    /** @description only a scheduled send can be canceled; details.status is its status */
+    "Problem.email.not_cancelable": {
+      /** @constant */
+      code: "email.not_cancelable";
+      details: {
+        status: string;
+      };
+    };
+    /** @description the Idempotency-Key was used with a different request body */
+    "Problem.idempotency.mismatch": {
+      /** @constant */
+      code: "idempotency.mismatch";
+      details: {
+        key: string;
+      };
+    };
+    /** @description a request with the same Idempotency-Key is still being processed; retry shortly */
+    "Problem.idempotency.in_progress": {
+      /** @constant */
+      code: "idempotency.in_progress";
+    };
+    /** @description no template (details.templateKey) or layout (details.layout) with that key */
+    "Problem.template.not_found": {
+      /** @constant */
+      code: "template.not_found";
+      details: {
+        templateKey: string;
+      } | {
+        layout: string;
+      };
+    };
+    /** @description the file is not valid Handlebars; details give the line and column */
+    "Problem.template.invalid": {
+      /** @constant */
+      code: "template.invalid";
+      details: {
+        line: number;
+        column: number;
+        reason: string;
+      };
+    };
+    /** @description the template could not be rendered with these variables */
+    "Problem.template.render_failed": {
+      /** @constant */
+      code: "template.render_failed";
+    };
+    /** @description the file does not compress small enough to be stored */
+    "Problem.template.too_large": {
+      /** @constant */
+      code: "template.too_large";
+    };
+    /** @description categoryId names no category of this project and environment */
+    "Problem.article.category_not_found": {
+      /** @constant */
+      code: "article.category_not_found";
+      details: {
+        field: string;
+      };
+    };
+    /** @description another article has this slug */
+    "Problem.article.slug_taken": {
+      /** @constant */
+      code: "article.slug_taken";
+      details: {
+        field: string;
+        slug: string;
+      };
+    };
+    /** @description another category has this slug */
+    "Problem.category.slug_taken": {
+      /** @constant */
+      code: "category.slug_taken";
+      details: {
+        field: string;
+        slug: string;
+      };
+    };
+    /** @description the category still holds articles */
+    "Problem.category.not_empty": {
+      /** @constant */
+      code: "category.not_empty";
+      details: {
+        articleCount: number;
+      };
+    };
+    /** @description a customer's email cannot be changed */
+    "Problem.customer.email_immutable": {
+      /** @constant */
+      code: "customer.email_immutable";
+      details: {
+        field: string;
+      };
+    };
+    /** @description another customer has this email */
+    "Problem.customer.email_taken": {
+      /** @constant */
+      code: "customer.email_taken";
+      details: {
+        field: string;
+      };
+    };
+    /** @description another customer has this externalId */
+    "Problem.customer.external_id_taken": {
+      /** @constant */
+      code: "customer.external_id_taken";
+      details: {
+        field: string;
+      };
+    };
+    /** @description the conversation is closed */
+    "Problem.feedback.conversation_closed": {
+      /** @constant */
+      code: "feedback.conversation_closed";
+    };
+    /** @description the URL is not an allowed webhook target (not https, or a private address) */
+    "Problem.webhook.url_not_allowed": {
+      /** @constant */
+      code: "webhook.url_not_allowed";
+      details: {
+        url: string;
+      };
+    };
   };
   responses: never;
   parameters: never;
@@ -261,34 +557,62 @@ export interface operations {
           };
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -321,34 +645,62 @@ export interface operations {
           };
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -417,40 +769,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -513,52 +899,100 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.ticket_limit`: ticket creation is paused: the Free allowance, or the paid plans' overage ceiling (3x), is reached this month
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.ticket_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.ticket_limit"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.unknown_member`: assignedTo is not a member of the account
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.unknown_member";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.unknown_member"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -643,46 +1077,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -721,52 +1194,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -864,58 +1381,110 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.unknown_member`: assignedTo is not a member of the account
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.unknown_member";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.unknown_member"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -982,58 +1551,111 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.storage_limit`: the storage allowance would be exceeded
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.storage_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.storage_limit"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.attachments_too_large`: the attachments of one message are over 7 MB
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.attachments_too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.attachments_too_large"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1075,58 +1697,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1162,52 +1833,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1281,52 +1996,105 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.email_limit`: the monthly email allowance is used up
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.email_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.email_limit"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `idempotency.in_progress`: a request with the same Idempotency-Key is still being processed; retry shortly
+       */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "conflict" | "idempotency.in_progress";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.idempotency.in_progress"]);
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `idempotency.mismatch`: the Idempotency-Key was used with a different request body
+       * - `template.not_found`: no template (details.templateKey) or layout (details.layout) with that key
+       * - `template.render_failed`: the template could not be rendered with these variables
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "idempotency.mismatch" | "template.not_found" | "template.render_failed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.idempotency.mismatch"] | components["schemas"]["Problem.template.not_found"] | components["schemas"]["Problem.template.render_failed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1386,52 +2154,97 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1501,40 +2314,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1595,46 +2442,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1695,52 +2581,99 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `email.not_cancelable`: only a scheduled send can be canceled; details.status is its status
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "email.not_cancelable";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.email.not_cancelable"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1798,52 +2731,101 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `template.not_found`: no template (details.templateKey) or layout (details.layout) with that key
+       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
+       * - `template.render_failed`: the template could not be rendered with these variables
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "template.not_found" | "template.invalid" | "template.render_failed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.template.not_found"] | components["schemas"]["Problem.template.invalid"] | components["schemas"]["Problem.template.render_failed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1885,40 +2867,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1954,46 +2970,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2029,46 +3084,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2130,52 +3224,100 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
+       * - `template.too_large`: the file does not compress small enough to be stored
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "template.invalid" | "template.too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.template.invalid"] | components["schemas"]["Problem.template.too_large"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2233,46 +3375,88 @@ export interface operations {
           };
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
+       * - `template.too_large`: the file does not compress small enough to be stored
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "template.invalid" | "template.too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.template.invalid"] | components["schemas"]["Problem.template.too_large"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2317,40 +3501,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2407,40 +3625,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2502,52 +3754,100 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `article.category_not_found`: categoryId names no category of this project and environment
+       * - `article.slug_taken`: another article has this slug
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "article.category_not_found" | "article.slug_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.article.category_not_found"] | components["schemas"]["Problem.article.slug_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2599,46 +3899,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2703,58 +4042,111 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `article.category_not_found`: categoryId names no category of this project and environment
+       * - `article.slug_taken`: another article has this slug
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "article.category_not_found" | "article.slug_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.article.category_not_found"] | components["schemas"]["Problem.article.slug_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2797,58 +4189,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2886,40 +4327,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2965,52 +4440,99 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `category.slug_taken`: another category has this slug
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "category.slug_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.category.slug_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3045,52 +4567,99 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `category.not_empty`: the category still holds articles
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "category.not_empty";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.category.not_empty"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3139,58 +4708,110 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `category.slug_taken`: another category has this slug
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "category.slug_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.category.slug_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3247,40 +4868,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3327,52 +4982,97 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.log_event_limit`: the monthly log event allowance is used up
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.log_event_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.log_event_limit"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3427,40 +5127,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3524,46 +5258,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3618,58 +5391,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3721,40 +5543,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3811,52 +5667,100 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `customer.email_taken`: another customer has this email
+       * - `customer.external_id_taken`: another customer has this externalId
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "customer.email_taken" | "customer.external_id_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.customer.email_taken"] | components["schemas"]["Problem.customer.external_id_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3923,46 +5827,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3998,52 +5941,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4102,58 +6089,111 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `customer.email_immutable`: a customer's email cannot be changed
+       * - `customer.external_id_taken`: another customer has this externalId
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "customer.email_immutable" | "customer.external_id_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.customer.email_immutable"] | components["schemas"]["Problem.customer.external_id_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4209,46 +6249,75 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4319,58 +6388,97 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4430,46 +6538,86 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4537,58 +6685,108 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4655,58 +6853,111 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `feedback.conversation_closed`: the conversation is closed
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "feedback.conversation_closed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.feedback.conversation_closed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4764,46 +7015,75 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4867,58 +7147,97 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4971,46 +7290,86 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5029,17 +7388,27 @@ export interface operations {
           "text/html": string;
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
           "text/html": string;
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5100,31 +7469,51 @@ export interface operations {
           "text/html": string;
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
           "text/html": string;
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
           "text/html": string;
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
           "text/html": string;
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5165,40 +7554,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5250,52 +7673,99 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `webhook.url_not_allowed`: the URL is not an allowed webhook target (not https, or a private address)
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "webhook.url_not_allowed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.webhook.url_not_allowed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5331,52 +7801,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5429,58 +7943,110 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `webhook.url_not_allowed`: the URL is not an allowed webhook target (not https, or a private address)
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "webhook.url_not_allowed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.webhook.url_not_allowed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5530,46 +8096,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5615,58 +8220,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5709,52 +8363,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5770,10 +8468,15 @@ export interface operations {
           };
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };

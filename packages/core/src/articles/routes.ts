@@ -112,7 +112,7 @@ export const articleRoutes = {
     scope: 'articles:write',
     body: articleCreate,
     response: fullArticle,
-    errors: [403, 422],
+    problems: ['article.category_not_found', 'article.slug_taken'],
   }),
   getArticle: defineRoute({
     ...common,
@@ -123,7 +123,6 @@ export const articleRoutes = {
     scope: 'articles:read',
     params: articleId,
     response: fullArticle,
-    errors: [404],
   }),
   updateArticle: defineRoute({
     ...common,
@@ -135,7 +134,7 @@ export const articleRoutes = {
     params: articleId,
     body: articleUpdate,
     response: fullArticle,
-    errors: [404, 422],
+    problems: ['article.category_not_found', 'article.slug_taken'],
   }),
   voteArticle: defineRoute({
     ...common,
@@ -147,7 +146,6 @@ export const articleRoutes = {
     params: articleId,
     body: v.strictObject({ helpful: v.boolean() }),
     response: v.object({ id: uuid, helpfulYes: integer, helpfulNo: integer }),
-    errors: [404],
   }),
   listArticleCategories: defineRoute({
     ...common,
@@ -167,7 +165,7 @@ export const articleRoutes = {
     scope: 'articles:write',
     body: v.strictObject(categoryFields),
     response: category,
-    errors: [422],
+    problems: ['category.slug_taken'],
   }),
   updateArticleCategory: defineRoute({
     ...common,
@@ -182,7 +180,7 @@ export const articleRoutes = {
       v.check((body) => Object.keys(body).length > 0, 'Send at least one field to update'),
     ),
     response: category,
-    errors: [404, 422],
+    problems: ['category.slug_taken'],
   }),
   deleteArticleCategory: defineRoute({
     ...common,
@@ -193,7 +191,7 @@ export const articleRoutes = {
     scope: 'articles:write',
     params: categoryId,
     response: v.object({ deleted: v.boolean(), id: uuid }),
-    errors: [404, 422],
+    problems: ['category.not_empty'],
   }),
 };
 

@@ -20,7 +20,7 @@ export const emailRoutes = {
     ],
     body: sendBody,
     response: sendResult,
-    errors: [403, 409, 422],
+    problems: ['plan.email_limit', 'idempotency.in_progress', 'idempotency.mismatch', 'template.not_found', 'template.render_failed'],
   }),
   sendEmailBatch: defineRoute({
     ...common,
@@ -32,7 +32,6 @@ export const emailRoutes = {
     plan: { minimum: 'starter', feature: 'Batch sending' },
     body: batchBody,
     response: batchResult,
-    errors: [403, 422],
   }),
   listEmails: defineRoute({
     ...common,
@@ -58,7 +57,6 @@ export const emailRoutes = {
     summary: 'One Email Logs row',
     params: { id: uuid },
     response: emailRow,
-    errors: [404],
   }),
   cancelEmail: defineRoute({
     ...common,
@@ -68,6 +66,6 @@ export const emailRoutes = {
     summary: 'Cancel a scheduled send',
     params: { id: uuid },
     response: emailRow,
-    errors: [404, 422],
+    problems: ['email.not_cancelable'],
   }),
 } satisfies Record<string, RouteDef>;

@@ -72,7 +72,7 @@ export const logRoutes = {
     scope: 'logs:write',
     body: v.strictObject({ events: v.pipe(v.array(logEventInput), v.minLength(1), v.maxLength(100)) }),
     response: v.object({ accepted: integer }),
-    errors: [403, 422],
+    problems: ['plan.log_event_limit'],
   }),
   listLogs: defineRoute({
     ...common,
@@ -117,7 +117,6 @@ export const logRoutes = {
     scope: 'logs:read',
     params: issueParams,
     response: v.object({ ...logIssue.entries, latestEvents: v.array(logEvent) }),
-    errors: [404],
   }),
   updateLogIssue: defineRoute({
     ...common,
@@ -129,6 +128,5 @@ export const logRoutes = {
     params: issueParams,
     body: v.strictObject({ status: v.picklist(ISSUE_STATUSES) }),
     response: logIssue,
-    errors: [404, 422],
   }),
 } satisfies Record<string, RouteDef>;

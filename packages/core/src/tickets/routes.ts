@@ -132,7 +132,7 @@ export const ticketRoutes = {
       customer: customerRef,
       createdAt: isoDateTime,
     }),
-    errors: [403, 422],
+    problems: ['plan.ticket_limit', 'ticket.unknown_member'],
   }),
   getTicket: defineRoute({
     ...base,
@@ -143,7 +143,6 @@ export const ticketRoutes = {
     scope: 'tickets:read',
     params: ticketParams,
     response: ticketDetail,
-    errors: [404],
   }),
   updateTicket: defineRoute({
     ...base,
@@ -163,7 +162,7 @@ export const ticketRoutes = {
       v.check((b) => Object.keys(b).length > 0, 'Give at least one of status, priority, category, assignedTo'),
     ),
     response: ticketDetail,
-    errors: [404, 422],
+    problems: ['ticket.unknown_member'],
   }),
   deleteTicket: defineRoute({
     ...base,
@@ -180,7 +179,6 @@ export const ticketRoutes = {
       projectId: uuid,
       projectSlug: v.nullable(v.string()),
     }),
-    errors: [404],
   }),
   postTicketMessage: defineRoute({
     ...base,
@@ -216,7 +214,7 @@ export const ticketRoutes = {
       ),
     }),
     response: message,
-    errors: [403, 404, 422],
+    problems: ['plan.storage_limit', 'ticket.attachments_too_large'],
   }),
   addTicketTag: defineRoute({
     ...base,
@@ -228,7 +226,6 @@ export const ticketRoutes = {
     params: ticketParams,
     body: v.strictObject({ tag }),
     response: tagsResponse,
-    errors: [404, 422],
   }),
   removeTicketTag: defineRoute({
     ...base,
@@ -240,6 +237,5 @@ export const ticketRoutes = {
     params: ticketParams,
     query: { tag },
     response: tagsResponse,
-    errors: [404, 422],
   }),
 };
