@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { parseMailbox } from '@helpdesk/core/emails/mailbox';
 
 /** The stages this app deploys. `local` (packages/local) never goes through CDK. */
 export const DEPLOY_STAGES = ['dev', 'sandbox', 'prod'] as const;
@@ -9,7 +10,7 @@ export interface StackSettings {
   stage: DeployStage;
   /** Base of links the service writes (rating pages, ...). Empty: the API's own `$default` stage URL. */
   publicBaseUrl?: string;
-  /** `From` address used when a send names none. Empty: `no-reply@<stage>.helpdesk.invalid` (set it before sending for real). */
+  /** `From` of system mails and of sends naming none (a project's sender comes first). Required outside `dev`, which falls back to `no-reply@dev.helpdesk.invalid`. */
   defaultSender: string;
   /** The Bedrock embedding model the article index and the articles group call. */
   embeddingModelId: string;
@@ -35,6 +36,24 @@ const num = (node: Node, key: string, fallback: number): number => {
   return n;
 };
 
+/**
+ * The stage's default sender. SES refuses a `From` on no verified identity, so a stage that sends for
+ * real must name one; only `dev` may run on the placeholder (its mails then end `failed`).
+ */
+function defaultSenderOf(node: Node, stage: string): string {
+  const sender = str(node, 'defaultSender');
+  if (sender === undefined) {
+    if (stage === 'dev') return 'no-reply@dev.helpdesk.invalid';
+    throw new Error(
+      `Context defaultSender is required for stage ${stage}: pass -c defaultSender="Helpdesk <support@your-domain.com>" ` +
+        '(or set it in cdk.json) with an address on a domain verified in SES; see the README, Deploy.',
+    );
+  }
+  const parsed = parseMailbox(sender);
+  if ('problem' in parsed) throw new Error(`Context defaultSender "${sender}": ${parsed.problem}.`);
+  return sender;
+}
+
 export function readSettings(node: Node): StackSettings {
   const stage = str(node, 'stage') ?? 'dev';
   if (!(DEPLOY_STAGES as readonly string[]).includes(stage)) {
@@ -47,7 +66,7 @@ export function readSettings(node: Node): StackSettings {
   return {
     stage: stage as DeployStage,
     publicBaseUrl,
-    defaultSender: str(node, 'defaultSender') ?? `no-reply@${stage}.helpdesk.invalid`,
+    defaultSender: defaultSenderOf(node, stage),
     embeddingModelId: str(node, 'embeddingModelId') ?? 'amazon.titan-embed-text-v2:0',
     alarmTopicArn: str(node, 'alarmTopicArn'),
     apiThrottleRateLimit: num(node, 'apiThrottleRateLimit', 50),

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeStackFile, writeStackFile } from '../../packages/local/src/stack-file.js';
@@ -63,6 +66,16 @@ describe('admin CLI', () => {
     expect(revoked.json.revokedAt).toEqual(expect.any(String));
   }, 240_000);
 
+  it('sets a project sender with a display name (form only on the local stack) and refuses one that is not a mailbox', async () => {
+    const account = await admin('account:create', '--name', 'Senders', '--plan', 'pro');
+    const id = account.json.id as string;
+    const ok = await admin('project:create', '--account', id, '--slug', 'web', '--name', 'Web', '--sender', 'Acme Support <support@acme.example>');
+    expect(ok.json).toMatchObject({ slug: 'web', senderEmail: 'Acme Support <support@acme.example>' });
+    const bad = await admin('project:create', '--account', id, '--slug', 'app', '--name', 'App', '--sender', 'a@acme.example, b@acme.example');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^admin: Sender "a@acme.example, b@acme.example": Expected one address/m);
+  }, 240_000);
+
   it('exits non-zero with a message on bad input', async () => {
     for (const args of [
       ['account:create', '--name', 'X', '--plan', 'gold'],
@@ -73,5 +86,30 @@ describe('admin CLI', () => {
       expect(res.code).not.toBe(0);
       expect(res.stderr).toMatch(/^admin: /m);
     }
+  }, 240_000);
+
+  it('against a deployed stage, signs for the AWS profile\'s region and names the table and region it tried', async () => {
+    // A profile naming eu-west-3, no AWS_REGION, and DynamoDB reached through the SDK's own endpoint
+    // setting (as a real endpoint would be: no *_ENDPOINT override), on DynamoDB Local: never the internet.
+    const dir = mkdtempSync(path.join(tmpdir(), 'helpdesk-cli-'));
+    const config = path.join(dir, 'config');
+    writeFileSync(config, '[profile helpdesk-ops]\nregion = eu-west-3\naws_access_key_id = local\naws_secret_access_key = local\n');
+    const { AWS_REGION: _r, AWS_DEFAULT_REGION: _d, AWS_ACCESS_KEY_ID: _k, AWS_SECRET_ACCESS_KEY: _s, DYNAMODB_ENDPOINT, ...rest } = process.env;
+    const env = {
+      ...rest,
+      AWS_CONFIG_FILE: config,
+      AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials'),
+      AWS_PROFILE: 'helpdesk-ops',
+      AWS_ENDPOINT_URL_DYNAMODB: DYNAMODB_ENDPOINT,
+      TABLE_NAME: 'helpdesk-no-such-table',
+    };
+    const res = await run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'account:create', '--name', 'X', '--plan', 'free'], { env })
+      .then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => err,
+      )
+      .finally(() => rmSync(dir, { recursive: true, force: true }));
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/^admin: .*\(table helpdesk-no-such-table, region eu-west-3\)$/m);
   }, 240_000);
 });

@@ -24,7 +24,9 @@ type Resources = Record<string, { Type: string; Properties?: Record<string, any>
 function newApp(stage: string, bundle: boolean) {
   const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   // `aws:cdk:bundling-stacks: []` is CDK's own switch (used by `cdk list`) to skip asset bundling.
-  return new App({ context: { ...cdkJson.context, stage, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+  // Stages other than dev must name a sender (infra/config.ts).
+  const sender = stage === 'dev' ? {} : { defaultSender: 'Helpdesk <support@example.com>' };
+  return new App({ context: { ...cdkJson.context, stage, ...sender, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
 }
 
 function synth(stage: string, extra: { routes?: RouteDef[]; functionsRoot?: string; bundle?: boolean } = {}) {

@@ -1,6 +1,7 @@
 import { addMember, createAccount, createProject, loadTenant, setAccountLimits } from '@helpdesk/core/auth/accounts';
 import { ENVIRONMENTS, type Environment } from '@helpdesk/core/auth/entities';
 import { createApiKey, revokeApiKey } from '@helpdesk/core/auth/keys';
+import { checkProjectSender } from '@helpdesk/core/emails/sender';
 import { PLANS, type Plan } from '@helpdesk/core/auth/plans';
 import { isValidCidr } from '@helpdesk/core/http/ip';
 import { SCOPES } from '@helpdesk/core/http/route';
@@ -42,13 +43,16 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
     },
   },
   'project:create': {
-    usage: '--account ID --slug S --name N',
+    usage: '--account ID --slug S --name N [--sender "Name <address@verified-domain>"]',
     async run(flags) {
       const accountId = required(flags, 'account');
       await tenantOf(accountId);
       try {
-        const p = await createProject({ accountId, slug: required(flags, 'slug'), name: required(flags, 'name') });
-        return { id: p.projectId, accountId, slug: p.slug, name: p.name, createdAt: p.createdAt };
+        const sender = optional(flags, 'sender');
+        // Checked here, where a sender is set, so the API's bundles do not carry the SES identity lookup.
+        const senderEmail = sender === undefined ? undefined : await checkProjectSender(sender);
+        const p = await createProject({ accountId, slug: required(flags, 'slug'), name: required(flags, 'name'), senderEmail });
+        return { id: p.projectId, accountId, slug: p.slug, name: p.name, senderEmail: p.senderEmail ?? null, createdAt: p.createdAt };
       } catch (err) {
         if (err instanceof UsageError) throw err;
         throw new UsageError((err as Error).message);

@@ -23,7 +23,12 @@ if (!process.env.TABLE_NAME) {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
+    STAGE: 'local',
   });
+} else {
+  // A deployed table: deployed-stage rules apply (a project sender must be on a verified SES identity);
+  // which stage it is does not matter to the CLI.
+  process.env.STAGE ||= 'prod';
 }
 
 const { commands } = await import('./commands.js');
@@ -40,11 +45,19 @@ if (!command || command === 'help' || command === '--help') {
 const cmd = commands[command];
 if (!cmd) fail(`unknown command "${command}"\n${usage()}`, 2);
 
+/** Where the command went: an AWS error alone does not say which table or region was tried. */
+async function target() {
+  const { dynamo } = await import('@helpdesk/core/db/client');
+  const { env } = await import('@helpdesk/core/config');
+  const region = await dynamo.config.region().catch(() => 'none (set AWS_REGION or a region in the AWS profile)');
+  return `table ${env.tableName}, region ${region}`;
+}
+
 try {
   const result = await cmd.run(parseFlags(rest));
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   process.exit(0);
 } catch (err) {
   if (err instanceof UsageError) fail(`${err.message}\n  ${command} ${cmd.usage}`, 2);
-  fail((err as Error).message);
+  fail(`${(err as Error).message} (${await target()})`);
 }

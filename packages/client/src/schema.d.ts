@@ -1948,11 +1948,11 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** Format: email */
+          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). */
           to: string;
-          /** Format: email */
+          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). */
           from?: string;
-          /** Format: email */
+          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). */
           replyTo?: string;
           cc?: string[];
           bcc?: string[];

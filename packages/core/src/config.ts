@@ -13,9 +13,6 @@ export const env = {
   get stage(): Stage {
     return (read('STAGE') as Stage | undefined) ?? 'local';
   },
-  get region(): string {
-    return read('AWS_REGION') ?? 'us-east-1';
-  },
   get tableName(): string {
     return read('TABLE_NAME') ?? 'helpdesk';
   },
@@ -72,3 +69,22 @@ export const localCredentials = (service: 's3' | 'other') =>
   service === 's3'
     ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
     : { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** Stand-ins accept any region but the SDK still needs one to sign. */
+const LOCAL_REGION = 'us-east-1';
+
+/**
+ * An SDK client's configuration. Against a stand-in (its `*_ENDPOINT` set): that endpoint, its
+ * credentials and a region. Otherwise nothing: the SDK resolves region and credentials itself
+ * (AWS_REGION, then the profile's `region`), so the admin CLI signs for the profile's region.
+ */
+export function awsClientConfig(service: 'dynamodb' | 'sqs' | 's3' | 'ses') {
+  const endpoint = env.endpoint(service);
+  if (!endpoint) return {};
+  return {
+    endpoint,
+    region: read('AWS_REGION') ?? LOCAL_REGION,
+    credentials: localCredentials(service === 's3' ? 's3' : 'other'),
+    ...(service === 's3' ? { forcePathStyle: true } : {}),
+  };
+}

@@ -1,14 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { env, localCredentials } from '../config.js';
-
-const endpoint = env.endpoint('dynamodb');
+import { awsClientConfig, env } from '../config.js';
 
 /** Created once per Lambda instance, outside any handler. */
-export const dynamo = new DynamoDBClient({
-  region: env.region,
-  ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}),
-});
+export const dynamo = new DynamoDBClient(awsClientConfig('dynamodb'));
 
 export const documentClient = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },

@@ -6,6 +6,7 @@ import { enqueue } from '../ports/queue.js';
 import type { QueueMessage } from '../ports/queues.js';
 import { scheduleOnce } from '../ports/scheduler.js';
 import { CUSTOM_REF, EmailLog } from './entities.js';
+import { bareAddress } from './mailbox.js';
 import type { EmailRow } from './present.js';
 import { suppressionOf } from './suppression.js';
 
@@ -50,7 +51,7 @@ export function emailLogRow(
     kind: content.kind,
     status: state.blockReason ? ('blocked' as const) : draft.scheduledAt ? ('scheduled' as const) : ('queued' as const),
     to: draft.to,
-    recipient: draft.to.toLowerCase(),
+    recipient: bareAddress(draft.to),
     cc: draft.cc ?? [],
     bcc: draft.bcc ?? [],
     from: draft.from ?? ctx.project.senderEmail ?? env.defaultSender,

@@ -9,6 +9,7 @@ import type { DeliveryMessage } from './create.js';
 import { EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import type { EmailStatus } from './schemas.js';
+import { bareAddress } from './mailbox.js';
 import { isPermanentSesError, sendViaSes } from './ses.js';
 import { sesTags, type SesEvent } from './ses-events.js';
 import { suppressedAmong } from './suppression.js';
@@ -49,7 +50,7 @@ const SIMULATOR: Record<string, 'Bounce' | 'Complaint'> = {
 async function simulateSesEvents(recipients: string[], tags: Record<string, string>, messageId: string) {
   const mail = { messageId, tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])) };
   for (const type of ['Bounce', 'Complaint'] as const) {
-    const hit = recipients.filter((r) => SIMULATOR[r.toLowerCase()] === type).map((emailAddress) => ({ emailAddress }));
+    const hit = recipients.filter((r) => SIMULATOR[bareAddress(r)] === type).map((r) => ({ emailAddress: bareAddress(r) }));
     if (hit.length === 0) continue;
     const event: SesEvent =
       type === 'Bounce'
@@ -93,12 +94,12 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
     const content = { subject: rendered.subject, templateVersion: rendered.templateVersion ?? row.templateVersion };
 
     const suppressed = await suppressedAmong(key, [row.to, ...row.cc, ...row.bcc]);
-    const toReason = suppressed.get(row.to.toLowerCase());
+    const toReason = suppressed.get(bareAddress(row.to));
     if (toReason) {
       await finish(key, 'blocked', { ...content, blocked: true, blockReason: toReason });
       return giveBack();
     }
-    const keep = (list: string[]) => list.filter((a) => !suppressed.has(a.toLowerCase()));
+    const keep = (list: string[]) => list.filter((a) => !suppressed.has(bareAddress(a)));
 
     if (ctx.env === 'sandbox') {
       await finish(key, 'captured', { ...content, captured: { subject: rendered.subject, html: rendered.html, text: rendered.text } });

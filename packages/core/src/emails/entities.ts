@@ -24,7 +24,7 @@ export const EmailLog = new Entity(
       kind: { type: ['template', 'custom'] as const, required: true, readOnly: true },
       status: { type: EMAIL_STATUSES, required: true },
       to: { type: 'string', required: true, readOnly: true },
-      /** `to` lower-cased: the recipient filter and the suppression check are case-insensitive. */
+      /** `to`'s bare address lower-cased (no display name): the recipient filter is case-insensitive. */
       recipient: { type: 'string', required: true, readOnly: true },
       cc: { ...stringList, required: true, default: () => [] },
       bcc: { ...stringList, required: true, default: () => [] },

@@ -2,6 +2,7 @@ import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
 import { paginate } from '../http/list.js';
 import { EmailLog } from './entities.js';
+import { bareAddress } from './mailbox.js';
 import { toLogRow, type EmailRow } from './present.js';
 import type { EmailStatus } from './schemas.js';
 
@@ -37,8 +38,9 @@ export async function listEmails(ctx: TenantContext, f: EmailFilters) {
   const tenant = { projectId: ctx.projectId, env: ctx.env };
   const { from, until } = createdRange(f);
   // BETWEEN on the createdAt prefix: a full sort key at exactly `until` sorts after it, so the bound is exclusive.
-  const query = f.to
-    ? EmailLog.query.byRecipient({ ...tenant, recipient: f.to.toLowerCase() })
+  const recipient = f.to === undefined ? undefined : bareAddress(f.to);
+  const query = recipient
+    ? EmailLog.query.byRecipient({ ...tenant, recipient })
     : f.templateKey
       ? EmailLog.query.byTemplate({ ...tenant, templateRef: f.templateKey })
       : f.status
@@ -49,7 +51,7 @@ export async function listEmails(ctx: TenantContext, f: EmailFilters) {
     (r) =>
       (!f.status || r.status === f.status) &&
       (!f.templateKey || r.templateKey === f.templateKey) &&
-      (!f.to || r.recipient === f.to.toLowerCase()),
+      (!recipient || r.recipient === recipient),
   );
   const { rows: page, ...rest } = paginate(rows, f.page, f.limit);
   return { emails: page.map(toLogRow), ...rest };

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { dateQuery, pageMeta, pageQuery, uuid } from '../http/schemas.js';
-import { ADDRESS_MAX, batchBody, batchResult, emailRow, EMAIL_STATUSES, sendBody, sendResult, TEMPLATE_KEY_MAX } from './schemas.js';
+import { MAX_MAILBOX_FIELD } from './mailbox.js';
+import { batchBody, batchResult, emailRow, EMAIL_STATUSES, sendBody, sendResult, TEMPLATE_KEY_MAX } from './schemas.js';
 
 const common = { group: 'emails' as const, tenancy: 'project' as const, scope: 'emails:send' as const, tags: ['Emails'] };
 
@@ -42,7 +43,7 @@ export const emailRoutes = {
     query: {
       ...pageQuery(),
       status: v.optional(v.picklist(EMAIL_STATUSES)),
-      to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(ADDRESS_MAX))),
+      to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_MAILBOX_FIELD))),
       templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(TEMPLATE_KEY_MAX))),
       dateFrom: dateQuery,
       dateTo: dateQuery,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, jsonObject, stringMap, uuid } from '../http/schemas.js';
+import { mailbox, PLAIN_LINE } from './mailbox.js';
 
 export const EMAIL_STATUSES = [
   'queued',
@@ -22,14 +23,12 @@ export type BlockReason = (typeof BLOCK_REASONS)[number];
 export const MAX_RECIPIENTS = 50;
 export const MAX_SCHEDULE_DAYS = 30;
 export const MAX_BATCH = 100;
-/** Addresses and template keys become parts of DynamoDB keys (suppression, list indexes): bounded before any read. */
-export const ADDRESS_MAX = 254;
+/** Template keys become parts of DynamoDB keys (list indexes): bounded before any read (addresses: mailbox.ts). */
 export const TEMPLATE_KEY_MAX = 200;
 
-const address = v.pipe(v.string(), v.trim(), v.email('Expected an email address'), v.maxLength(ADDRESS_MAX));
-const addressList = v.pipe(v.array(address), v.maxLength(MAX_RECIPIENTS));
+const addressList = v.pipe(v.array(mailbox), v.maxLength(MAX_RECIPIENTS));
 /** Subjects are header values: no control characters, line breaks or Unicode line separators. */
-export const plainLine = v.regex(/^[^\u0000-\u001f\u007f\u2028\u2029]*$/, 'Control characters and line breaks are not allowed');
+export const plainLine = v.regex(PLAIN_LINE, 'Control characters and line breaks are not allowed');
 
 /** Headers the service sets itself from the send's own fields, and SES's own `X-SES-*` controls. */
 const RESERVED_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'date', 'message-id', 'content-type', 'content-transfer-encoding', 'mime-version', 'return-path']);
@@ -45,9 +44,9 @@ const metadataMap = stringMap({ maxKeys: 50, key: /^[\s\S]{1,100}$/ });
 export const idempotencyKey = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
 
 const sendEntries = {
-  to: address,
-  from: v.optional(address),
-  replyTo: v.optional(address),
+  to: mailbox,
+  from: v.optional(mailbox),
+  replyTo: v.optional(mailbox),
   cc: v.optional(addressList),
   bcc: v.optional(addressList),
   headers: v.optional(headerMap),

@@ -6,6 +6,7 @@ import { resolveTemplate, templateNotFound } from '../templates/resolve.js';
 import { renderSubject } from '../templates/subject.js';
 import { createEmail, type EmailDraft } from './create.js';
 import { idempotent } from './idempotency.js';
+import { bareAddress } from './mailbox.js';
 import { toSendResult, type SendResult } from './present.js';
 import { batchItem, idempotencyKey, MAX_SCHEDULE_DAYS, type SendBody } from './schemas.js';
 
@@ -59,9 +60,19 @@ export function idempotencyKeyOf(headers: Record<string, string | undefined>): s
   return parsed.output;
 }
 
+/** What an Idempotency-Key compares: addresses by their bare form, so a retry that changes only a display name or letter case replays the first send. */
+const idempotencyView = (body: SendBody) => ({
+  ...body,
+  to: bareAddress(body.to),
+  from: body.from && bareAddress(body.from),
+  replyTo: body.replyTo && bareAddress(body.replyTo),
+  cc: body.cc?.map(bareAddress),
+  bcc: body.bcc?.map(bareAddress),
+});
+
 /** POST /emails/send: quota, suppression, template check, the log row and the queue (or a schedule). */
 export function sendEmail(ctx: TenantContext, body: SendBody, idempotencyKey?: string): Promise<SendResult> {
-  return idempotencyKey === undefined ? send(ctx, body) : idempotent(ctx, idempotencyKey, body, () => send(ctx, body));
+  return idempotencyKey === undefined ? send(ctx, body) : idempotent(ctx, idempotencyKey, idempotencyView(body), () => send(ctx, body));
 }
 
 export type BatchOutcome = SendResult | { index: number; error: { code: string; message: string } };

@@ -1,8 +1,8 @@
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { env, localCredentials } from '../config.js';
+import { GetEmailIdentityCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { awsClientConfig, env } from '../config.js';
+import { headerMailbox } from './mailbox.js';
 
-const endpoint = env.endpoint('ses');
-const ses = new SESv2Client({ region: env.region, ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}) });
+const ses = new SESv2Client(awsClientConfig('ses'));
 
 export interface OutgoingMail {
   from: string;
@@ -27,9 +27,10 @@ export async function sendViaSes(mail: OutgoingMail): Promise<string> {
   const charset = 'UTF-8';
   const out = await ses.send(
     new SendEmailCommand({
-      FromEmailAddress: mail.from,
-      Destination: { ToAddresses: [mail.to], CcAddresses: mail.cc, BccAddresses: mail.bcc },
-      ReplyToAddresses: mail.replyTo ? [mail.replyTo] : undefined,
+      // Display names as RFC 2047 encoded-words and domains in punycode: SES takes 7-bit ASCII only.
+      FromEmailAddress: headerMailbox(mail.from),
+      Destination: { ToAddresses: [headerMailbox(mail.to)], CcAddresses: mail.cc.map(headerMailbox), BccAddresses: mail.bcc.map(headerMailbox) },
+      ReplyToAddresses: mail.replyTo ? [headerMailbox(mail.replyTo)] : undefined,
       Content: {
         Simple: {
           Subject: { Data: mail.subject, Charset: charset },
@@ -43,3 +44,17 @@ export async function sendViaSes(mail: OutgoingMail): Promise<string> {
   );
   return out.MessageId ?? '';
 }
+
+/** Whether SES may send from this identity (a domain or an address): false when it is unknown or unverified. */
+export async function isVerifiedIdentity(identity: string): Promise<boolean> {
+  try {
+    const out = await ses.send(new GetEmailIdentityCommand({ EmailIdentity: identity }));
+    return out.VerifiedForSendingStatus === true;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'NotFoundException') return false;
+    throw err;
+  }
+}
+
+/** The region SES answers from (identities are per region). */
+export const sesRegion = () => ses.config.region();

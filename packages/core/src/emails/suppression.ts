@@ -1,19 +1,20 @@
 import type { TenantContext } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { Suppression } from './entities.js';
+import { bareAddress } from './mailbox.js';
 import type { BlockReason } from './schemas.js';
 
 type Scope = Pick<TenantContext, 'projectId' | 'env'>;
 
-/** One GetItem: why this address is suppressed, if it is. */
+/** One GetItem: why this address (or `Name <address>`) is suppressed, if it is. */
 export async function suppressionOf(scope: Scope, address: string): Promise<BlockReason | undefined> {
-  const { data } = await Suppression.get({ projectId: scope.projectId, env: scope.env, email: address.toLowerCase() }).go();
+  const { data } = await Suppression.get({ projectId: scope.projectId, env: scope.env, email: bareAddress(address) }).go();
   return data?.reason;
 }
 
-/** The suppressed addresses among several (lower-cased), in one BatchGetItem. */
+/** The suppressed addresses among several (keyed by bare address, lower-cased), in one BatchGetItem. */
 export async function suppressedAmong(scope: Scope, addresses: string[]): Promise<Map<string, BlockReason>> {
-  const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  const unique = [...new Set(addresses.map(bareAddress))];
   if (unique.length === 0) return new Map();
   const { data } = await Suppression.get(unique.map((email) => ({ projectId: scope.projectId, env: scope.env, email }))).go();
   return new Map(data.map((s) => [s.email, s.reason]));
@@ -25,7 +26,7 @@ export async function suppressedAmong(scope: Scope, addresses: string[]): Promis
  */
 export async function suppress(scope: Scope, address: string, reason: BlockReason, emailId?: string) {
   try {
-    await Suppression.create({ projectId: scope.projectId, env: scope.env, email: address.toLowerCase(), reason, emailId }).go();
+    await Suppression.create({ projectId: scope.projectId, env: scope.env, email: bareAddress(address), reason, emailId }).go();
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }

@@ -1,11 +1,9 @@
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { env, localCredentials } from '../config.js';
+import { awsClientConfig, env } from '../config.js';
 
-const endpoint = env.endpoint('s3');
 const s3 = new S3Client({
-  region: env.region,
-  ...(endpoint ? { endpoint, forcePathStyle: true, credentials: localCredentials('s3') } : {}),
+  ...awsClientConfig('s3'),
   // Local S3 stand-ins store streamed uploads corrupted when flexible checksums are on.
   requestChecksumCalculation: 'WHEN_REQUIRED',
   responseChecksumValidation: 'WHEN_REQUIRED',

@@ -62,7 +62,7 @@ export function bedrockEmbedder(
   /** dimensions: 256, 512 or 1024 for Titan V2. */
   options: { client?: BedrockRuntimeClient; modelId?: string; dimensions?: number } = {},
 ): Embedder {
-  const client = options.client ?? new BedrockRuntimeClient({ region: env.region });
+  const client = options.client ?? new BedrockRuntimeClient({});
   const modelId = options.modelId ?? env.embeddingModelId;
   const dimensions = options.dimensions ?? 512;
   const embedOne = async (text: string) => {

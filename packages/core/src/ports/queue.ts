@@ -1,9 +1,8 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { env, localCredentials } from '../config.js';
+import { awsClientConfig, env } from '../config.js';
 import type { QueueInput, QueueName } from './queues.js';
 
-const endpoint = env.endpoint('sqs');
-const sqs = new SQSClient({ region: env.region, ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}) });
+const sqs = new SQSClient(awsClientConfig('sqs'));
 
 const urlOf = (queue: QueueName) => {
   const url = env.queueUrl(queue);

@@ -30,7 +30,7 @@ export const ScheduledJob = new Entity(
 );
 
 let client: SchedulerClient | undefined;
-const scheduler = () => (client ??= new SchedulerClient({ region: env.region }));
+const scheduler = () => (client ??= new SchedulerClient({}));
 
 const scheduleName = (jobId: string) => `hd-${jobId}`.slice(0, 64);
 

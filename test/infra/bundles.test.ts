@@ -1,0 +1,217 @@
+import { execFile } from 'node:child_process';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sesTags } from '@helpdesk/core/emails/ses-events';
+import { enqueue } from '@helpdesk/core/ports/queue';
+import { REPO_ROOT } from '../../infra/paths.js';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+import {
+  httpEvent,
+  invoke,
+  pool,
+  queueSources,
+  readAssembly,
+  removeScratch,
+  resolveEnvironment,
+  routesByFunction,
+  scratchRoot,
+  type Invocation,
+  type LambdaFunction,
+} from './lambda-runtime.js';
+
+/**
+ * Issue 20.5: what `cdk deploy` uploads must run. Synthesizes the app as `cdk synth` does, then runs
+ * every function of the template from its asset folder the way Lambda does (see lambda-runtime.ts)
+ * against this file's stand-ins: HTTP functions answer real authenticated API Gateway events, queue
+ * consumers a batch of the messages the API itself put on their queues.
+ */
+
+const run = promisify(execFile);
+const STAGE = 'dev';
+/** Synth bundles every function: ~20 s idle, minutes on a loaded 2-core machine. */
+const SYNTH_TIMEOUT = 300_000;
+/** Sixteen cold starts and their calls: under 10 s idle, a few minutes when CI's workers all run at once. */
+const RUN_TIMEOUT = 300_000;
+/** Child processes at once: the machine has 2 cores. */
+const PARALLEL = 3;
+
+// consumers: false, so the messages the API produces wait on the queues for the bundled consumers.
+const app = await startTestApp({ consumers: false });
+
+let outdir = '';
+let scratch = '';
+let bedrock: http2.Http2Server | undefined;
+let assembly: ReturnType<typeof readAssembly>;
+let outcomes: Map<string, Invocation & { events: string[] }>;
+
+/** Bedrock has no stand-in: answers InvokeModel (HTTP/2, as the SDK's Bedrock client speaks it) with a fixed embedding of the size asked for. */
+async function startBedrockStub() {
+  const server = http2.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const { dimensions = 512 } = JSON.parse(body || '{}') as { dimensions?: number };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ embedding: Array.from({ length: dimensions }, (_, i) => (i % 7) / 7), inputTextTokenCount: 1 }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** The Lambda runtime's own variables, and the stand-ins the local stack points the code at. */
+function runtimeEnvironment() {
+  return {
+    AWS_REGION: 'us-east-1',
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    // Port 9 (discard) on loopback: an AWS call with no stand-in is refused here, never sent to the internet.
+    AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: `http://127.0.0.1:${(bedrock!.address() as AddressInfo).port}`,
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(DYNAMODB|SQS|S3|SES)_ENDPOINT$/.test(k))),
+  } as Record<string, string>;
+}
+
+/** Real traffic through the API (and SES's event path), so every queue holds the messages its producer writes. */
+async function produceMessages(liveKey: string, ids: { accountId: string; projectId: string }) {
+  const call = async (p: string, body: unknown) => {
+    const res = await app.call('POST', p, { key: liveKey, body });
+    expect(res.status, `${p}: ${res.text}`).toBe(200);
+    return res.body;
+  };
+  await call('/tickets', { subject: 'Bundle check', body: 'Hello', customer: { email: 'bundle@example.com' } });
+  const email = await call('/emails/send', { to: 'Bundle Check <bundle@example.com>', subject: 'Hi', body: 'Hello' });
+  await call('/logs', { events: [{ level: 'error', message: 'bundle check' }] });
+  await call('/articles', { title: 'Bundle check', body: 'How to check bundles', status: 'published' });
+  const tags = sesTags({ ...ids, env: 'live', emailId: email.id });
+  await enqueue('sesEvents', {
+    eventType: 'Delivery',
+    mail: { messageId: `bundle-${email.id}`, tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])) },
+  });
+}
+
+/** The queue a consumer reads, found through the variable the template wires its URL into. */
+async function sqsEventFor(fn: LambdaFunction, source: { queue: string; batchSize: number }, local: Record<string, string>) {
+  const name = Object.entries(fn.environment).find(([k, v]) => k.startsWith('QUEUE_URL_') && (v as { Ref?: string }).Ref === source.queue)?.[0];
+  const url = name ? local[name] : undefined;
+  if (!url) throw new Error(`${fn.logicalId}: no QUEUE_URL_* variable names its queue ${source.queue}`);
+  const sqs = new SQSClient({ endpoint: process.env.SQS_ENDPOINT, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: source.batchSize, WaitTimeSeconds: 1 }));
+  sqs.destroy();
+  const messages = out.Messages ?? [];
+  if (messages.length === 0) throw new Error(`${fn.logicalId}: nothing on ${name}; produceMessages must exercise every queue`);
+  return {
+    Records: messages.map((m) => ({
+      messageId: m.MessageId!,
+      receiptHandle: m.ReceiptHandle!,
+      body: m.Body ?? '',
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bundle-test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      messageAttributes: {},
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${source.queue}`,
+      awsRegion: 'us-east-1',
+    })),
+  };
+}
+
+/** Every GET route without path parameters (cheap, read-only, answerable), else the function's first route. */
+function routesToCall(keys: string[]) {
+  const plainGets = keys.filter((k) => k.startsWith('GET ') && !k.includes('{'));
+  return plainGets.length ? plainGets : keys.slice(0, 1);
+}
+
+beforeAll(async () => {
+  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  outdir = mkdtempSync(path.join(tmpdir(), 'helpdesk-cdkout-'));
+  // `cdk synth` runs the app with the merged context in CDK_CONTEXT_JSON and the output folder in CDK_OUTDIR.
+  await run(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, stage: STAGE }), CDK_OUTDIR: outdir },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assembly = readAssembly(outdir, `Helpdesk-${STAGE}`);
+}, SYNTH_TIMEOUT);
+
+beforeAll(async () => {
+  const t = await createTenant({ plan: 'pro' });
+  await produceMessages(t.liveKey, { accountId: t.accountId, projectId: t.projects.main!.id });
+  bedrock = await startBedrockStub();
+  const runtime = runtimeEnvironment();
+  const routes = routesByFunction(assembly.resources);
+  const sources = queueSources(assembly.resources);
+  scratch = scratchRoot();
+
+  const results = await pool(assembly.functions, PARALLEL, async (fn) => {
+    const env = { ...resolveEnvironment(fn.environment, assembly.resources, process.env), ...runtime };
+    const source = sources.get(fn.logicalId);
+    const keys = source ? [] : routesToCall(routes.get(fn.logicalId) ?? []);
+    const events = source ? [await sqsEventFor(fn, source, env)] : keys.map((k) => httpEvent(k, { authorization: `Bearer ${t.liveKey}` }));
+    return [fn.logicalId, { ...(await invoke(scratch, fn, env, events)), events: source ? [`SQS ${source.queue}`] : keys }] as const;
+  });
+  outcomes = new Map(results);
+}, RUN_TIMEOUT);
+
+afterAll(() => {
+  bedrock?.close();
+  if (scratch) removeScratch(scratch);
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('every Lambda bundle in cdk.out, run the way Lambda runs it', () => {
+  it('is reached by a route or a queue, and loads its handler from a read-only copy of its folder', () => {
+    const routes = routesByFunction(assembly.resources);
+    const sources = queueSources(assembly.resources);
+    expect(assembly.functions.length).toBeGreaterThan(10);
+    for (const fn of assembly.functions) {
+      expect(routes.has(fn.logicalId) || sources.has(fn.logicalId), `${fn.logicalId} has no route and no queue`).toBe(true);
+      const outcome = outcomes.get(fn.logicalId)!;
+      expect(outcome.loadError, `${fn.logicalId} did not load:\n${outcome.loadError}\n${outcome.stderr}`).toBeUndefined();
+    }
+  });
+
+  it('answers each HTTP route it was given with a response, never a 5xx, and at least one 2xx per function', () => {
+    const sources = queueSources(assembly.resources);
+    for (const fn of assembly.functions.filter((f) => !sources.has(f.logicalId))) {
+      const { results = [], events, stderr } = outcomes.get(fn.logicalId)!;
+      expect(results).toHaveLength(events.length);
+      results.forEach(({ result, error }, i) => {
+        const label = `${fn.logicalId} ${events[i]}`;
+        expect(error, `${label} threw:\n${error}\n${stderr}`).toBeUndefined();
+        expect(result?.statusCode, `${label}: ${JSON.stringify(result)?.slice(0, 500)}`).toBeLessThan(500);
+        expect(typeof result.body, label).toBe('string');
+      });
+      if (events.some((e) => e.startsWith('GET ') && !e.includes('{'))) {
+        expect(results.some(({ result }) => result.statusCode < 300), `${fn.logicalId}: no 2xx among ${events.join(', ')}`).toBe(true);
+      }
+    }
+  });
+
+  it('serves the files shipped beside the docs bundle (the Redoc script)', () => {
+    const docs = [...outcomes.values()].find((o) => o.events.includes('GET /docs/redoc.standalone.js'));
+    expect(docs, 'no function serves GET /docs/redoc.standalone.js').toBeDefined();
+    const script = docs!.results![docs!.events.indexOf('GET /docs/redoc.standalone.js')]!.result;
+    expect(script.statusCode).toBe(200);
+    expect(script.body.length).toBeGreaterThan(100_000);
+  });
+
+  it('processes a batch of real messages on each queue consumer with no failed item', () => {
+    const sources = queueSources(assembly.resources);
+    expect(sources.size).toBeGreaterThan(0);
+    for (const [fnId] of sources) {
+      const { results = [], stderr } = outcomes.get(fnId)!;
+      const [{ result, error } = {}] = results;
+      expect(error, `${fnId} threw:\n${error}\n${stderr}`).toBeUndefined();
+      expect(result, `${fnId}: ${stderr}`).toEqual({ batchItemFailures: [] });
+    }
+  });
+});
