@@ -24,11 +24,15 @@ const render = (part: Part): string => {
 export const html = (strings: TemplateStringsArray, ...parts: Part[]) =>
   new Html(strings.reduce((out, s, i) => out + s + (i < parts.length ? render(parts[i]!) : ''), ''));
 
-/** Every console page: no framing, no caching, nothing loaded from elsewhere, no scripts at all. */
+/**
+ * Every console page: no framing, no caching, nothing loaded from elsewhere, no scripts at all.
+ * `same-origin` referrers (not `no-referrer`): with no-referrer, Chromium sends `Origin: null` on the
+ * console's own form posts, and the guard checks that Origin.
+ */
 export const CONSOLE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
