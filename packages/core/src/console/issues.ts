@@ -45,7 +45,7 @@ export const issueDetail = signedIn('any', async (req) => {
 ${selectField('status', 'Change status', ISSUE_STATUSES, issue.status, '')}
 <button type="submit">Save</button></form>
 <h2>Latest events</h2>
-${issue.latestEvents.map((e) => html`<div class="msg"><span class="muted">${when(e.timestamp)} · ${e.level}</span>\n${e.message}</div>`)}`,
+${issue.latestEvents.map((e) => html`<div class="msg"><span class="muted">${when(e.timestamp)} · ${e.level}</span>\n${e.message}${e.stack ? html`\n${e.stack}` : ''}</div>`)}`,
   );
 });
 

@@ -17,7 +17,7 @@ const STYLE = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#111827;background:#f9fafb}
 a{color:#1d4ed8}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 header{background:#111827;color:#f9fafb;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
-header a{color:#f9fafb}header .brand{font-weight:700;text-decoration:none;margin-right:.5rem}
+header a{color:#f9fafb}header .badge{color:#111827}header .brand{font-weight:700;text-decoration:none;margin-right:.5rem}
 nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 nav a[aria-current=page]{text-decoration:underline;text-underline-offset:.3em;font-weight:600}
 header form{display:flex;gap:.25rem;align-items:center;margin:0}

@@ -63,8 +63,7 @@ ${members.map((m) => html`<option value="${m.id}"${t.assignedTo === m.id ? html`
 </form>
 <h2>Thread</h2>
 ${t.messages.map(
-  (m) => html`<article class="msg ${m.senderType}${m.visibility === 'internal' ? ' internal' : ''}" aria-label="${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Reply' : 'Customer message'}">
-<span class="muted">${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Support' : t.customer.name} · ${when(m.createdAt)}</span>
+  (m) => html`<article class="msg ${m.senderType}${m.visibility === 'internal' ? ' internal' : ''}" aria-label="${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Reply' : 'Customer message'}"><span class="muted">${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Support' : t.customer.name} · ${when(m.createdAt)}</span>
 ${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href="${a.url}">${a.fileName}</a> `)}` : ''}</article>`,
 )}
 <form method="post" action="/console/tickets/${t.id}/messages" class="card">${csrfField(req)}
