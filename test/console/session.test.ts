@@ -91,6 +91,19 @@ describe('console sign-in, sessions and CSRF', () => {
     expect(await mailsTo(target)).toHaveLength(SIGN_IN_LIMITS.perAddress);
   });
 
+  it('marks the cookie Secure in deployed stages', async () => {
+    const client = new ConsoleClient(app);
+    await client.request('POST', '/console/sign-in', { email });
+    const path = await signInLinkPath(email);
+    process.env.STAGE = 'dev';
+    try {
+      const done = await client.request('POST', path, {});
+      expect(done.headers.get('set-cookie')).toMatch(/; Secure$/);
+    } finally {
+      delete process.env.STAGE;
+    }
+  });
+
   it('refuses a state-changing request without the session CSRF token', async () => {
     const client = await new ConsoleClient(app).signIn(email);
     const choice = { projectId: tenant.projects.main!.id, env: 'sandbox' };
@@ -112,5 +125,18 @@ describe('console sign-in, sessions and CSRF', () => {
     const replay = await fetch(`${app.url}/console`, { headers: { cookie }, redirect: 'manual' });
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toBe('/console/sign-in');
+  });
+  // Last: it leaves this IP over its limit for the rest of the minute.
+  it('rate-limits sign-in requests per source IP, whatever the address', async () => {
+    const second = new Date().getSeconds();
+    if (second > 50) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    // Earlier tests of this file asked from this IP too, within this minute or the last: count until refused.
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGN_IN_LIMITS.perIp; i++) {
+      statuses.push((await new ConsoleClient(app).request('POST', '/console/sign-in', { email: address('nobody') })).status);
+      if (statuses.at(-1) === 429) break;
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(SIGN_IN_LIMITS.perIp);
   });
 });
