@@ -17,7 +17,7 @@ const STYLE = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#111827;background:#f9fafb}
 a{color:#1d4ed8}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 header{background:#111827;color:#f9fafb;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
-header a{color:#f9fafb}header .badge{color:#111827}header .brand{font-weight:700;text-decoration:none;margin-right:.5rem}
+header a{color:#f9fafb}.skip{position:absolute;left:-999px;background:#fff;padding:.25rem .5rem}.skip:focus{left:.5rem;top:.5rem}header .badge{color:#111827}header .brand{font-weight:700;text-decoration:none;margin-right:.5rem}
 nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 nav a[aria-current=page]{text-decoration:underline;text-underline-offset:.3em;font-weight:600}
 header form{display:flex;gap:.25rem;align-items:center;margin:0}
@@ -83,7 +83,7 @@ export const navFor = (role: 'admin' | 'agent') => NAV.filter((n) => role === 'a
 export const layout = (chrome: Chrome, title: string, content: Html) =>
   page(
     chrome.env === 'sandbox' ? `[Sandbox] ${title}` : title,
-    html`<a href="#main" class="muted" style="position:absolute;left:-999px">Skip to content</a>
+    html`<a href="#main" class="skip">Skip to content</a>
 <header>
 <a class="brand" href="/console">${chrome.accountName}</a>
 <nav aria-label="Sections"><ul>${navFor(chrome.role).map(
