@@ -1,5 +1,6 @@
 import { homePage, switchTenant } from '@helpdesk/core/console/home';
 import { keysCreate, keysList, keysRevoke } from '@helpdesk/core/console/keys';
+import { articlesList, customersList } from '@helpdesk/core/console/directory';
 import { emailDetail, emailsList } from '@helpdesk/core/console/emails';
 import { issueDetail, issuesList, issueStatus } from '@helpdesk/core/console/issues';
 import { consoleRoutes } from '@helpdesk/core/console/routes';
@@ -33,4 +34,6 @@ export const handler = createGroupHandler(consoleRoutes, {
   consoleTicket: ticketDetail,
   consoleTicketMessage: ticketReply,
   consoleTicketUpdate: ticketUpdate,
+  consoleCustomers: customersList,
+  consoleArticles: articlesList,
 });

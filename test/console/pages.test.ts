@@ -49,6 +49,7 @@ describe('console pages over HTTP: roles and tenancy', () => {
       app.call('POST', '/webhooks', { key, body: { url: receiver.url, events: ['ticket.created', 'ticket.resolved'] } }),
       app.call('POST', '/tickets', { key, body: { subject: 'Cannot log in', body: 'Password refused.', customer: { email: customer, name: 'Cleo' } } }),
       app.call('POST', '/logs', { key, body: { events: [{ level: 'error', message: 'Payment provider timed out', scope: 'billing' }] } }),
+      app.call('POST', '/articles', { key, body: { title: 'Resetting your password', body: 'Use the link.' } }),
     ]);
     for (const res of made) expect(res.status, res.text).toBe(200);
     const [email, hook, ticket] = made;
@@ -138,6 +139,14 @@ describe('console pages over HTTP: roles and tenancy', () => {
     const list = await agent.get('/console/tickets?status=pending&priority=high');
     expect(list.text).toContain(t);
     expect((await agent.get('/console/tickets?status=closed')).text).not.toContain(t);
+  });
+
+  it('lists customers and articles for agents, and none of them to another account', async () => {
+    expect((await agent.get('/console/customers')).text).toContain(ids.customer);
+    expect((await agent.get('/console/articles?status=draft')).text).toContain('Resetting your password');
+    expect((await agent.get('/console/articles?status=published')).text).not.toContain('Resetting your password');
+    expect((await stranger.get('/console/customers')).text).not.toContain(ids.customer);
+    expect((await stranger.get('/console/articles')).text).not.toContain('Resetting your password');
   });
 
   it('lists log issues by status and level and changes a status', async () => {

@@ -71,6 +71,8 @@ export const bareLayout = (title: string, content: Html) =>
 
 const NAV: { section: string; href: string; label: string; adminOnly?: boolean }[] = [
   { section: 'tickets', href: '/console/tickets', label: 'Tickets' },
+  { section: 'customers', href: '/console/customers', label: 'Customers' },
+  { section: 'articles', href: '/console/articles', label: 'Articles' },
   { section: 'issues', href: '/console/issues', label: 'Log issues' },
   { section: 'emails', href: '/console/emails', label: 'Emails', adminOnly: true },
   { section: 'webhooks', href: '/console/webhooks', label: 'Webhooks', adminOnly: true },

@@ -50,4 +50,6 @@ export const consoleRoutes = {
   consoleTicket: defineRoute({ ...page, id: 'consoleTicket', method: 'GET', path: '/console/tickets/{ticketId}', params: { ticketId: id }, summary: 'A ticket and its thread with internal notes' }),
   consoleTicketMessage: defineRoute({ ...post, id: 'consoleTicketMessage', path: '/console/tickets/{ticketId}/messages', params: { ticketId: id }, summary: 'Reply or add an internal note' }),
   consoleTicketUpdate: defineRoute({ ...post, id: 'consoleTicketUpdate', path: '/console/tickets/{ticketId}/update', params: { ticketId: id }, summary: 'Change status, priority and assignee' }),
+  consoleCustomers: defineRoute({ ...page, id: 'consoleCustomers', method: 'GET', path: '/console/customers', summary: 'Customers (read-only)' }),
+  consoleArticles: defineRoute({ ...page, id: 'consoleArticles', method: 'GET', path: '/console/articles', summary: 'Knowledge base articles (read-only)' }),
 };
