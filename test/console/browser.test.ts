@@ -163,6 +163,16 @@ describe('the console in a browser', () => {
     expect(mailed).not.toContain('warehouse');
     await page.goto(`${app.url}/console/emails?to=${encodeURIComponent(customer)}`);
     await expect(page.locator('tbody').innerText()).resolves.toMatch(/sent/);
+    await nav(page, 'Customers');
+    await expect(page.locator('tbody').innerText()).resolves.toContain(customer);
+    await shot(page, 'customers');
+    await nav(page, 'Articles');
+    await shot(page, 'articles');
+    // Readable on a phone: the same page at a phone's width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(ticketUrl);
+    await shot(page, 'ticket-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('keeps an agent out of the keys page', async () => {

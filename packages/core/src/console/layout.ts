@@ -20,7 +20,7 @@ header{background:#111827;color:#f9fafb;padding:.5rem 1rem;display:flex;flex-wra
 header a{color:#f9fafb}.skip{position:absolute;left:-999px;background:#fff;padding:.25rem .5rem}.skip:focus{left:.5rem;top:.5rem}header .badge{color:#111827}header .brand{font-weight:700;text-decoration:none;margin-right:.5rem}
 nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 nav a[aria-current=page]{text-decoration:underline;text-underline-offset:.3em;font-weight:600}
-header form{display:flex;gap:.25rem;align-items:center;margin:0}
+header form{display:flex;flex-wrap:wrap;gap:.25rem;align-items:center;margin:0}
 header .who{margin-left:auto;display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
 header select,header button{font:inherit;font-size:.9rem;padding:.15rem .4rem}
 .sandbox-banner{background:#fde68a;color:#78350f;padding:.35rem 1rem;font-weight:700;border-bottom:2px solid #b45309}
