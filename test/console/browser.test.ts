@@ -19,6 +19,7 @@ describe('the console in a browser', () => {
   let adminEmail: string;
   let sandboxKey: string;
   let ticketUrl: string;
+  let previousBaseUrl: string | undefined;
 
   const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).click();
   const shot = async (page: Page, name: string) => {
@@ -42,7 +43,8 @@ describe('the console in a browser', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    // Sign-in links point at the public base URL: this app's.
+    // Sign-in links point at the public base URL: this app's (restored after the file).
+    previousBaseUrl = process.env.PUBLIC_BASE_URL;
     process.env.PUBLIC_BASE_URL = app.url;
     tenant = await createTenant();
     adminEmail = (await tenant.member({ email: address('admin'), name: 'Ada Admin', role: 'admin' })).email;
@@ -54,6 +56,8 @@ describe('the console in a browser', () => {
     });
   });
   afterAll(async () => {
+    if (previousBaseUrl === undefined) delete process.env.PUBLIC_BASE_URL;
+    else process.env.PUBLIC_BASE_URL = previousBaseUrl;
     await browser?.close();
   });
 
