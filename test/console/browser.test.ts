@@ -11,7 +11,7 @@ import { mailsTo, signInLinkPath } from './helpers.js';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? 'docs/console' : undefined;
 const address = (p: string) => `${p}-${randomBytes(5).toString('hex')}@example.com`;
 
-describe('the console in a browser', () => {
+describe('the console in a browser', { timeout: 90_000 }, () => {
   let app: TestApp;
   let tenant: TenantFixture;
   let browser: Browser;
@@ -29,7 +29,8 @@ describe('the console in a browser', () => {
   /** Through the sign-in form and the link the SES stand-in received, as a member would. */
   async function signIn(email: string) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(8_000);
+    // Generous: the shared machine can be slow; a failure still names the element it waited for.
+    context.setDefaultTimeout(20_000);
     const page = await context.newPage();
     await page.goto(`${app.url}/console`);
     await page.getByLabel('Your email address').fill(email);
