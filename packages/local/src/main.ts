@@ -59,6 +59,7 @@ Helpdesk API running locally${memory ? ' (in memory)' : ''}
   API          ${app.apiUrl}
   API docs     ${app.url}/docs
   Mail viewer  ${emulators.endpoints.ses}
+  Console      ${app.url}/console (sign in as ${demo.adminEmail}; the link arrives in the mail viewer)
   Demo account ${demo.accountId} (plan pro, projects demo and docs)
   Live key     ${demo.liveKey}
   Sandbox key  ${demo.sandboxKey}

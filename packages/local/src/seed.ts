@@ -1,10 +1,12 @@
-import { createAccount, createProject, loadTenant } from '@helpdesk/core/auth/accounts';
+import { addMember, createAccount, createProject, listMembers, loadTenant } from '@helpdesk/core/auth/accounts';
 import { createApiKey } from '@helpdesk/core/auth/keys';
 
 /**
  * The demo tenant: account (plan pro) with projects demo and docs. Keys are hashed at rest and so can
  * never be shown again: every start mints a fresh live and sandbox key and prints them.
  */
+export const DEMO_ADMIN = 'admin@demo.example';
+
 export async function seedDemo(existingAccountId?: string) {
   let accountId = existingAccountId;
   if (!accountId || !(await loadTenant(accountId)).account) {
@@ -13,7 +15,11 @@ export async function seedDemo(existingAccountId?: string) {
     await createProject({ accountId, slug: 'demo', name: 'Demo' });
     await createProject({ accountId, slug: 'docs', name: 'Docs' });
   }
+  // The console's demo admin: sign in at /console with this address, the link arrives in the mail viewer.
+  if (!(await listMembers(accountId)).some((m) => m.email === DEMO_ADMIN)) {
+    await addMember({ accountId, email: DEMO_ADMIN, name: 'Demo Admin', role: 'admin' });
+  }
   const live = await createApiKey({ accountId, env: 'live' });
   const sandbox = await createApiKey({ accountId, env: 'sandbox' });
-  return { accountId, liveKey: live.key, sandboxKey: sandbox.key };
+  return { accountId, liveKey: live.key, sandboxKey: sandbox.key, adminEmail: DEMO_ADMIN };
 }

@@ -76,6 +76,12 @@ export const Member = new Entity(
         pk: { field: 'pk', composite: ['accountId'] },
         sk: { field: 'sk', composite: ['memberId'] },
       },
+      /** Console sign-in: an address to its memberships (one person may belong to several accounts). */
+      byEmail: {
+        index: 'gsi1',
+        pk: { field: 'gsi1pk', composite: ['email'] },
+        sk: { field: 'gsi1sk', composite: ['accountId', 'memberId'] },
+      },
     },
   },
   entityConfig(),
@@ -109,6 +115,12 @@ export const ApiKey = new Entity(
         index: 'gsi1',
         pk: { field: 'gsi1pk', composite: ['keyId'] },
         sk: { field: 'gsi1sk', composite: [] },
+      },
+      /** The console's key list. */
+      byAccount: {
+        index: 'gsi2',
+        pk: { field: 'gsi2pk', composite: ['accountId'] },
+        sk: { field: 'gsi2sk', composite: ['keyId'] },
       },
     },
   },

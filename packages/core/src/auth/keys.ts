@@ -39,10 +39,17 @@ export async function createApiKey(input: CreateKeyInput) {
   return { id: keyId, key };
 }
 
-export async function revokeApiKey(keyId: string) {
+/** Every key of an account, revoked ones included, oldest first (the console's list). */
+export async function listApiKeys(accountId: string) {
+  const { data } = await ApiKey.query.byAccount({ accountId }).go({ pages: 'all' });
+  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** `accountId`, when given, must own the key: another account's key is as unknown as a missing one. */
+export async function revokeApiKey(keyId: string, accountId?: string) {
   const { data } = await ApiKey.query.byId({ keyId }).go();
   const record = data[0];
-  if (!record) return undefined;
+  if (!record || (accountId !== undefined && record.accountId !== accountId)) return undefined;
   const revokedAt = new Date().toISOString();
   await ApiKey.patch({ keyHash: record.keyHash }).set({ revokedAt }).go();
   return { id: keyId, revokedAt };

@@ -19,6 +19,7 @@ export const GROUPS = [
   'webhooks',
   'public',
   'docs',
+  'console',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 

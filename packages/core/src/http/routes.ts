@@ -1,5 +1,6 @@
 import { accountRoutes } from '../auth/routes.js';
 import { articleRoutes } from '../articles/routes.js';
+import { consoleRoutes } from '../console/routes.js';
 import { customerRoutes } from '../customers/routes.js';
 import { emailRoutes } from '../emails/routes.js';
 import { feedbackRoutes } from '../feedback/routes.js';
@@ -26,6 +27,7 @@ export const allRoutes: RouteDef[] = [
   webhookRoutes,
   docsRoutes,
   referencePageRoutes,
+  consoleRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);
 
 const seen = new Set<string>();

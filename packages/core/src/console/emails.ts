@@ -1,0 +1,70 @@
+import { listEmails, getEmail } from '../emails/read.js';
+import { emailRoutes } from '../emails/routes.js';
+import { EMAIL_STATUSES } from '../emails/schemas.js';
+import { show, signedIn } from './guard.js';
+import { filtersFrom, pager, selectField, textField, when } from './forms.js';
+import { html } from './html.js';
+
+export const emailsList = signedIn('admin', async (req) => {
+  const f = filtersFrom(emailRoutes.listEmails.query, req.query);
+  const result = await listEmails(req.ctx, f);
+  return show(
+    req,
+    'emails',
+    'Emails',
+    html`<h1>Emails${req.ctx.env === 'sandbox' ? ' (sandbox captures)' : ''}</h1>
+<form method="get" class="filters" role="search" aria-label="Filter emails">
+${selectField('status', 'Status', EMAIL_STATUSES, f.status)}
+${textField('to', 'Recipient', f.to, 'email')}
+${textField('templateKey', 'Template', f.templateKey)}
+${textField('dateFrom', 'From date', f.dateFrom?.slice(0, 10), 'date')}
+${textField('dateTo', 'To date', f.dateTo?.slice(0, 10), 'date')}
+<button type="submit">Filter</button>
+</form>
+${
+  result.emails.length === 0
+    ? html`<p>No emails match.</p>`
+    : html`<div class="scroll"><table><thead><tr><th scope="col">Created</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Template</th><th scope="col">Status</th></tr></thead>
+<tbody>${result.emails.map(
+        (e) => html`<tr><td>${when(e.createdAt)}</td><td>${e.to}</td><td><a href="/console/emails/${e.id}">${e.subject ?? e.captured?.subject ?? '(no subject yet)'}</a></td><td>${e.templateKey ?? '—'}</td><td><span class="badge">${e.status}</span></td></tr>`,
+      )}</tbody></table></div>`
+}
+${pager('/console/emails', req.query, result.page, result.limit, result.total)}`,
+  );
+});
+
+/**
+ * One message: its timeline and, for a sandbox capture, the rendered HTML in a sandboxed frame (no
+ * scripts, an opaque origin, and the console's CSP: no remote images or fonts) and the text.
+ */
+export const emailDetail = signedIn('admin', async (req) => {
+  const e = await getEmail(req.ctx, req.params.emailId!);
+  const steps: [string, string | null][] = [
+    ['Created', e.createdAt],
+    ['Scheduled for', e.scheduledAt],
+    ['Sent', e.sentAt],
+    [`Now ${e.status}`, e.updatedAt],
+  ];
+  return show(
+    req,
+    'emails',
+    e.subject ?? 'Email',
+    html`<h1>${e.captured?.subject ?? e.subject ?? '(no subject)'}</h1>
+<dl class="card">
+<dt>Status</dt><dd><span class="badge">${e.status}</span>${e.blocked ? html` blocked (${e.blockReason})` : ''}${e.error ? html` <span class="error">${e.error}</span>` : ''}</dd>
+<dt>From</dt><dd>${e.from}</dd><dt>To</dt><dd>${e.to}</dd>
+${e.cc.length ? html`<dt>Cc</dt><dd>${e.cc.join(', ')}</dd>` : ''}
+<dt>Template</dt><dd>${e.templateKey ? `${e.templateKey} v${e.templateVersion ?? '?'}` : 'custom'}</dd>
+${Object.keys(e.metadata).length ? html`<dt>Metadata</dt><dd>${Object.entries(e.metadata).map(([k, v]) => `${k}=${v}`).join(', ')}</dd>` : ''}
+</dl>
+<h2>Status history</h2>
+<ol>${steps.filter(([, at]) => at).map(([label, at]) => html`<li>${label}: ${when(at)}</li>`)}</ol>
+${
+  e.captured
+    ? html`<h2>Rendered HTML</h2>
+<iframe title="Rendered HTML of the email" sandbox="" srcdoc="${e.captured.html}"></iframe>
+<h2>Text</h2><pre>${e.captured.text}</pre>`
+    : html`<p class="muted">The rendered message is kept for sandbox captures; live mail goes to SES as rendered at sending time.</p>`
+}`,
+  );
+});

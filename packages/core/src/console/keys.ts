@@ -1,0 +1,76 @@
+import { ENVIRONMENTS, type Environment } from '../auth/entities.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../auth/keys.js';
+import { errors } from '../http/errors.js';
+import { isValidCidr } from '../http/ip.js';
+import { SCOPES } from '../http/route.js';
+import { redirect, show, signedIn, type ConsoleRequest } from './guard.js';
+import { html, type Html } from './html.js';
+
+const csrfField = (req: ConsoleRequest) => html`<input type="hidden" name="csrf" value="${req.session.csrf}">`;
+const when = (iso: string | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
+
+const keyTable = async (req: ConsoleRequest) => {
+  const keys = await listApiKeys(req.ctx.accountId);
+  const projectName = (id: string) => req.chrome.projects.find((p) => p.id === id)?.name ?? id;
+  if (keys.length === 0) return html`<p>No API keys yet.</p>`;
+  return html`<div class="scroll"><table>
+<caption class="muted" style="text-align:left">Last use is not recorded: a key's requests are counted per minute for its rate limit only.</caption>
+<thead><tr><th scope="col">Prefix</th><th scope="col">Environment</th><th scope="col">Projects</th><th scope="col">Scopes</th><th scope="col">IP allowlist</th><th scope="col">Rate limit</th><th scope="col">Created</th><th scope="col">State</th></tr></thead>
+<tbody>${keys.map(
+    (k) => html`<tr data-key-id="${k.keyId}"><td><code>${k.hint}…</code></td><td>${k.env}</td><td>${k.projectIds?.length ? k.projectIds.map(projectName).join(', ') : 'all'}</td>
+<td>${k.scopes.length ? k.scopes.join(', ') : 'full access'}</td><td>${k.allowIps.length ? k.allowIps.join(', ') : 'any'}</td><td>${k.rateLimit}/min</td><td>${when(k.createdAt)}</td>
+<td>${
+      k.revokedAt
+        ? html`revoked ${when(k.revokedAt)}`
+        : html`<form method="post" action="/console/keys/${k.keyId}/revoke">${csrfField(req)}<button type="submit" class="danger" aria-label="Revoke key ${k.hint}">Revoke</button></form>`
+    }</td></tr>`,
+  )}</tbody></table></div>`;
+};
+
+const createForm = (req: ConsoleRequest) => html`<form method="post" action="/console/keys" class="card">
+<h2>Create a key</h2>
+${csrfField(req)}
+<div class="row">
+<div><label for="key-env">Environment</label><select id="key-env" name="env">${ENVIRONMENTS.map((e) => html`<option value="${e}">${e}</option>`)}</select></div>
+<div><label for="key-rate">Rate limit (requests per minute)</label><input id="key-rate" name="rateLimit" type="number" min="1" max="100000" value="100"></div>
+<div><label for="key-ips">IP allowlist (addresses or CIDRs, comma separated; empty: any)</label><input id="key-ips" name="allowIps" size="30"></div>
+</div>
+<fieldset><legend>Projects (none ticked: every project)</legend>${req.chrome.projects.map(
+  (p) => html`<label style="font-weight:400"><input type="checkbox" name="project:${p.id}" value="on"> ${p.name}</label>`,
+)}</fieldset>
+<fieldset><legend>Scopes (none ticked: full access)</legend>${SCOPES.map(
+  (s) => html`<label style="font-weight:400;display:inline-block;margin-right:1rem"><input type="checkbox" name="scope:${s}" value="on"> ${s}</label>`,
+)}</fieldset>
+<button type="submit">Create key</button>
+</form>`;
+
+const keysPage = async (req: ConsoleRequest, notice?: Html) =>
+  show(req, 'keys', 'API keys', html`<h1>API keys</h1>${notice ?? ''}${await keyTable(req)}${createForm(req)}`);
+
+export const keysList = signedIn('admin', (req) => keysPage(req));
+
+/** The secret is in this one answer and nowhere else: only its hash is stored. */
+export const keysCreate = signedIn('admin', async (req) => {
+  const { form } = req;
+  const env = form.env as Environment;
+  if (!ENVIRONMENTS.includes(env)) throw errors.validation([{ field: 'env', in: 'body', message: 'Expected live or sandbox' }]);
+  const allowIps = (form.allowIps ?? '').split(/[\s,]+/).filter(Boolean);
+  const badIp = allowIps.find((ip) => !isValidCidr(ip));
+  if (badIp) throw errors.validation([{ field: 'allowIps', in: 'body', message: `"${badIp}" is not an IPv4/IPv6 address or CIDR` }]);
+  const rateLimit = Number(form.rateLimit || 100);
+  if (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > 100_000) {
+    throw errors.validation([{ field: 'rateLimit', in: 'body', message: 'Expected a whole number from 1 to 100000' }]);
+  }
+  const projectIds = req.chrome.projects.filter((p) => form[`project:${p.id}`]).map((p) => p.id);
+  const scopes = SCOPES.filter((s) => form[`scope:${s}`]);
+  const created = await createApiKey({ accountId: req.ctx.accountId, env, projectIds: projectIds.length ? projectIds : undefined, scopes, allowIps, rateLimit });
+  return keysPage(
+    req,
+    html`<div class="card" role="status"><h2>Key created</h2><p>Copy it now: it is shown this once and cannot be shown again.</p><p class="secret" id="new-secret">${created.key}</p></div>`,
+  );
+});
+
+export const keysRevoke = signedIn('admin', async (req) => {
+  if (!(await revokeApiKey(req.params.keyId!, req.ctx.accountId))) throw errors.notFound('API key');
+  return redirect('/console/keys');
+});
