@@ -1,33 +1,8 @@
 import { createHash } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
 import type { LogLevel } from './levels.js';
+import { parameterize } from './tokens.js';
 
-/**
- * Variable parts of a message, replaced in this order: earlier kinds contain text that later ones
- * would otherwise half-replace (a URL holds numbers, a UUID holds hex runs, a date holds numbers).
- */
-const PARAMETERS: [RegExp, string | ((match: string) => string)][] = [
-  // The local part allows RFC 5322's characters except quotes, which far more often delimit an address.
-  [/[\w.!#$%&*+/=?^{|}~-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'],
-  [/\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi, '<url>'],
-  [/\b(?:\d{1,3}\.){3}\d{1,3}\b/g, '<ip>'],
-  // IPv6 candidates are checked by a parser: a time like 12:30:45 looks similar but is not one.
-  [/(?<![\w:])(?:[\da-f]{0,4}:){2,7}[\da-f]{0,4}(?![\w:])/gi, (m) => (ipaddr.IPv6.isValid(m) ? '<ip>' : m)],
-  [/\b[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\b/gi, '<uuid>'],
-  // Hex ids and hashes: 0x-prefixed, or 8+ hex characters mixing digits and letters (not plain words or numbers).
-  [/\b0x[\da-f]+\b|\b(?=[\da-f]*\d)(?=[\da-f]*[a-f])[\da-f]{8,}\b/gi, '<hex>'],
-  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/gi, '<date>'],
-  [/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g, '<date>'],
-  [/\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b/g, '<time>'],
-  // Digits after a letter are part of a name (http2, utf8, v8); digits before one carry a unit (250ms).
-  [/(?<![a-z\d])\d+(?:\.\d+)?/gi, '<num>'],
-  [/(?<!\w)(?:"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)(?!\w)/g, '<str>'],
-];
-
-/** The message with its variable parts replaced by placeholders: the issue title. */
-export function parameterize(message: string): string {
-  return PARAMETERS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement as string), message);
-}
+export { parameterize };
 
 const MAX_FRAMES = 5;
 
