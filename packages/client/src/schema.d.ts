@@ -132,6 +132,10 @@ export interface paths {
     /** Set a log issue status */
     patch: operations["updateLogIssue"];
   };
+  "/log-issues/{id}/merge": {
+    /** Merge a log issue into another (counts summed; its events and fingerprints go with it) */
+    post: operations["mergeLogIssue"];
+  };
   "/customers": {
     /** List customers (search by email, name or externalId) */
     get: operations["listCustomers"];
@@ -3420,6 +3424,8 @@ export interface operations {
                 lastSeenAt: string;
                 /** Format: uuid */
                 lastEventId: string;
+                groupingVersion: number;
+                mergedInto: string | null;
               })[];
             total: number;
             page: number;
@@ -3504,6 +3510,8 @@ export interface operations {
             lastSeenAt: string;
             /** Format: uuid */
             lastEventId: string;
+            groupingVersion: number;
+            mergedInto: string | null;
             latestEvents: ({
                 /** Format: uuid */
                 id: string;
@@ -3615,6 +3623,116 @@ export interface operations {
             lastSeenAt: string;
             /** Format: uuid */
             lastEventId: string;
+            groupingVersion: number;
+            mergedInto: string | null;
+          };
+        };
+      };
+      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description auth.unauthorized: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description not_found: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description payload_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal: unexpected error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Merge a log issue into another (counts summed; its events and fingerprints go with it) */
+  mergeLogIssue: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          into: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            fingerprint: string;
+            title: string;
+            /** @enum {string} */
+            level: "debug" | "info" | "warn" | "error" | "fatal";
+            scope: string | null;
+            /** @enum {string} */
+            status: "open" | "acknowledged" | "resolved" | "ignored";
+            regressed: boolean;
+            count: number;
+            firstSeenAt: string;
+            lastSeenAt: string;
+            /** Format: uuid */
+            lastEventId: string;
+            groupingVersion: number;
+            mergedInto: string | null;
           };
         };
       };

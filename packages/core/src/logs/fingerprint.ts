@@ -37,18 +37,22 @@ export interface FingerprintInput {
   fingerprint?: string[];
 }
 
-const hash = (parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+export const hash = (parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+
+/** The grouping rules' version, kept on the issues they make (version 1 hashed the level, with older placeholders). */
+export const GROUPING_VERSION = 2;
 
 /**
  * The grouping key of an event: the caller's fingerprint when given; else the scope and the top
- * in-app stack frames; else the scope, level and parameterized message.
+ * in-app stack frames; else the scope and parameterized message, whose template the consumer learns
+ * (`learn`). The level is no part of it: one kind of event logged at two levels is one issue.
  */
-export function fingerprintOf(event: FingerprintInput): { fingerprint: string; title: string } {
+export function fingerprintOf(event: FingerprintInput): { fingerprint: string; title: string; learn: boolean } {
   const title = parameterize(event.message);
-  if (event.fingerprint?.length) return { fingerprint: hash(['custom', ...event.fingerprint]), title };
+  if (event.fingerprint?.length) return { fingerprint: hash(['custom', ...event.fingerprint]), title, learn: false };
   const frames = event.stack ? inAppFrames(event.stack) : [];
-  if (frames.length) return { fingerprint: hash(['stack', event.scope ?? '', ...frames]), title };
-  return { fingerprint: hash(['message', event.scope ?? '', event.level, title]), title };
+  if (frames.length) return { fingerprint: hash(['stack', event.scope ?? '', ...frames]), title, learn: false };
+  return { fingerprint: hash(['message', event.scope ?? '', title]), title, learn: true };
 }
 
 /**

@@ -13,6 +13,8 @@ export const SIMILARITY = 0.5;
 export const MIN_VARIANTS = 4;
 /** Templates kept per project and environment; beyond it the least recently used one is forgotten. */
 export const MAX_TEMPLATES = 1_000;
+/** The stored state's size bound (a DynamoDB item holds 400 KB): beyond it the least recently used templates go. */
+export const MAX_STATE_BYTES = 300_000;
 /** Messages longer than this (in words) are not learned: they group by their fingerprint alone. */
 export const MAX_WORDS = 40;
 /** Words longer than this are not learned either (the state must stay small). */
@@ -120,6 +122,21 @@ export class Templates {
     return { issueId, changed: true, merged: [] };
   }
 
+  /** The state as stored: JSON within MAX_STATE_BYTES (the least recently used templates are forgotten first). */
+  serialize(): string {
+    let json = JSON.stringify(this.state);
+    while (Buffer.byteLength(json) > MAX_STATE_BYTES) {
+      const drop = Math.max(1, Math.ceil(this.state.templates.length / 20));
+      for (let i = 0; i < drop; i++) this.remove(this.oldest());
+      json = JSON.stringify(this.state);
+    }
+    return json;
+  }
+
+  private oldest() {
+    return this.state.templates.reduce((a, b) => (b.used < a.used ? b : a));
+  }
+
   private remove(t: Template) {
     const leaf = this.leaf(t.scope, t.words);
     leaf.splice(leaf.indexOf(t), 1);
@@ -128,7 +145,6 @@ export class Templates {
 
   private evict() {
     if (this.state.templates.length <= MAX_TEMPLATES) return;
-    const oldest = this.state.templates.reduce((a, b) => (b.used < a.used ? b : a));
-    this.remove(oldest);
+    this.remove(this.oldest());
   }
 }

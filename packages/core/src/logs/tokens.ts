@@ -11,26 +11,38 @@ const CLOCK = '\\d{1,2}:\\d{2}(?::\\d{2})?(?:[.,]\\d+)?';
  * turn two different words of a message into one (a quoted string is not a class: `"GET /a"` and
  * `"POST /a"` are different events).
  */
-const CLASSES: [RegExp, string | ((match: string) => string)][] = [
-  // The local part allows RFC 5322's characters except quotes, which far more often delimit an address.
-  [/[\w.!#$%&*+/=?^{|}~-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'],
-  [/\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi, '<url>'],
-  [/\b[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\b/gi, '<uuid>'],
+export type TokenClass = [RegExp, string | ((match: string) => string)];
+
+// The local part allows RFC 5322's characters except quotes, which far more often delimit an address.
+export const EMAIL: TokenClass = [/[\w.!#$%&*+/=?^{|}~-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'];
+export const URL_CLASS: TokenClass = [/\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi, '<url>'];
+export const UUID: TokenClass = [/\b[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\b/gi, '<uuid>'];
+// IPv6 candidates are checked by a parser: a clock like 12:30:45 looks similar but is not one.
+export const IPV6: TokenClass = [/(?<![\w:])(?:[\da-f]{0,4}:){2,7}[\da-f]{0,4}(?![\w:])/gi, (m) => (ipaddr.IPv6.isValid(m) ? '<ip>' : m)];
+
+export const applyClasses = (classes: TokenClass[], message: string) =>
+  classes.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement as string), message);
+
+const CLASSES: TokenClass[] = [
+  EMAIL,
+  URL_CLASS,
+  UUID,
   // Dates and times: ISO and its dash/dot variants (2005-06-03-15.42.50.675872), d/m/y, month names, clocks.
   [new RegExp(`\\b\\d{4}[-./]\\d{1,2}[-./]\\d{1,2}(?:[-T ]\\d{1,2}[:.]\\d{2}(?:[:.]\\d{2})?(?:[.,]\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?)?(?![\\w])`, 'gi'), '<date>'],
   [/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g, '<date>'],
   [new RegExp(`\\b(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2}(?:,?\\s+\\d{4})?(?:\\s+${CLOCK})?(?:\\s+\\d{4})?\\b`, 'gi'), '<date>'],
   [new RegExp(`(?<![\\w:.])${CLOCK}(?![\\w:])`, 'g'), '<time>'],
-  // IPv4 with an optional port; IPv6 candidates are checked by a parser (a clock looks similar).
+  // IPv4 with an optional port.
   [/(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?(?![\w.])/g, '<ip>'],
-  [/(?<![\w:])(?:[\da-f]{0,4}:){2,7}[\da-f]{0,4}(?![\w:])/gi, (m) => (ipaddr.IPv6.isValid(m) ? '<ip>' : m)],
+  IPV6,
   // Paths: two or more segments, absolute or relative with a slash inside (Windows drive letters too).
   [/(?<![\w<])(?:[a-z]:)?(?:\.{0,2}\/)?[\w.$@%+~-]*(?:\/[\w.$@%+~:-]+){2,}\/?/gi, '<path>'],
   [/(?<![\w<])\/[\w.$@%+~-]+\/?(?=[\s,;)\]}]|$)/g, '<path>'],
   // Host names: dotted lower-case labels ending in a top-level-domain-like label; `host:port`.
   [/(?<![\w.<-])(?:[a-z\d](?:[a-z\d-]*[a-z\d])?\.)+[a-z]{2,6}(?::\d{1,5})?(?![\w.-])/g, (m) => (/\d|\.(?:com|net|org|edu|gov|io|local|lan|internal)\b/.test(m) ? '<host>' : m)],
   [/(?<![\w.<-])[a-z][\w-]*(?:\.[\w-]+)*:\d{1,5}(?![\w.:])/gi, '<host>'],
-  [/\b0x[\da-f]+\b/gi, '<hex>'],
+  // Hex ids and hashes: 0x-prefixed, or 8+ hex characters mixing digits and letters.
+  [/\b0x[\da-f]+\b|\b(?=[\da-f]*\d)(?=[\da-f]*[a-f])[\da-f]{8,}\b/gi, '<hex>'],
   // key=value: the value is data, the key is the message's own word.
   [/(?<=[\w\]]=)[^\s,;&)\]}"']+/g, '<val>'],
   // Any word holding a digit is data (ids, counters, numbered names: blk_-69, subdir51, test9,
@@ -40,9 +52,7 @@ const CLASSES: [RegExp, string | ((match: string) => string)][] = [
 ];
 
 /** The message with its variable parts replaced by placeholders: the issue title and the words that are learned. */
-export function parameterize(message: string): string {
-  return CLASSES.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement as string), message);
-}
+export const parameterize = (message: string) => applyClasses(CLASSES, message);
 
 /** The words of a parameterized message; a word holding a placeholder is variable wherever it stands. */
 export const wordsOf = (title: string) => title.split(/\s+/).filter(Boolean);
