@@ -13,6 +13,9 @@ const MARKER_TTL_SECONDS = 15 * 86_400;
 const ATTEMPTS = 8;
 /** Version-1 issues known to exist or not, per consumer (none is created any more, so both answers last). */
 const previousIssues = new Map<string, boolean>();
+/** `issue>target` pairs this consumer saw merged (merges are final, so they stay true); bounded. */
+const knownMerged = new Set<string>();
+const MERGED_CACHED = 10_000;
 
 type Issue = EntityItem<typeof LogIssue>;
 type NewEvents = GroupingMessage['events'];
@@ -72,7 +75,7 @@ async function issueFor(tenant: Tenant, message: GroupingMessage): Promise<{ tar
  */
 export async function groupLogEvents(message: GroupingMessage) {
   const tenant: Tenant = { projectId: message.projectId, env: message.env };
-  const { target, merged } = await issueFor(tenant, message);
+  const { target, merged: folded } = await issueFor(tenant, message);
   const counted = await countEvents(tenant, message, target);
   const first = message.events[0]!;
   const alias = {
@@ -84,7 +87,14 @@ export async function groupLogEvents(message: GroupingMessage) {
     lastSeenAt: first.timestamp,
     lastEventId: first.id,
   };
-  for (const id of [message.issueId, ...merged]) if (id !== counted) await ensureMerged(tenant, id, counted, alias);
+  for (const id of [message.issueId, ...folded]) {
+    const pair = `${tenant.projectId}\n${tenant.env}\n${id}>${counted}`;
+    if (id === counted || knownMerged.has(pair)) continue;
+    const live = await ensureMerged(tenant, id, counted, alias);
+    if (live !== counted) continue;
+    if (knownMerged.size >= MERGED_CACHED) knownMerged.clear();
+    knownMerged.add(pair);
+  }
 }
 
 /**

@@ -7,9 +7,9 @@ const CLOCK = '\\d{1,2}:\\d{2}(?::\\d{2})?(?:[.,]\\d+)?';
 /**
  * Token classes: the variable parts of a message, replaced in this order. Earlier classes contain text
  * that later ones would otherwise half-replace (a URL holds a path and numbers, a UUID holds hex runs,
- * a date holds numbers, `host:port` holds a host name). None of them spans whitespace, so no rule can
- * turn two different words of a message into one (a quoted string is not a class: `"GET /a"` and
- * `"POST /a"` are different events).
+ * a date holds numbers, `host:port` holds a host name). Only a date spans whitespace (`Jun 14 15:16:01`
+ * is one value), so no rule turns two different words of a message into one; a quoted string is no
+ * class (`"GET /a"` and `"POST /a"` are different events).
  */
 export type TokenClass = [RegExp, string | ((match: string) => string)];
 
@@ -38,6 +38,7 @@ const CLASSES: TokenClass[] = [
   // Paths: two or more segments, absolute or relative with a slash inside (Windows drive letters too).
   [/(?<![\w<])(?:[a-z]:)?(?:\.{0,2}\/)?[\w.$@%+~-]*(?:\/[\w.$@%+~:-]+){2,}\/?/gi, '<path>'],
   [/(?<![\w<])\/[\w.$@%+~-]+\/?(?=[\s,;)\]}]|$)/g, '<path>'],
+  [/(?<![\w<])[a-z]:\\[^\s"'<>|]*/gi, '<path>'],
   // Host names: dotted lower-case labels ending in a top-level-domain-like label; `host:port`.
   [/(?<![\w.<-])(?:[a-z\d](?:[a-z\d-]*[a-z\d])?\.)+[a-z]{2,6}(?::\d{1,5})?(?![\w.-])/g, (m) => (/\d|\.(?:com|net|org|edu|gov|io|local|lan|internal)\b/.test(m) ? '<host>' : m)],
   [/(?<![\w.<-])[a-z][\w-]*(?:\.[\w-]+)*:\d{1,5}(?![\w.:])/gi, '<host>'],
