@@ -4,24 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { GroupingMessage } from '@helpdesk/core/logs/events';
 import { issueIdFor } from '@helpdesk/core/logs/fingerprint';
 import { handler } from '../../functions/queue/log-grouping.js';
+import { sqsEvent } from './sqs-event.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 
 const app = await startTestApp();
 
-const sqsEvent = (messages: GroupingMessage[]): SQSEvent => ({
-  Records: messages.map((m) => ({
-    messageId: randomUUID(),
-    receiptHandle: 'r',
-    body: JSON.stringify(m),
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 's', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:logs',
-    awsRegion: 'us-east-1',
-  })),
-});
 
 const message = (t: TenantFixture, fingerprint: string, events: GroupingMessage['events']): GroupingMessage => ({
   projectId: t.projects.main!.id,

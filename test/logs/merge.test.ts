@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { LogIssue } from '@helpdesk/core/logs/entities';
 import type { GroupingMessage } from '@helpdesk/core/logs/events';
@@ -7,6 +6,7 @@ import { fingerprintOf, issueIdFor } from '@helpdesk/core/logs/fingerprint';
 import { fingerprintV1 } from '@helpdesk/core/logs/fingerprint-v1';
 import { MIN_VARIANTS } from '@helpdesk/core/logs/templates';
 import { handler } from '../../functions/queue/log-grouping.js';
+import { sqsEvent } from './sqs-event.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 
@@ -118,20 +118,7 @@ describe('automatic merges from template learning', () => {
 });
 
 describe('exactly-once counting with learning', () => {
-  const sqsEvent = (messages: GroupingMessage[]): SQSEvent => ({
-    Records: messages.map((m) => ({
-      messageId: randomUUID(),
-      receiptHandle: 'r',
-      body: JSON.stringify(m),
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 's', ApproximateFirstReceiveTimestamp: '0' },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:logs',
-      awsRegion: 'us-east-1',
-    })),
-  });
-
+  
   it('counts every event once when batches of varying messages are redelivered concurrently', async () => {
     const t = await createTenant();
     const projectId = t.projects.main!.id;

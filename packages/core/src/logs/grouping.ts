@@ -5,6 +5,7 @@ import type { GroupingMessage } from './events.js';
 import { GROUPING_VERSION } from './fingerprint.js';
 import { higherLevel } from './levels.js';
 import { ensureMerged, liveIssue, type Tenant } from './merge.js';
+import { serially } from './serially.js';
 import { learnTemplate } from './template-store.js';
 import { Templates } from './templates.js';
 
@@ -76,25 +77,27 @@ async function issueFor(tenant: Tenant, message: GroupingMessage): Promise<{ tar
 export async function groupLogEvents(message: GroupingMessage) {
   const tenant: Tenant = { projectId: message.projectId, env: message.env };
   const { target, merged: folded } = await issueFor(tenant, message);
-  const counted = await countEvents(tenant, message, target);
-  const first = message.events[0]!;
-  const alias = {
-    fingerprint: message.fingerprint,
-    title: message.title,
-    level: first.level,
-    scope: message.scope,
-    firstSeenAt: first.timestamp,
-    lastSeenAt: first.timestamp,
-    lastEventId: first.id,
-  };
-  for (const id of [message.issueId, ...folded]) {
-    const pair = `${tenant.projectId}\n${tenant.env}\n${id}>${counted}`;
-    if (id === counted || knownMerged.has(pair)) continue;
-    const live = await ensureMerged(tenant, id, counted, alias);
-    if (live !== counted) continue;
-    if (knownMerged.size >= MERGED_CACHED) knownMerged.clear();
-    knownMerged.add(pair);
-  }
+  // The target's count and the merges into it write the same item: one at a time in this consumer.
+  await serially(`${tenant.projectId}\n${tenant.env}\n${target}`, async () => {
+    const counted = await countEvents(tenant, message, target);
+    const first = message.events[0]!;
+    const alias = {
+      fingerprint: message.fingerprint,
+      title: message.title,
+      level: first.level,
+      scope: message.scope,
+      firstSeenAt: first.timestamp,
+      lastSeenAt: first.timestamp,
+      lastEventId: first.id,
+    };
+    for (const id of [message.issueId, ...folded]) {
+      const pair = `${tenant.projectId}\n${tenant.env}\n${id}>${counted}`;
+      if (id === counted || knownMerged.has(pair)) continue;
+      if ((await ensureMerged(tenant, id, counted, alias)) !== counted) continue;
+      if (knownMerged.size >= MERGED_CACHED) knownMerged.clear();
+      knownMerged.add(pair);
+    }
+  });
 }
 
 /**

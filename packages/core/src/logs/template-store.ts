@@ -1,6 +1,7 @@
 import { isConditionFailure } from '../db/errors.js';
 import { LogTemplates } from './entities.js';
 import type { Tenant } from './merge.js';
+import { serially } from './serially.js';
 import { type Learned, Templates, type TemplateState } from './templates.js';
 
 const ATTEMPTS = 8;
@@ -14,20 +15,10 @@ interface Cached {
 }
 
 const cache = new Map<string, Cached>();
-const queues = new Map<string, Promise<unknown>>();
 
 async function load(tenant: Tenant): Promise<Cached> {
   const { data } = await LogTemplates.get(tenant).go({ consistent: true });
   return data ? { templates: new Templates(JSON.parse(data.state) as TemplateState), version: data.version } : { templates: new Templates(), version: 0 };
-}
-
-/** Runs `task` after the earlier tasks of the same key in this process (one learner per project at a time). */
-function serially<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const run = (queues.get(key) ?? Promise.resolve()).then(task, task);
-  const tail = run.catch(() => undefined);
-  queues.set(key, tail);
-  void tail.then(() => queues.get(key) === tail && queues.delete(key));
-  return run;
 }
 
 /**
