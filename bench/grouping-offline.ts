@@ -1,15 +1,18 @@
 /**
  * The grouping rules over Loghub-style CSVs without the stack: token classes and template learning as
  * the consumer applies them, one project per file, merges followed. For tuning the rules quickly;
- * `npm run bench:grouping` measures the deployed path.
+ * `npm run bench:grouping` measures the deployed path. Run: npx tsx bench/grouping-offline.ts [--data DIR] [--errors] [--v1].
  */
 import { fingerprintOf, issueIdFor } from '@helpdesk/core/logs/fingerprint';
+import { fingerprintV1 } from '@helpdesk/core/logs/fingerprint-v1';
 import { Templates } from '@helpdesk/core/logs/templates';
-import { groupingScores, readLogFiles } from './loghub.js';
+import { groupingScores, levelOf, readLogFiles } from './loghub.js';
 
-const dir = process.argv[process.argv.indexOf('--data') + 1] && process.argv.includes('--data') ? process.argv[process.argv.indexOf('--data') + 1]! : '../shared/datasets/loghub-2k';
+const arg = process.argv.indexOf('--data');
+const dir = arg >= 0 && process.argv[arg + 1] ? process.argv[arg + 1]! : '../shared/datasets/loghub-2k';
 const verbose = process.argv.includes('--errors');
-const learn = !process.argv.includes('--no-learn');
+/** `--v1`: grouping version 1 as it was deployed (its fingerprint per event, one issue each, no learning). */
+const v1 = process.argv.includes('--v1');
 const totals = { ga: 0, fga: 0 };
 const files = readLogFiles(dir);
 for (const { system, lines } of files) {
@@ -17,10 +20,11 @@ for (const { system, lines } of files) {
   const mergedInto = new Map<string, string>();
   const resolve = (id: string): string => (mergedInto.has(id) ? resolve(mergedInto.get(id)!) : id);
   const counted = lines.map((line) => {
-    const { fingerprint, title } = fingerprintOf({ level: 'info', message: line.content });
+    if (v1) return fingerprintV1({ level: levelOf(line), message: line.content });
+    const { fingerprint, title } = fingerprintOf({ level: levelOf(line), message: line.content });
     const own = issueIdFor(system, 'live', fingerprint);
     const words = Templates.wordsOf(title);
-    if (!words || !learn) return own;
+    if (!words) return own;
     const learned = templates.learn('', words, own);
     for (const from of learned.merged) mergedInto.set(resolve(from), resolve(learned.issueId));
     if (resolve(own) !== resolve(learned.issueId) && own !== learned.issueId && !mergedInto.has(own)) mergedInto.set(own, resolve(learned.issueId));

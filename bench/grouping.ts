@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../infra/paths.js';
-import { groupingScores, readLogFiles, type LogLine } from './loghub.js';
+import { groupingScores, levelOf, readLogFiles } from './loghub.js';
 import { createFixtures, progress, startStack, type Call } from './stack.js';
 
 const arg = process.argv.indexOf('--data');
@@ -18,9 +18,6 @@ const dir = path.resolve(REPO_ROOT, arg >= 0 && process.argv[arg + 1] ? process.
 const files = readLogFiles(dir);
 if (!files.length) throw new Error(`No *.csv in ${dir}`);
 
-/** Source levels as the service names them; anything else (or none) is info. */
-const LEVELS: Record<string, string> = { trace: 'debug', debug: 'debug', info: 'info', notice: 'info', warn: 'warn', warning: 'warn', error: 'error', err: 'error', severe: 'fatal', fatal: 'fatal', critical: 'fatal', crit: 'fatal' };
-const levelOf = (line: LogLine) => LEVELS[line.level?.trim().toLowerCase() ?? ''] ?? 'info';
 const BATCH = 100;
 const PAGE = 100;
 

@@ -1,6 +1,7 @@
 /** Loghub-style CSV files (LogPAI's benchmark format) and the two grouping metrics of its README. */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { LogLevel } from '@helpdesk/core/logs/levels';
 
 /** RFC 4180 rows: quoted fields may hold commas, doubled quotes and line breaks. */
 export function parseCsv(text: string): string[][] {
@@ -53,6 +54,10 @@ export function readLogFiles(dir: string): LogFile[] {
       };
     });
 }
+
+/** Source levels as the service names them; anything else (or none) is info. */
+const LEVELS: Record<string, LogLevel> = { trace: 'debug', debug: 'debug', info: 'info', notice: 'info', warn: 'warn', warning: 'warn', error: 'error', err: 'error', severe: 'fatal', fatal: 'fatal', critical: 'fatal', crit: 'fatal' };
+export const levelOf = (line: LogLine): LogLevel => LEVELS[line.level?.trim().toLowerCase() ?? ''] ?? 'info';
 
 /**
  * GA (Zhu et al. 2019): a line is right when its predicted group holds exactly the lines of its true
