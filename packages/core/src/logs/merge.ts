@@ -87,19 +87,20 @@ export async function mergeIssue(tenant: Tenant, fromId: string, intoId: string,
 
 /**
  * Makes the events of issue `fromId` count in the live issue of `intoId` (the grouping consumer's
- * automatic merges): follows both merge chains, and merges (or creates as an alias) unless they
- * already end in the same issue. Answers the live target's id.
+ * automatic merges): merges (or creates `fromId` as an alias), following either merge chain when the
+ * merge finds it merged, until both end in the same issue. Answers the live target's id.
  */
 export async function ensureMerged(tenant: Tenant, fromId: string, intoId: string, alias: AliasFields): Promise<string> {
+  let source = fromId;
+  let target = intoId;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [from, into] = await Promise.all([liveIssue(tenant, fromId), liveIssue(tenant, intoId)]);
-    const target = into?.issueId ?? intoId;
-    const source = from?.issueId ?? fromId;
     if (source === target) return target;
-    const outcome = await mergeIssue(tenant, source, target, from ? undefined : alias);
+    const outcome = await mergeIssue(tenant, source, target, alias);
     if ('merged' in outcome) return target;
-    // A merge or a count raced this one: look again at where both chains end now.
-    if (outcome.refused === 'not_found' && !into) return target;
+    if (outcome.refused !== 'already_merged') break;
+    const live = (await liveIssue(tenant, outcome.id))?.issueId ?? outcome.mergedInto;
+    if (outcome.id === target) target = live;
+    else source = live;
   }
   throw new Error(`Log issue ${fromId}: could not merge into ${intoId}`);
 }
