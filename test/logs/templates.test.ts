@@ -20,6 +20,7 @@ describe('template learning', () => {
       issueId: 'issue-0',
       changed: true,
       merged: Array.from({ length: MIN_VARIANTS - 2 }, (_, i) => `issue-${i + 1}`),
+      template: 'session opened for user <*> by sshd',
     });
     expect(learned[MIN_VARIANTS]).toEqual({ issueId: 'issue-0', changed: false, merged: [] });
     expect(templates.state.templates.map((t) => t.words.join(' '))).toEqual(['session opened for user <*> by sshd']);
@@ -29,7 +30,7 @@ describe('template learning', () => {
     const templates = new Templates();
     const [first, second] = learnAll(templates, ['Invalid user webmaster from 10.0.0.1', 'Invalid user test9 from 10.0.0.2']);
     expect(first!.issueId).toBe('issue-0');
-    expect(second).toEqual({ issueId: 'issue-0', changed: true, merged: [] });
+    expect(second).toEqual({ issueId: 'issue-0', changed: true, merged: [], template: 'Invalid user <*> from <*>' });
   });
 
   it('keeps two-valued words apart (startup/shutdown) and messages of other lengths or scopes', () => {

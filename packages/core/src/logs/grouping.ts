@@ -54,7 +54,7 @@ function merged(issue: Issue | null, events: NewEvents) {
  * into (a new template starts with the version-1 issue of its first event when that exists, so an
  * upgrade does not split history, else with the event's own issue); otherwise the fingerprint's issue.
  */
-async function issueFor(tenant: Tenant, message: GroupingMessage): Promise<{ target: string; merged: string[] }> {
+async function issueFor(tenant: Tenant, message: GroupingMessage): Promise<{ target: string; merged: string[]; title?: string }> {
   if (!message.learn) return { target: message.issueId, merged: [] };
   let start = message.issueId;
   const previous = message.previousIssueId;
@@ -66,7 +66,7 @@ async function issueFor(tenant: Tenant, message: GroupingMessage): Promise<{ tar
   const words = Templates.wordsOf(message.title);
   if (!words) return { target: start, merged: [] };
   const learned = await learnTemplate(tenant, message.scope ?? '', words, start);
-  return { target: learned.issueId, merged: learned.merged };
+  return { target: learned.issueId, merged: learned.merged, title: learned.template };
 }
 
 /**
@@ -76,10 +76,10 @@ async function issueFor(tenant: Tenant, message: GroupingMessage): Promise<{ tar
  */
 export async function groupLogEvents(message: GroupingMessage) {
   const tenant: Tenant = { projectId: message.projectId, env: message.env };
-  const { target, merged: folded } = await issueFor(tenant, message);
+  const { target, merged: folded, title } = await issueFor(tenant, message);
   // The target's count and the merges into it write the same item: one at a time in this consumer.
   await serially(`${tenant.projectId}\n${tenant.env}\n${target}`, async () => {
-    const counted = await countEvents(tenant, message, target);
+    const counted = await countEvents(tenant, message, target, title);
     const first = message.events[0]!;
     const alias = {
       fingerprint: message.fingerprint,
@@ -107,7 +107,7 @@ export async function groupLogEvents(message: GroupingMessage) {
  * consumers (and merges) of one issue retry instead of overwriting each other; a merged issue's
  * events go on to the issue it went into. Answers the issue counted in.
  */
-async function countEvents(tenant: Tenant, message: GroupingMessage, issueId: string): Promise<string> {
+async function countEvents(tenant: Tenant, message: GroupingMessage, issueId: string, generalTitle?: string): Promise<string> {
   let key = { ...tenant, issueId };
   const markerExpiresAt = ttlIn(MARKER_TTL_SECONDS);
   let pending = message.events;
@@ -119,7 +119,8 @@ async function countEvents(tenant: Tenant, message: GroupingMessage, issueId: st
       if (issue) key = { ...tenant, issueId: issue.issueId };
     }
     const current = issue;
-    const next = merged(current, pending);
+    // A template that just generalized retitles its issue (`Invalid user <*> from <*>`).
+    const next = { ...merged(current, pending), ...(generalTitle && key.issueId === issueId ? { title: generalTitle } : {}) };
     const events = pending;
     const { canceled, data } = await logService.transaction
       .write(({ logIssue, logMarker }) => [
@@ -135,7 +136,7 @@ async function countEvents(tenant: Tenant, message: GroupingMessage, issueId: st
               .create({
                 ...key,
                 ...next,
-                title: message.title,
+                title: next.title ?? message.title,
                 fingerprint: message.fingerprint,
                 scope: message.scope,
                 count: events.length,

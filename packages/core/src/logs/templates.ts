@@ -41,6 +41,8 @@ export interface Learned {
   changed: boolean;
   /** Templates (and so issues) that the generalized template now covers: they merge into it. */
   merged: string[];
+  /** The template's words when they just generalized (`<*>` where values vary): its issue's new title. */
+  template?: string;
 }
 
 const leafKey = (scope: string, words: string[]) => `${scope}\u0000${words.length}`;
@@ -111,7 +113,7 @@ export class Templates {
     kept.used = clock;
     const others = covered.filter((t) => t !== kept);
     for (const t of others) this.remove(t);
-    return { issueId: kept.id, changed: true, merged: others.map((t) => t.id) };
+    return { issueId: kept.id, changed: true, merged: others.map((t) => t.id), template: general.join(' ') };
   }
 
   private add(scope: string, words: string[], issueId: string, clock: number): Learned {
