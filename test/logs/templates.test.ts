@@ -33,6 +33,18 @@ describe('template learning', () => {
     expect(second).toEqual({ issueId: 'issue-0', changed: true, merged: [], template: 'Invalid user <*> from <*>' });
   });
 
+  it('groups messages made mostly of values by their exact words, and keeps the literal text around values', () => {
+    const templates = new Templates();
+    const learned = learnAll(templates, [
+      '10.0.0.1 "GET /v2/a1/servers HTTP/1.1" status: 200 len: 1893 time: 0.24',
+      '10.0.0.9 "GET /v2/b7/flavors HTTP/1.1" status: 404 len: 12 time: 1.5',
+      '10.0.0.2,10.0.0.1 "GET /v2/c3/servers HTTP/1.1" status: 200 len: 7 time: 0.1',
+      'setTodayTotalDetailSteps=1514038440000##7007',
+      'setDiffTotalSteps=1514038440000##7007',
+    ]);
+    expect(learned.map((l) => l.issueId)).toEqual(['issue-0', 'issue-0', 'issue-0', 'issue-3', 'issue-4']);
+  });
+
   it('keeps two-valued words apart (startup/shutdown) and messages of other lengths or scopes', () => {
     const templates = new Templates();
     const learned = learnAll(templates, ['cupsd startup succeeded', 'cupsd shutdown succeeded', 'cupsd startup succeeded now', 'cupsd startup succeeded']);

@@ -1,4 +1,4 @@
-import { isVariable, wordsOf } from './tokens.js';
+import { isVariable, PLACEHOLDER, wordsOf } from './tokens.js';
 
 /**
  * Online template learning in the manner of Drain (He et al., ICWS 2017): parameterized messages of one
@@ -62,11 +62,14 @@ export class Templates {
     return leaf;
   }
 
-  /** The words a message is learned by, or undefined for one too long to learn. */
+  /**
+   * The words a message is learned by, or undefined for one too long to learn. A value becomes `<*>`
+   * and keeps the literal text around it (`uid=<*>`, `[<*>]`): that text tells events apart.
+   */
   static wordsOf(title: string): string[] | undefined {
     const words = wordsOf(title);
     if (!words.length || words.length > MAX_WORDS || words.some((w) => w.length > MAX_WORD_CHARS)) return undefined;
-    return words.map((w) => (isVariable(w) ? WILDCARD : w));
+    return words.map((w) => (isVariable(w) ? w.replace(PLACEHOLDER, WILDCARD) : w));
   }
 
   /** The template that takes `words`, without changing anything. */
@@ -76,10 +79,15 @@ export class Templates {
     for (const t of this.leaves.get(leafKey(scope, words)) ?? []) {
       let same = 0;
       let wild = 0;
+      let exact = true;
       for (let i = 0; i < words.length; i++) {
         if (t.words[i] === WILDCARD) wild++;
         else if (t.words[i] === words[i]) same++;
+        if (t.words[i] !== words[i]) exact = false;
       }
+      // The same words (wildcards where the message has values) are its template, whatever the share of
+      // wildcards: a message of mostly values (`<ip> "GET <path>" status: <num>`) repeats few literal words.
+      if (exact) same = words.length;
       // Ties go to the more general template (Drain's rule), hence the small weight of wildcards.
       const score = same / words.length + wild / (words.length * 1000);
       if (same / words.length >= SIMILARITY && score > bestScore) {
@@ -104,8 +112,8 @@ export class Templates {
     const covered = leaf.filter((t) => general.every((w, i) => w === WILDCARD || w === t.words[i]));
     const fresh = general.flatMap((w, i) => (w === WILDCARD && found.words[i] !== WILDCARD ? [i] : []));
     const values = new Set([...covered.map((t) => t.words), words].map((ws) => fresh.map((i) => ws[i]).join('\u0000')));
-    // A token class at such a position (a number where a word was) shows at once that it varies.
-    const classed = [...covered.map((t) => t.words), words].some((ws) => fresh.some((i) => ws[i] === WILDCARD));
+    // A value at such a position (a number where a word was, `<*>,<*>` where `<*>` was) shows at once that it varies.
+    const classed = [...covered.map((t) => t.words), words].some((ws) => fresh.some((i) => ws[i]!.includes(WILDCARD)));
     if (values.size < MIN_VARIANTS && !classed) return this.add(scope, words, issueId, clock);
     // The oldest covered template stays: its issue is the one that existed first.
     const kept = covered.reduce((a, b) => (this.state.templates.indexOf(b) < this.state.templates.indexOf(a) ? b : a));

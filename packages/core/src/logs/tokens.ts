@@ -58,4 +58,7 @@ export const parameterize = (message: string) => applyClasses(CLASSES, message);
 /** The words of a parameterized message; a word holding a placeholder is variable wherever it stands. */
 export const wordsOf = (title: string) => title.split(/\s+/).filter(Boolean);
 
-export const isVariable = (word: string) => word.includes('<') && /<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id|\*)>/.test(word);
+/** The placeholders of the token classes; consecutive ones are one value (`<path><uuid>`). */
+export const PLACEHOLDER = /(?:<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id)>)+/g;
+
+export const isVariable = (word: string) => word.includes('<') && new RegExp(PLACEHOLDER.source).test(word);
