@@ -14,9 +14,10 @@ const MARKER_TTL_SECONDS = 15 * 86_400;
 const ATTEMPTS = 8;
 /** Version-1 issues known to exist or not, per consumer (none is created any more, so both answers last). */
 const previousIssues = new Map<string, boolean>();
-/** `issue>target` pairs this consumer saw merged (merges are final, so they stay true); bounded. */
+/** `issue>target` pairs this consumer saw merged (merges are final, so they stay true). */
 const knownMerged = new Set<string>();
-const MERGED_CACHED = 10_000;
+/** Entries of either cache before it starts over. */
+const CACHED = 10_000;
 
 type Issue = EntityItem<typeof LogIssue>;
 type NewEvents = GroupingMessage['events'];
@@ -60,7 +61,10 @@ async function issueFor(tenant: Tenant, message: GroupingMessage): Promise<{ tar
   const previous = message.previousIssueId;
   if (previous && previous !== start) {
     const key = `${tenant.projectId}\n${tenant.env}\n${previous}`;
-    if (!previousIssues.has(key)) previousIssues.set(key, !!(await LogIssue.get({ ...tenant, issueId: previous }).go()).data);
+    if (!previousIssues.has(key)) {
+      if (previousIssues.size >= CACHED) previousIssues.clear();
+      previousIssues.set(key, !!(await LogIssue.get({ ...tenant, issueId: previous }).go()).data);
+    }
     if (previousIssues.get(key)) start = previous;
   }
   const words = Templates.wordsOf(message.title);
@@ -94,7 +98,7 @@ export async function groupLogEvents(message: GroupingMessage) {
       const pair = `${tenant.projectId}\n${tenant.env}\n${id}>${counted}`;
       if (id === counted || knownMerged.has(pair)) continue;
       if ((await ensureMerged(tenant, id, counted, alias)) !== counted) continue;
-      if (knownMerged.size >= MERGED_CACHED) knownMerged.clear();
+      if (knownMerged.size >= CACHED) knownMerged.clear();
       knownMerged.add(pair);
     }
   });
