@@ -242,7 +242,7 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
       Targets: [
         Match.objectLike({
           Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues.sesEvents.node.defaultChild as never), 'Arn'] },
-          // The bare SES event, as core's parseSesEvent reads it.
+          // The bare SES event, one of the two shapes the sesEvents message schema accepts.
           InputPath: '$.detail',
         }),
       ],

@@ -7,7 +7,8 @@ import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
 
 /**
  * Contract check: every response the HTTP tests receive must match the OpenAPI document's schema for
- * its operation and status. A mismatch or an undocumented status fails the test that made the call.
+ * its operation and status. A mismatch, an undocumented status or an error code the operation does not
+ * list (its route's `problems` plus the pipeline's) fails the test that made the call.
  */
 const doc = buildOpenApiDocument(allRoutes, [{ url: 'http://127.0.0.1:3000', description: 'test' }]);
 const match = createMatcher(allRoutes);
@@ -16,6 +17,12 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 const compiled = new Map<string, ValidateFunction>();
 
 type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
+
+type ErrorSchema = { allOf: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }[] };
+const documentedCodes = (operation: Operation, status: number) =>
+  ((operation.responses[String(status)]?.content?.['application/json']?.schema as ErrorSchema | undefined)?.allOf ?? []).flatMap(
+    (part) => part.properties?.error?.properties?.code?.enum ?? [],
+  );
 
 export function checkContract(method: string, url: URL, status: number, contentType: string | null, body: unknown) {
   const found = match(method, url.pathname);
@@ -34,12 +41,19 @@ export function checkContract(method: string, url: URL, status: number, contentT
     }
     return;
   }
-  let schema = response.content?.['application/json']?.schema;
+  const schema = response.content?.['application/json']?.schema;
   if (!schema) throw new Error(`Contract: ${method} ${route.path} ${status} answered JSON where the document declares none`);
-  if (schema.$ref === '#/components/schemas/Error') schema = doc.components.schemas.Error as Record<string, unknown>;
+  const code = status >= 400 ? (body as { error?: { code?: unknown } } | null)?.error?.code : undefined;
+  const documented = status >= 400 ? documentedCodes(operation, status) : [];
+  if (status >= 400 && !documented.includes(String(code))) {
+    throw new Error(
+      `Contract: ${method} ${route.path} answered ${status} ${String(code)}, which its OpenAPI operation ${operation.operationId} does not document (it lists ${documented.join(', ')}): add it to the route's problems`,
+    );
+  }
   const key = `${operation.operationId} ${status}`;
   let validate = compiled.get(key);
-  if (!validate) compiled.set(key, (validate = ajv.compile(schema)));
+  // Error responses refer to the shared Error envelope and the per-code problem schemas under components.
+  if (!validate) compiled.set(key, (validate = ajv.compile({ ...schema, components: doc.components })));
   if (!validate(body)) {
     throw new Error(
       `Contract: ${method} ${route.path} ${status} does not match the OpenAPI schema of ${operation.operationId}: ${ajv.errorsText(validate.errors)}\nbody: ${JSON.stringify(body).slice(0, 500)}`,

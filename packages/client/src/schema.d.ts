@@ -225,6 +225,302 @@ export interface components {
         };
       };
     };
+    /** @description API key missing or invalid */
+    "Problem.auth.unauthorized": {
+      /** @constant */
+      code: "auth.unauthorized";
+    };
+    /** @description the key lacks the scope, or the caller's IP is not allowed */
+    "Problem.auth.forbidden": {
+      /** @constant */
+      code: "auth.forbidden";
+      details?: {
+        requiredScope: string;
+      };
+    };
+    /** @description over the per-key rate limit; see Retry-After */
+    "Problem.rate_limit.exceeded": {
+      /** @constant */
+      code: "rate_limit.exceeded";
+      details: {
+        limit: number;
+        retryAfter: number;
+      };
+    };
+    /** @description the key reaches several projects and none is named; details.projects lists the choices */
+    "Problem.project.required": {
+      /** @constant */
+      code: "project.required";
+      details: {
+        projects: {
+            id: string;
+            slug: string;
+            name: string;
+          }[];
+      };
+    };
+    /** @description the named project is unknown or out of the key's reach; details.projects lists the reachable ones */
+    "Problem.project.forbidden": {
+      /** @constant */
+      code: "project.forbidden";
+      details?: {
+        projects: {
+            id: string;
+            slug: string;
+            name: string;
+          }[];
+      };
+    };
+    /** @description a sandbox key asked for live data */
+    "Problem.environment.forbidden": {
+      /** @constant */
+      code: "environment.forbidden";
+    };
+    /** @description the feature needs a higher plan */
+    "Problem.plan.upgrade_required": {
+      /** @constant */
+      code: "plan.upgrade_required";
+      details: {
+        feature: string;
+        plan: string;
+        requiredPlan: string;
+      };
+    };
+    /** @description no such record in this project and environment */
+    "Problem.not_found": {
+      /** @constant */
+      code: "not_found";
+    };
+    /** @description the path exists with other methods; details.allowed lists them */
+    "Problem.method_not_allowed": {
+      /** @constant */
+      code: "method_not_allowed";
+      details: {
+        allowed: string[];
+      };
+    };
+    /** @description other requests kept changing the same record at the same moment; retry */
+    "Problem.conflict": {
+      /** @constant */
+      code: "conflict";
+    };
+    /** @description over API Gateway's 10 MB payload limit */
+    "Problem.payload_too_large": {
+      /** @constant */
+      code: "payload_too_large";
+    };
+    /** @description the input breaks its schema; details.fields lists each bad field */
+    "Problem.validation.failed": {
+      /** @constant */
+      code: "validation.failed";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+      };
+    };
+    /** @description unexpected error (logged) */
+    "Problem.internal": {
+      /** @constant */
+      code: "internal";
+    };
+    /** @description ticket creation is paused: the Free allowance, or the paid plans' overage ceiling (3x), is reached this month */
+    "Problem.plan.ticket_limit": {
+      /** @constant */
+      code: "plan.ticket_limit";
+      details: {
+        current: number;
+        allowance: number;
+        /** @enum {string} */
+        reason: "free_allowance" | "ceiling";
+      };
+    };
+    /** @description the monthly email allowance is used up */
+    "Problem.plan.email_limit": {
+      /** @constant */
+      code: "plan.email_limit";
+      details: {
+        limit: string;
+        current: number;
+        allowance: number;
+        requested: number;
+      };
+    };
+    /** @description the monthly log event allowance is used up */
+    "Problem.plan.log_event_limit": {
+      /** @constant */
+      code: "plan.log_event_limit";
+      details: {
+        limit: string;
+        current: number;
+        allowance: number;
+        requested: number;
+      };
+    };
+    /** @description the storage allowance would be exceeded */
+    "Problem.plan.storage_limit": {
+      /** @constant */
+      code: "plan.storage_limit";
+      details: {
+        limit: string;
+        current: number;
+        allowance: number;
+        requested: number;
+      };
+    };
+    /** @description assignedTo is not a member of the account */
+    "Problem.ticket.unknown_member": {
+      /** @constant */
+      code: "ticket.unknown_member";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+      };
+    };
+    /** @description the attachments of one message are over 7 MB */
+    "Problem.ticket.attachments_too_large": {
+      /** @constant */
+      code: "ticket.attachments_too_large";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+        maxBytes: number;
+        bytes: number;
+      };
+    };
+    /** @description only a scheduled send can be canceled; details.status is its status */
+    "Problem.email.not_cancelable": {
+      /** @constant */
+      code: "email.not_cancelable";
+      details: {
+        status: string;
+      };
+    };
+    /** @description the Idempotency-Key was used with a different request body */
+    "Problem.idempotency.mismatch": {
+      /** @constant */
+      code: "idempotency.mismatch";
+      details: {
+        key: string;
+      };
+    };
+    /** @description a request with the same Idempotency-Key is still being processed; retry shortly */
+    "Problem.idempotency.in_progress": {
+      /** @constant */
+      code: "idempotency.in_progress";
+    };
+    /** @description no template (details.templateKey) or layout (details.layout) with that key */
+    "Problem.template.not_found": {
+      /** @constant */
+      code: "template.not_found";
+      details: {
+        templateKey: string;
+      } | {
+        layout: string;
+      };
+    };
+    /** @description the file is not valid Handlebars; details give the line and column */
+    "Problem.template.invalid": {
+      /** @constant */
+      code: "template.invalid";
+      details: {
+        line: number;
+        column: number;
+        reason: string;
+      };
+    };
+    /** @description the template could not be rendered with these variables */
+    "Problem.template.render_failed": {
+      /** @constant */
+      code: "template.render_failed";
+    };
+    /** @description the file does not compress small enough to be stored */
+    "Problem.template.too_large": {
+      /** @constant */
+      code: "template.too_large";
+    };
+    /** @description categoryId names no category of this project and environment */
+    "Problem.article.category_not_found": {
+      /** @constant */
+      code: "article.category_not_found";
+      details: {
+        field: string;
+      };
+    };
+    /** @description another article has this slug */
+    "Problem.article.slug_taken": {
+      /** @constant */
+      code: "article.slug_taken";
+      details: {
+        field: string;
+        slug: string;
+      };
+    };
+    /** @description another category has this slug */
+    "Problem.category.slug_taken": {
+      /** @constant */
+      code: "category.slug_taken";
+      details: {
+        field: string;
+        slug: string;
+      };
+    };
+    /** @description the category still holds articles */
+    "Problem.category.not_empty": {
+      /** @constant */
+      code: "category.not_empty";
+      details: {
+        articleCount: number;
+      };
+    };
+    /** @description a customer's email cannot be changed */
+    "Problem.customer.email_immutable": {
+      /** @constant */
+      code: "customer.email_immutable";
+      details: {
+        field: string;
+      };
+    };
+    /** @description another customer has this email */
+    "Problem.customer.email_taken": {
+      /** @constant */
+      code: "customer.email_taken";
+      details: {
+        field: string;
+      };
+    };
+    /** @description another customer has this externalId */
+    "Problem.customer.external_id_taken": {
+      /** @constant */
+      code: "customer.external_id_taken";
+      details: {
+        field: string;
+      };
+    };
+    /** @description the conversation is closed */
+    "Problem.feedback.conversation_closed": {
+      /** @constant */
+      code: "feedback.conversation_closed";
+    };
+    /** @description the URL is not an allowed webhook target (not https, or a private address) */
+    "Problem.webhook.url_not_allowed": {
+      /** @constant */
+      code: "webhook.url_not_allowed";
+      details: {
+        url: string;
+      };
+    };
   };
   responses: never;
   parameters: never;
@@ -265,34 +561,62 @@ export interface operations {
           };
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -325,34 +649,62 @@ export interface operations {
           };
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -366,11 +718,11 @@ export interface operations {
         category?: "bug" | "feature_request" | "billing" | "howto" | "other";
         search?: string;
         assignee?: string;
-        number?: string;
+        number?: number;
         awaitingReply?: "true" | "false" | "1" | "0";
         cursor?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -421,40 +773,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -517,52 +903,100 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.ticket_limit`: ticket creation is paused: the Free allowance, or the paid plans' overage ceiling (3x), is reached this month
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.ticket_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.ticket_limit"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.unknown_member`: assignedTo is not a member of the account
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.unknown_member";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.unknown_member"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -647,46 +1081,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -725,52 +1198,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -868,58 +1385,110 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.unknown_member`: assignedTo is not a member of the account
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.unknown_member";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.unknown_member"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -986,58 +1555,111 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.storage_limit`: the storage allowance would be exceeded
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.storage_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.storage_limit"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.attachments_too_large`: the attachments of one message are over 7 MB
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.attachments_too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.attachments_too_large"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1079,58 +1701,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1166,52 +1837,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1285,52 +2000,105 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.email_limit`: the monthly email allowance is used up
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.email_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.email_limit"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `idempotency.in_progress`: a request with the same Idempotency-Key is still being processed; retry shortly
+       */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "conflict" | "idempotency.in_progress";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.idempotency.in_progress"]);
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `idempotency.mismatch`: the Idempotency-Key was used with a different request body
+       * - `template.not_found`: no template (details.templateKey) or layout (details.layout) with that key
+       * - `template.render_failed`: the template could not be rendered with these variables
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "idempotency.mismatch" | "template.not_found" | "template.render_failed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.idempotency.mismatch"] | components["schemas"]["Problem.template.not_found"] | components["schemas"]["Problem.template.render_failed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1390,52 +2158,97 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1444,8 +2257,8 @@ export interface operations {
   listEmails: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "blocked" | "captured" | "canceled";
         to?: string;
         templateKey?: string;
@@ -1505,40 +2318,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1599,46 +2446,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1699,52 +2585,99 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `email.not_cancelable`: only a scheduled send can be canceled; details.status is its status
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "email.not_cancelable";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.email.not_cancelable"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1802,52 +2735,101 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `template.not_found`: no template (details.templateKey) or layout (details.layout) with that key
+       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
+       * - `template.render_failed`: the template could not be rendered with these variables
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "template.not_found" | "template.invalid" | "template.render_failed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.template.not_found"] | components["schemas"]["Problem.template.invalid"] | components["schemas"]["Problem.template.render_failed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1889,40 +2871,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -1958,46 +2974,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2033,46 +3088,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2134,52 +3228,100 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
+       * - `template.too_large`: the file does not compress small enough to be stored
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "template.invalid" | "template.too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.template.invalid"] | components["schemas"]["Problem.template.too_large"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2237,46 +3379,88 @@ export interface operations {
           };
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
+       * - `template.too_large`: the file does not compress small enough to be stored
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "template.invalid" | "template.too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.template.invalid"] | components["schemas"]["Problem.template.too_large"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2288,8 +3472,8 @@ export interface operations {
         q?: string;
         category?: string;
         mode?: "keyword" | "semantic" | "hybrid";
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -2321,40 +3505,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2366,8 +3584,8 @@ export interface operations {
         status?: "draft" | "published";
         categoryId?: string;
         search?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -2411,40 +3629,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2506,52 +3758,100 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `article.category_not_found`: categoryId names no category of this project and environment
+       * - `article.slug_taken`: another article has this slug
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "article.category_not_found" | "article.slug_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.article.category_not_found"] | components["schemas"]["Problem.article.slug_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2603,46 +3903,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2707,58 +4046,111 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `article.category_not_found`: categoryId names no category of this project and environment
+       * - `article.slug_taken`: another article has this slug
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "article.category_not_found" | "article.slug_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.article.category_not_found"] | components["schemas"]["Problem.article.slug_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2801,58 +4193,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2890,40 +4331,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -2969,52 +4444,99 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `category.slug_taken`: another category has this slug
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "category.slug_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.category.slug_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3049,52 +4571,99 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `category.not_empty`: the category still holds articles
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "category.not_empty";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.category.not_empty"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3143,58 +4712,110 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `category.slug_taken`: another category has this slug
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "category.slug_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.category.slug_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3209,8 +4830,8 @@ export interface operations {
         fingerprint?: string;
         dateFrom?: string;
         dateTo?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -3251,40 +4872,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3331,52 +4986,97 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.log_event_limit`: the monthly log event allowance is used up
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.log_event_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.log_event_limit"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3389,8 +5089,8 @@ export interface operations {
         level?: string;
         scope?: string;
         search?: string;
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -3433,40 +5133,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3532,46 +5266,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3736,58 +5509,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3796,8 +5618,8 @@ export interface operations {
   listCustomers: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         search?: string;
         externalId?: string;
         /** @description Project slug or id (alternative to Service-Project). */
@@ -3839,40 +5661,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -3929,52 +5785,100 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `customer.email_taken`: another customer has this email
+       * - `customer.external_id_taken`: another customer has this externalId
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "customer.email_taken" | "customer.external_id_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.customer.email_taken"] | components["schemas"]["Problem.customer.external_id_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4041,46 +5945,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4116,52 +6059,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4220,58 +6207,111 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `customer.email_immutable`: a customer's email cannot be changed
+       * - `customer.external_id_taken`: another customer has this externalId
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "customer.email_immutable" | "customer.external_id_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.customer.email_immutable"] | components["schemas"]["Problem.customer.external_id_taken"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4280,8 +6320,8 @@ export interface operations {
   listFeedbackConversations: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: string;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
@@ -4327,46 +6367,75 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4437,58 +6506,97 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4548,46 +6656,86 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4655,58 +6803,108 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4773,58 +6971,111 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `feedback.conversation_closed`: the conversation is closed
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "feedback.conversation_closed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.feedback.conversation_closed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4833,8 +7084,8 @@ export interface operations {
   listFeedbackRequests: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         status?: string;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
@@ -4882,46 +7133,75 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -4985,58 +7265,97 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
-      404: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5089,46 +7408,86 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.upgrade_required`: the feature needs a higher plan
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.upgrade_required";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.upgrade_required"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5147,17 +7506,27 @@ export interface operations {
           "text/html": string;
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
           "text/html": string;
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5218,31 +7587,51 @@ export interface operations {
           "text/html": string;
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
           "text/html": string;
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
           "text/html": string;
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
           "text/html": string;
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5283,40 +7672,74 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5368,52 +7791,99 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `webhook.url_not_allowed`: the URL is not an allowed webhook target (not https, or a private address)
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "webhook.url_not_allowed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.webhook.url_not_allowed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5449,52 +7919,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5547,58 +8061,110 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `webhook.url_not_allowed`: the URL is not an allowed webhook target (not https, or a private address)
+       */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "webhook.url_not_allowed";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.webhook.url_not_allowed"]);
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5607,8 +8173,8 @@ export interface operations {
   listWebhookDeliveries: {
     parameters: {
       query?: {
-        page?: string;
-        limit?: string;
+        page?: number;
+        limit?: number;
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -5648,46 +8214,85 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5733,58 +8338,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5827,52 +8481,96 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5888,10 +8586,15 @@ export interface operations {
           };
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };

@@ -7,6 +7,7 @@ import { startFauxqs } from 'fauxqs';
 import S3rver from 's3rver';
 import * as sesLocalModule from 'aws-ses-v2-local';
 import type { Server } from 'node:http';
+import { requireJava } from './java.js';
 import { freePort } from './ports.js';
 
 export interface Endpoints {
@@ -44,6 +45,8 @@ async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
  * memory), fauxqs for SQS, s3rver for S3 and aws-ses-v2-local for SES v2.
  */
 export async function startEmulators(options: { dataDir?: string } = {}): Promise<Emulators> {
+  // Checked before anything starts: without Java the spawn fails quietly and the wait below lasts 30 s.
+  requireJava();
   const dynamoPort = await freePort();
   let dbPath: string | null = null;
   if (options.dataDir) {
@@ -52,6 +55,14 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
   }
   const dynamo = dynamoDbLocal.spawn({ port: dynamoPort, path: dbPath, sharedDb: true, stdio: 'ignore' });
   const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
+  // A Java that cannot run DynamoDB Local (too old, broken) ends the child at once: say so then, not after the wait.
+  const dynamoEnded = new Promise<never>((_, reject) => {
+    dynamo.once('error', (err) => reject(new Error(`DynamoDB Local could not be started: ${err.message}.`)));
+    dynamo.once('exit', (code) =>
+      reject(new Error(`DynamoDB Local stopped as it started (exit code ${code}). It needs Java 11 or later: check \`java -version\`.`)),
+    );
+  });
+  dynamoEnded.catch(() => undefined); // Ending later (stop()) is no error.
 
   const [sqs, s3Port, sesPort] = await Promise.all([startFauxqs({ port: 0, logger: false, host: '127.0.0.1' }), freePort(), freePort()]);
   const s3Dir = options.dataDir ? join(options.dataDir, 's3') : mkdtempSync(join(tmpdir(), 'helpdesk-s3-'));
@@ -60,7 +71,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
   await s3.run();
   const ses = await sesServer({ host: '127.0.0.1', port: sesPort });
 
-  await waitForDynamo(dynamoEndpoint);
+  await Promise.race([waitForDynamo(dynamoEndpoint), dynamoEnded]);
 
   return {
     endpoints: {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { problem } from '@helpdesk/core/errors/problem';
 import { createMatcher } from '@helpdesk/core/http/match';
 import { allRoutes } from '@helpdesk/core/http/routes';
 import { lambdaContext } from './lambda-context.js';
@@ -86,11 +87,8 @@ export async function startHttpServer(port: number, host = '127.0.0.1') {
     try {
       const body = await readBody(req);
       if (body === 'too-large') {
-        send(res, {
-          statusCode: 413,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ error: { code: 'payload_too_large', message: 'Request payloads are limited to 10 MB.' } }),
-        });
+        const refusal = problem('payload_too_large');
+        send(res, { statusCode: refusal.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(refusal.toBody()) });
         return;
       }
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;

@@ -1,8 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulators } from './emulators.js';
-import { handlerEnvironment, provision } from './provision.js';
-import { localDir, removeStackFile, writeStackFile } from './stack-file.js';
+import { MissingJavaError, requireJava } from './java.js';
+
+// First, before the stand-ins' modules load: a machine without Java is told at once, without a stack trace.
+try {
+  requireJava();
+} catch (err) {
+  if (!(err instanceof MissingJavaError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+
+const { startEmulators } = await import('./emulators.js');
+const { handlerEnvironment, provision } = await import('./provision.js');
+const { localDir, removeStackFile, writeStackFile } = await import('./stack-file.js');
 
 /**
  * `npm start`: the whole service on this machine. `--memory` keeps nothing; otherwise DynamoDB Local

@@ -11,6 +11,7 @@ import { Article, articleService, NO_CATEGORY } from './entities.js';
 import type { ArticleCreateInput, ArticleUpdateInput } from './routes.js';
 import { freeSlug, rejectedAt } from './slugs.js';
 import { deriveExcerpt, markdownToHtml, slugify } from './text.js';
+import { problem } from '../errors/problem.js';
 
 type ArticleRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof Article.get>['go']>>['data']>;
 
@@ -60,11 +61,9 @@ async function requestIndexing(ctx: TenantContext, articleId: string) {
 }
 
 const categoryMissing = () =>
-  errors.unprocessable('article.category_not_found', 'categoryId does not name a category of this project and environment.', {
-    field: 'categoryId',
-  });
+  problem('article.category_not_found');
 const slugTaken = (slug: string) =>
-  errors.unprocessable('article.slug_taken', `The slug "${slug}" is already used by another article.`, { field: 'slug', slug });
+  problem('article.slug_taken', { slug });
 
 export async function createArticle(ctx: TenantContext, input: ArticleCreateInput) {
   const articleId = randomUUID();

@@ -6,6 +6,7 @@ import type { CategoryInput } from './routes.js';
 import { freeSlug, rejectedAt } from './slugs.js';
 import { slugify } from './text.js';
 import { conflictPause, WRITE_ATTEMPTS as ATTEMPTS } from '../db/transact.js';
+import { problem } from '../errors/problem.js';
 
 type CategoryRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof ArticleCategory.get>['go']>>['data']>;
 
@@ -20,7 +21,7 @@ const toCategory = (c: CategoryRecord) => ({
 });
 
 const slugTaken = (slug: string) =>
-  errors.unprocessable('category.slug_taken', `The slug "${slug}" is already used by another category.`, { field: 'slug', slug });
+  problem('category.slug_taken', { slug });
 
 const tenantOf = (ctx: TenantContext) => ({ projectId: ctx.projectId, env: ctx.env });
 
@@ -112,9 +113,7 @@ export async function deleteCategory(ctx: TenantContext, categoryId: string) {
   if (result.canceled) {
     const latest = await ArticleCategory.get({ ...tenantOf(ctx), categoryId }).go();
     if (!latest.data) throw errors.notFound('Category');
-    throw errors.unprocessable('category.not_empty', 'The category still holds articles: move or recategorize them first.', {
-      articleCount: latest.data.articleCount,
-    });
+    throw problem('category.not_empty', { articleCount: latest.data.articleCount });
   }
   return { deleted: true, id: categoryId };
 }

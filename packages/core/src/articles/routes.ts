@@ -1,13 +1,15 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.js';
-import { integer, intQuery, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
+import { integer, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 
 export const ARTICLE_STATUSES = ['draft', 'published'] as const;
 export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
 
 /** Lowercase ASCII words joined by single dashes. */
 export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const slug = v.pipe(v.string(), v.maxLength(200), v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'));
+/** A slug names a key item (the slug claim), so it is bounded before any read. */
+const SLUG_MAX = 200;
+const slug = v.pipe(v.string(), v.maxLength(SLUG_MAX), v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'));
 const title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 
 const articleFields = {
@@ -81,10 +83,9 @@ export const articleRoutes = {
     scope: 'articles:read',
     query: {
       q: v.optional(v.pipe(v.string(), v.maxLength(500)), ''),
-      category: v.optional(v.string()),
+      category: v.optional(v.pipe(v.string(), v.maxLength(SLUG_MAX))),
       mode: v.optional(v.picklist(SEARCH_MODES), 'keyword'),
-      page: intQuery({ default: 1, min: 1 }),
-      limit: intQuery({ default: 20, min: 1, max: 100 }),
+      ...pageQuery({ defaultLimit: 20 }),
     },
     response: v.object({ results: v.array(searchResult), query: v.string(), count: integer }),
   }),
@@ -112,7 +113,7 @@ export const articleRoutes = {
     scope: 'articles:write',
     body: articleCreate,
     response: fullArticle,
-    errors: [403, 422],
+    problems: ['article.category_not_found', 'article.slug_taken'],
   }),
   getArticle: defineRoute({
     ...common,
@@ -123,7 +124,6 @@ export const articleRoutes = {
     scope: 'articles:read',
     params: articleId,
     response: fullArticle,
-    errors: [404],
   }),
   updateArticle: defineRoute({
     ...common,
@@ -135,7 +135,7 @@ export const articleRoutes = {
     params: articleId,
     body: articleUpdate,
     response: fullArticle,
-    errors: [404, 422],
+    problems: ['article.category_not_found', 'article.slug_taken'],
   }),
   voteArticle: defineRoute({
     ...common,
@@ -147,7 +147,6 @@ export const articleRoutes = {
     params: articleId,
     body: v.strictObject({ helpful: v.boolean() }),
     response: v.object({ id: uuid, helpfulYes: integer, helpfulNo: integer }),
-    errors: [404],
   }),
   listArticleCategories: defineRoute({
     ...common,
@@ -167,7 +166,7 @@ export const articleRoutes = {
     scope: 'articles:write',
     body: v.strictObject(categoryFields),
     response: category,
-    errors: [422],
+    problems: ['category.slug_taken'],
   }),
   updateArticleCategory: defineRoute({
     ...common,
@@ -182,7 +181,7 @@ export const articleRoutes = {
       v.check((body) => Object.keys(body).length > 0, 'Send at least one field to update'),
     ),
     response: category,
-    errors: [404, 422],
+    problems: ['category.slug_taken'],
   }),
   deleteArticleCategory: defineRoute({
     ...common,
@@ -193,7 +192,7 @@ export const articleRoutes = {
     scope: 'articles:write',
     params: categoryId,
     response: v.object({ deleted: v.boolean(), id: uuid }),
-    errors: [404, 422],
+    problems: ['category.not_empty'],
   }),
 };
 

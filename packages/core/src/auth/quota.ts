@@ -1,16 +1,12 @@
 import { isConditionFailure } from '../db/errors.js';
-import { HttpError } from '../http/errors.js';
+import { problem } from '../errors/problem.js';
 import type { AccountContext } from './context.js';
 import { Usage } from './entities.js';
 import { planAtLeast, TICKET_OVERAGE_CEILING, type Plan } from './plans.js';
 
 export type MonthlyMetric = 'emails' | 'logEvents';
 
-const LABEL: Record<MonthlyMetric | 'storageBytes', { code: string; name: string }> = {
-  emails: { code: 'plan.email_limit', name: 'monthly email allowance' },
-  logEvents: { code: 'plan.log_event_limit', name: 'monthly log event allowance' },
-  storageBytes: { code: 'plan.storage_limit', name: 'storage allowance' },
-};
+const LIMIT_CODE = { emails: 'plan.email_limit', logEvents: 'plan.log_event_limit' } as const;
 
 export const currentPeriod = (now = new Date()) => now.toISOString().slice(0, 7);
 const STORAGE_PERIOD = 'total';
@@ -46,18 +42,7 @@ export async function consumeQuota(ctx: AccountContext, metric: MonthlyMetric, n
   if (ctx.env === 'sandbox' || n <= 0) return;
   const allowance = ctx.allowances[metric];
   const result = await addWithCeiling(ctx.accountId, currentPeriod(now), metric, n, allowance);
-  if (!result.ok) {
-    const message =
-      result.value >= allowance
-        ? `The ${LABEL[metric].name} of ${allowance} is used up for this month.`
-        : `This request needs ${n} of the ${LABEL[metric].name} of ${allowance}, of which ${allowance - result.value} remain this month.`;
-    throw new HttpError(403, LABEL[metric].code, message, {
-      limit: metric,
-      current: result.value,
-      allowance,
-      requested: n,
-    });
-  }
+  if (!result.ok) throw problem(LIMIT_CODE[metric], { limit: metric, current: result.value, allowance, requested: n });
 }
 
 /** Gives back units counted by consumeQuota for work that was then not done. */
@@ -85,14 +70,7 @@ function ticketCeiling(ctx: AccountContext) {
 
 function ticketLimitError(ctx: AccountContext, current: number) {
   const { allowance, free, max } = ticketCeiling(ctx);
-  return new HttpError(
-    403,
-    'plan.ticket_limit',
-    free
-      ? `Ticket creation is paused: the Free plan allowance of ${allowance} tickets this month is used up.`
-      : `Ticket creation is paused: the overage ceiling of ${max} tickets (3x the allowance) is reached this month.`,
-    { current, allowance, reason: free ? 'free_allowance' : 'ceiling' },
-  );
+  return problem('plan.ticket_limit', { current, allowance, ceiling: max, reason: free ? 'free_allowance' : 'ceiling' });
 }
 
 /**
@@ -113,14 +91,7 @@ export async function reserveStorage(ctx: AccountContext, bytes: number) {
   if (ctx.env === 'sandbox' || bytes <= 0) return;
   const allowance = ctx.allowances.storageBytes;
   const result = await addWithCeiling(ctx.accountId, STORAGE_PERIOD, 'storageBytes', bytes, allowance);
-  if (!result.ok) {
-    throw new HttpError(403, LABEL.storageBytes.code, `The ${LABEL.storageBytes.name} of ${allowance} bytes would be exceeded.`, {
-      limit: 'storageBytes',
-      current: result.value,
-      allowance,
-      requested: bytes,
-    });
-  }
+  if (!result.ok) throw problem('plan.storage_limit', { limit: 'storageBytes', current: result.value, allowance, requested: bytes });
 }
 
 export async function releaseStorage(ctx: AccountContext, bytes: number) {
@@ -145,10 +116,6 @@ export async function readUsage(accountId: string, now = new Date()) {
 /** Plan-gated features (batch sending, feedback): 403 naming the feature and the plan it needs. */
 export function requirePlan(ctx: AccountContext, minimum: Plan, feature: string) {
   if (!planAtLeast(ctx.plan, minimum)) {
-    throw new HttpError(403, 'plan.upgrade_required', `${feature} requires the ${minimum} plan or higher; this account is on ${ctx.plan}.`, {
-      feature,
-      plan: ctx.plan,
-      requiredPlan: minimum,
-    });
+    throw problem('plan.upgrade_required', { feature, plan: ctx.plan, requiredPlan: minimum });
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors } from '../http/errors.js';
+import { problem } from '../errors/problem.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { customerService, type UniqueKind } from './entities.js';
 import { normalizeEmail, toCustomer, type CustomerItem, type TenantKey, type TenantRef } from './record.js';
@@ -77,11 +77,7 @@ export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promis
 }
 
 export const takenError = (kind: UniqueKind, value: string) =>
-  kind === 'email'
-    ? errors.unprocessable('customer.email_taken', `A customer with the email ${value} already exists.`, { field: 'email' })
-    : errors.unprocessable('customer.external_id_taken', `A customer with the externalId ${value} already exists.`, {
-        field: 'externalId',
-      });
+  problem(kind === 'email' ? 'customer.email_taken' : 'customer.external_id_taken', { value });
 
 /** POST /customers. */
 export async function createCustomer(ctx: TenantRef, input: NewCustomer) {

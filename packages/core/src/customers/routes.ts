@@ -30,7 +30,7 @@ export const customerRoutes = {
     scope: 'customers:write',
     body: createCustomerBody,
     response: customerSchema,
-    errors: [422],
+    problems: ['customer.email_taken', 'customer.external_id_taken'],
   }),
   getCustomer: defineRoute({
     ...base,
@@ -45,7 +45,6 @@ export const customerRoutes = {
       tickets: v.array(customerTicketSchema),
       feedback: v.array(customerFeedbackSchema),
     }),
-    errors: [404],
   }),
   updateCustomer: defineRoute({
     ...base,
@@ -57,7 +56,7 @@ export const customerRoutes = {
     params: idParams,
     body: updateCustomerBody,
     response: customerSchema,
-    errors: [404, 422],
+    problems: ['customer.email_immutable', 'customer.external_id_taken'],
   }),
   deleteCustomer: defineRoute({
     ...base,
@@ -68,6 +67,5 @@ export const customerRoutes = {
     scope: 'customers:write',
     params: idParams,
     response: v.object({ id: uuid, deleted: v.literal(true) }),
-    errors: [404],
   }),
 } satisfies Record<string, RouteDef>;

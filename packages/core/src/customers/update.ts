@@ -6,6 +6,7 @@ import { getCustomerItem } from './read.js';
 import { normalizeEmail, toCustomer, type CustomerItem, type TenantRef } from './record.js';
 import type { UpdateCustomerInput } from './schemas.js';
 import { conflictPause, WRITE_ATTEMPTS } from '../db/transact.js';
+import { problem } from '../errors/problem.js';
 
 const PROFILE_FIELDS = ['name', 'externalId', 'phone', 'metadata'] as const;
 
@@ -26,7 +27,7 @@ export async function updateCustomer(ctx: TenantRef, customerId: string, patch: 
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const current = await getCustomerItem(ctx, customerId);
     if (patch.email !== undefined && normalizeEmail(patch.email) !== current.email) {
-      throw errors.unprocessable('customer.email_immutable', 'The email of a customer cannot be changed.', { field: 'email' });
+      throw problem('customer.email_immutable');
     }
     const changes: Record<string, unknown> = {};
     const remove: (typeof PROFILE_FIELDS)[number][] = [];

@@ -6,6 +6,7 @@ import { cancelSchedule } from '../ports/scheduler.js';
 import { EmailLog } from './entities.js';
 import { toLogRow, type EmailRow } from './present.js';
 import { findEmail } from './read.js';
+import { problem } from '../errors/problem.js';
 
 /**
  * DELETE /emails/{id}: a `scheduled` send becomes `canceled` and its schedule is removed. The row
@@ -23,9 +24,7 @@ export async function cancelEmail(ctx: TenantContext, emailId: string) {
     if (!isConditionFailure(err)) throw err;
     const current = await findEmail(ctx, emailId);
     if (!current) throw errors.notFound('Email');
-    throw errors.unprocessable('email.not_cancelable', `Only a scheduled send can be canceled; this one is ${current.status}.`, {
-      status: current.status,
-    });
+    throw problem('email.not_cancelable', { status: current.status });
   }
   await cancelSchedule(emailId);
   if (row.quotaCounted) await releaseQuota(ctx, 'emails', 1);

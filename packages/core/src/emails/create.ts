@@ -3,16 +3,14 @@ import type { TenantContext } from '../auth/context.js';
 import { consumeQuota, releaseQuota } from '../auth/quota.js';
 import { env } from '../config.js';
 import { enqueue } from '../ports/queue.js';
+import type { QueueMessage } from '../ports/queues.js';
 import { scheduleOnce } from '../ports/scheduler.js';
 import { CUSTOM_REF, EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import { suppressionOf } from './suppression.js';
 
 /** What the email consumer receives: the row to deliver and the tenant it belongs to. */
-export interface DeliveryMessage {
-  emailId: string;
-  ctx: Omit<TenantContext, 'keyId'>;
-}
+export type DeliveryMessage = QueueMessage<'emails'>;
 
 /** A send as the API (or a system mail) asks for it, already validated. */
 export interface EmailDraft {

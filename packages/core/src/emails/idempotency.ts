@@ -3,9 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TenantContext } from '../auth/context.js';
 import { isExpired, ttlIn } from '../db/client.js';
 import { isConditionFailure } from '../db/errors.js';
-import { errors, HttpError } from '../http/errors.js';
+import { errors } from '../http/errors.js';
 import { IdempotencyRecord } from './entities.js';
 import type { SendResult } from './present.js';
+import { problem } from '../errors/problem.js';
 
 const WINDOW_SECONDS = 24 * 60 * 60;
 /** An unfinished claim older than this is taken to be abandoned (its Lambda died) and may be taken over. */
@@ -49,12 +50,12 @@ export async function idempotent(ctx: TenantContext, key: string, request: unkno
     const { data: record } = await IdempotencyRecord.get(id).go({ consistent: true });
     if (!record || isExpired(record.expiresAt)) continue;
     if (record.requestHash !== hash) {
-      throw errors.unprocessable('idempotency.mismatch', `The Idempotency-Key "${key}" was used with a different request body.`, { key });
+      throw problem('idempotency.mismatch', { key });
     }
     if (record.result) return { ...(JSON.parse(record.result) as SendResult), deduplicated: true };
     if (record.lockedUntil < Date.now()) continue;
     if (Date.now() > deadline) {
-      throw new HttpError(409, 'idempotency.in_progress', `A request with the Idempotency-Key "${key}" is still being processed; retry shortly.`);
+      throw problem('idempotency.in_progress', { key });
     }
     await sleep(POLL_MS);
   }

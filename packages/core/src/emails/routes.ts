@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { dateQuery, pageMeta, pageQuery, uuid } from '../http/schemas.js';
-import { batchBody, batchResult, emailRow, EMAIL_STATUSES, sendBody, sendResult } from './schemas.js';
+import { ADDRESS_MAX, batchBody, batchResult, emailRow, EMAIL_STATUSES, sendBody, sendResult, TEMPLATE_KEY_MAX } from './schemas.js';
 
 const common = { group: 'emails' as const, tenancy: 'project' as const, scope: 'emails:send' as const, tags: ['Emails'] };
 
@@ -20,7 +20,7 @@ export const emailRoutes = {
     ],
     body: sendBody,
     response: sendResult,
-    errors: [403, 409, 422],
+    problems: ['plan.email_limit', 'idempotency.in_progress', 'idempotency.mismatch', 'template.not_found', 'template.render_failed'],
   }),
   sendEmailBatch: defineRoute({
     ...common,
@@ -32,7 +32,6 @@ export const emailRoutes = {
     plan: { minimum: 'starter', feature: 'Batch sending' },
     body: batchBody,
     response: batchResult,
-    errors: [403, 422],
   }),
   listEmails: defineRoute({
     ...common,
@@ -43,8 +42,8 @@ export const emailRoutes = {
     query: {
       ...pageQuery(),
       status: v.optional(v.picklist(EMAIL_STATUSES)),
-      to: v.optional(v.pipe(v.string(), v.minLength(1))),
-      templateKey: v.optional(v.pipe(v.string(), v.minLength(1))),
+      to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(ADDRESS_MAX))),
+      templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(TEMPLATE_KEY_MAX))),
       dateFrom: dateQuery,
       dateTo: dateQuery,
     },
@@ -58,7 +57,6 @@ export const emailRoutes = {
     summary: 'One Email Logs row',
     params: { id: uuid },
     response: emailRow,
-    errors: [404],
   }),
   cancelEmail: defineRoute({
     ...common,
@@ -68,6 +66,6 @@ export const emailRoutes = {
     summary: 'Cancel a scheduled send',
     params: { id: uuid },
     response: emailRow,
-    errors: [404, 422],
+    problems: ['email.not_cancelable'],
   }),
 } satisfies Record<string, RouteDef>;

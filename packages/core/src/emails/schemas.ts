@@ -22,8 +22,11 @@ export type BlockReason = (typeof BLOCK_REASONS)[number];
 export const MAX_RECIPIENTS = 50;
 export const MAX_SCHEDULE_DAYS = 30;
 export const MAX_BATCH = 100;
+/** Addresses and template keys become parts of DynamoDB keys (suppression, list indexes): bounded before any read. */
+export const ADDRESS_MAX = 254;
+export const TEMPLATE_KEY_MAX = 200;
 
-const address = v.pipe(v.string(), v.trim(), v.email('Expected an email address'), v.maxLength(254));
+const address = v.pipe(v.string(), v.trim(), v.email('Expected an email address'), v.maxLength(ADDRESS_MAX));
 const addressList = v.pipe(v.array(address), v.maxLength(MAX_RECIPIENTS));
 /** Subjects are header values: no control characters, line breaks or Unicode line separators. */
 export const plainLine = v.regex(/^[^\u0000-\u001f\u007f\u2028\u2029]*$/, 'Control characters and line breaks are not allowed');
@@ -50,7 +53,7 @@ const sendEntries = {
   headers: v.optional(headerMap),
   metadata: v.optional(metadataMap),
   scheduledAt: v.optional(isoDateTime),
-  templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(TEMPLATE_KEY_MAX))),
   variables: v.optional(jsonObject),
   subject: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), plainLine)),
   body: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50000))),

@@ -1,19 +1,13 @@
 import type { Environment } from '../auth/entities.js';
 import { isConditionFailure } from '../db/errors.js';
 import { logger } from '../logger.js';
+import type { QueueMessage } from '../ports/queues.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { EmailLog } from './entities.js';
 import { suppress } from './suppression.js';
 
-/** The parts of an SES event (configuration set event publishing) this service reads. */
-export interface SesEvent {
-  eventType?: string;
-  /** The older notification format names the type here. */
-  notificationType?: string;
-  mail: { messageId?: string; tags?: Record<string, string[]> };
-  bounce?: { bounceType?: string; bouncedRecipients?: { emailAddress: string }[] };
-  complaint?: { complainedRecipients?: { emailAddress: string }[] };
-}
+/** The parts of an SES event (configuration set event publishing) this service reads (ports/queue-messages.ts). */
+export type SesEvent = QueueMessage<'sesEvents'>;
 
 /** The tags the email consumer puts on every SES send. */
 export const sesTags = (scope: { accountId: string; projectId: string; env: Environment; emailId: string }) => ({
@@ -22,12 +16,6 @@ export const sesTags = (scope: { accountId: string; projectId: string; env: Envi
   env: scope.env,
   emailId: scope.emailId,
 });
-
-/** An SQS body from the SES events queue: SNS-wrapped (SES -> SNS -> SQS in AWS) or the bare event. */
-export function parseSesEvent(body: string): SesEvent {
-  const parsed = JSON.parse(body) as SesEvent & { Type?: string; Message?: string };
-  return parsed.Type === 'Notification' && typeof parsed.Message === 'string' ? (JSON.parse(parsed.Message) as SesEvent) : parsed;
-}
 
 const tag = (event: SesEvent, name: string) => event.mail?.tags?.[name]?.[0];
 

@@ -14,6 +14,7 @@ import { toConversation, toConversationRow, type ConversationItem, type Conversa
 import { sentimentOf } from './sentiment.js';
 import { feedbackLink } from './token.js';
 import { escapeHtml } from '../templates/escape.js';
+import { problem } from '../errors/problem.js';
 
 type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
@@ -132,7 +133,7 @@ export async function setConversationStatus(ref: TenantKey, conversationId: stri
 }
 
 const closedError = () =>
-  errors.unprocessable('feedback.conversation_closed', 'The conversation is closed: reopen it before replying.');
+  problem('feedback.conversation_closed');
 
 /** POST /feedback/conversations/{id}/messages: a staff reply, emailed to the customer with a link to the thread. */
 export async function replyToConversation(ctx: TenantContext, conversationId: string, body: string) {

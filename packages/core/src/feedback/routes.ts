@@ -20,7 +20,6 @@ const base = {
   group: 'feedback' as const,
   tenancy: 'project' as const,
   tags: ['Feedback'],
-  errors: [403, 404],
   plan: { minimum: 'pro' as const, feature: 'Feedback' },
 };
 const idParams = { id: uuid };
@@ -78,7 +77,7 @@ export const feedbackApiRoutes = {
     params: idParams,
     body: replyBody,
     response: conversationSchema,
-    errors: [403, 404, 422],
+    problems: ['feedback.conversation_closed'],
   }),
   listFeedbackRequests: defineRoute({
     ...base,
@@ -127,7 +126,6 @@ export const publicFeedbackRoutes = {
     path: '/public/feedback/{token}',
     summary: 'The rating page of a feedback request (or a reply thread), as HTML',
     produces: 'text/html',
-    errors: [404],
   }),
   submitFeedbackRating: defineRoute({
     ...publicBase,
@@ -138,7 +136,6 @@ export const publicFeedbackRoutes = {
     bodyType: 'form-or-json',
     body: submitRatingBody,
     response: conversationSchema,
-    errors: [404, 422],
   }),
 } satisfies Record<string, RouteDef>;
 

@@ -6,6 +6,7 @@ import type { AccountContext, Principal, TenantContext } from '../auth/context.j
 import { resolvePrincipal } from '../auth/principal.js';
 import { requirePlan } from '../auth/quota.js';
 import { logger } from '../logger.js';
+import { problem } from '../errors/problem.js';
 import { errors, HttpError, type FieldIssue } from './errors.js';
 import { ipAllowed } from './ip.js';
 import { createMatcher } from './match.js';
@@ -84,7 +85,7 @@ const routeResolver = (routes: Map<string, { route: RouteDef; impl: RouteImpl<Ro
         const principal = await principalOf(event);
         if (principal) await countAgainst(stateOf(event), principal);
         if (found?.kind === 'method-not-allowed') throw errors.methodNotAllowed(found.allowed);
-        throw new HttpError(404, 'not_found', `No route for ${event.requestContext.http.method} ${event.rawPath}.`);
+        throw problem('not_found', { route: `${event.requestContext.http.method} ${event.rawPath}` });
       }
       Object.assign(stateOf(event), bound);
     },
@@ -109,7 +110,7 @@ const authenticate = (): MiddlewareObj<Event, Result> => ({
     const secret = bearerOf(event);
     if (!secret) throw errors.unauthorized();
     const principal = await resolvePrincipal(secret);
-    if (!principal) throw errors.unauthorized('The API key is invalid or has been revoked.');
+    if (!principal) throw problem('auth.unauthorized', { revoked: true });
     state.principal = principal;
   },
 });
@@ -120,10 +121,10 @@ const authorize = (): MiddlewareObj<Event, Result> => ({
     const { principal, route } = stateOf(event);
     if (!principal) return;
     const ip = event.requestContext.http.sourceIp;
-    if (!ipAllowed(ip, principal.allowIps)) throw errors.forbidden(`Requests from ${ip} are not allowed for this API key.`);
+    if (!ipAllowed(ip, principal.allowIps)) throw problem('auth.forbidden', { ip });
     const scope = route!.scope;
     if (scope && principal.scopes.length > 0 && !principal.scopes.includes(scope)) {
-      throw errors.forbidden(`This API key lacks the scope ${scope}.`, { requiredScope: scope });
+      throw problem('auth.forbidden', { scope });
     }
   },
 });
@@ -157,13 +158,7 @@ async function countAgainst(state: State, principal: Principal) {
   state.rate = await countRequest(principal.keyId, principal.rateLimit);
   if (state.rate.exceeded) {
     const retryAfter = Math.max(1, state.rate.reset - Math.floor(Date.now() / 1000));
-    throw new HttpError(
-      429,
-      'rate_limit.exceeded',
-      `Rate limit of ${principal.rateLimit} requests per minute exceeded. Retry in ${retryAfter} s.`,
-      { limit: principal.rateLimit, retryAfter },
-      { 'Retry-After': String(retryAfter) },
-    );
+    throw problem('rate_limit.exceeded', { limit: principal.rateLimit, retryAfter });
   }
 }
 
@@ -183,12 +178,20 @@ const parseBody = (event: Event, route: RouteDef): unknown => {
   if (route.bodyType === 'form-or-json' && type === 'application/x-www-form-urlencoded') {
     return Object.fromEntries(new URLSearchParams(text));
   }
+  // No body at all reads as {}: routes whose fields are all optional (POST /webhooks/{id}/test) need none.
   if (text.trim() === '') return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw errors.validation([{ field: '(body)', in: 'body', message: 'The request body is not valid JSON.' }]);
   }
+  // Every JSON body of the API is an object, and valibot's object schemas take an array (`[]` has no
+  // unknown key): an array, null, string or number is refused here, once for every route.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw errors.validation([{ field: '(body)', in: 'body', message: 'Expected a JSON object' }]);
+  }
+  return parsed;
 };
 
 /**

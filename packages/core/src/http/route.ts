@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
 import type { Plan } from '../auth/plans.js';
+import type { ProblemCode } from '../errors/catalog.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -66,8 +67,12 @@ export interface RouteDef {
   bodyType?: 'json' | 'multipart' | 'form-or-json';
   /** Schema of the 200 body (absent for non-JSON answers). */
   response?: AnySchema;
-  /** Error statuses the route documents, besides the ones every route can answer. */
-  errors?: number[];
+  /**
+   * The domain problems (errors/catalog.ts) the operation can answer, e.g. `['ticket.unknown_member',
+   * 'plan.ticket_limit']`; the pipeline's own (auth, rate limit, tenancy, validation, not_found, plan
+   * gate, conflict, internal) are added from the route's other properties (http/problems.ts).
+   */
+  problems?: readonly ProblemCode[];
   /** Extra request headers the route reads (documented in OpenAPI). */
   headers?: { name: string; description: string }[];
   /** Content type of a non-JSON 200 answer. */

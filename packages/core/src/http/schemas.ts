@@ -8,19 +8,19 @@ export const integer = v.pipe(v.number(), v.integer());
 export const pageMeta = { total: integer, page: integer, limit: integer };
 
 /** A query parameter holding an integer, with bounds and a default. */
-export const intQuery = <D extends number | undefined = undefined>(opts: { default?: D; min?: number; max?: number }) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^-?\d+$/, 'Expected an integer'),
-      v.transform(Number),
-      v.integer(),
-      v.minValue(opts.min ?? Number.MIN_SAFE_INTEGER),
-      v.maxValue(opts.max ?? Number.MAX_SAFE_INTEGER),
+export const intQuery = <D extends number | undefined = undefined>(opts: { default?: D; min?: number; max?: number }) => {
+  const min = opts.min ?? Number.MIN_SAFE_INTEGER;
+  const max = opts.max ?? Number.MAX_SAFE_INTEGER;
+  return v.pipe(
+    v.optional(
+      v.pipe(v.string(), v.regex(/^-?\d+$/, 'Expected an integer'), v.transform(Number), v.integer(), v.minValue(min), v.maxValue(max)),
+      // Typed so that a parameter with a default reads as a number, never undefined.
+      (opts.default === undefined ? undefined : String(opts.default)) as D extends number ? string : undefined,
     ),
-    // Typed so that a parameter with a default reads as a number, never undefined.
-    (opts.default === undefined ? undefined : String(opts.default)) as D extends number ? string : undefined,
+    // The document shows the integer and its bounds (the string pattern is how the query arrives).
+    v.metadata({ type: 'integer', pattern: undefined, minimum: min, maximum: max, default: opts.default }),
   );
+};
 
 /** `true`/`1` and `false`/`0`, as the spec's awaitingReply accepts. */
 export const boolQuery = (fallback: boolean) =>
@@ -46,11 +46,26 @@ const isCalendarDay = (s: string) => {
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s.slice(0, 10);
 };
 
-/** An ISO date (`2026-01-31`) or date-time in a query string. */
+/**
+ * An ISO 8601 date-time with a zone (`2026-01-31T10:00:00Z`) naming an instant that exists: valibot's
+ * format alone takes 2026-02-30 and offsets such as `+05` that Date.parse cannot read. The one schema
+ * for every date-time, in bodies, queries and responses.
+ */
+export const isoDateTime = v.pipe(
+  v.string(),
+  v.isoTimestamp('Expected an ISO 8601 date-time with a time zone'),
+  // Judged only once the format holds, so a malformed value gets one message.
+  v.check((s) => !v.ISO_TIMESTAMP_REGEX.test(s) || (!Number.isNaN(Date.parse(s)) && isCalendarDay(s)), 'Expected a date and time that exist on the calendar'),
+);
+
+/** An ISO date (`2026-01-31`) that exists on the calendar. */
+export const isoDate = v.pipe(v.string(), v.isoDate('Expected an ISO 8601 date'), v.check(isCalendarDay, 'Expected a date that exists on the calendar'));
+
+/** A date (a whole UTC day) or a date-time in a query string (`dateFrom`, `dateTo`). */
 export const dateQuery = v.optional(
   v.pipe(
     v.string(),
-    v.check((s) => /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(s) && !Number.isNaN(Date.parse(s)) && isCalendarDay(s), 'Expected an ISO date'),
+    v.check((s) => v.is(isoDate, s) || v.is(isoDateTime, s), 'Expected an ISO date or a date-time with a time zone, that exists on the calendar'),
   ),
 );
 
@@ -80,13 +95,17 @@ export const jsonObject = v.pipe(
   v.metadata({ type: 'object' }),
 );
 
-/** The common list rules: page >= 1 (default 1), 1 <= limit <= max (default 25). */
+/**
+ * The highest `page` any list takes: page x limit stays far below DynamoDB's 32-bit Limit, and deeper
+ * offsets would read (and pay for) every row before them. Tickets go further with their cursor.
+ */
+export const MAX_PAGE = 10_000;
+
+/** The common list rules: 1 <= page <= MAX_PAGE (default 1), 1 <= limit <= max (default 25). */
 export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {}) => ({
-  page: intQuery({ default: 1, min: 1 }),
+  page: intQuery({ default: 1, min: 1, max: MAX_PAGE }),
   limit: intQuery({ default: opts.defaultLimit ?? 25, min: 1, max: opts.maxLimit ?? 100 }),
 });
-
-export const isoDateTime = v.pipe(v.string(), v.isoTimestamp());
 
 export const errorBody = v.object({
   error: v.object({

@@ -1,5 +1,5 @@
 import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
-import { HttpError } from './errors.js';
+import { problem } from '../errors/problem.js';
 import { errors } from './errors.js';
 
 const choices = (principal: Principal) => principal.projects.map(({ id, slug, name }) => ({ id, slug, name }));
@@ -27,7 +27,7 @@ export function resolveTenant(
     throw errors.validation([{ ...fieldOf(named.environment!, 'Service-Environment', 'environment'), message: 'Expected live or sandbox' }]);
   }
   if (principal.keyEnv === 'sandbox' && requested === 'live') {
-    throw new HttpError(403, 'environment.forbidden', 'A sandbox key cannot act on live data.');
+    throw problem('environment.forbidden');
   }
   const env = requested ?? principal.keyEnv;
   const base: AccountContext = {
@@ -47,7 +47,7 @@ export function resolveTenant(
   if (wanted) {
     const project = principal.projects.find((p) => p.id === wanted || p.slug === wanted);
     if (!project) {
-      throw new HttpError(403, 'project.forbidden', `This API key cannot reach project "${wanted}".`, { projects: choices(principal) });
+      throw problem('project.forbidden', { wanted, projects: choices(principal) });
     }
     return { ...base, projectId: project.id, projectSlug: project.slug, project };
   }
@@ -56,12 +56,7 @@ export function resolveTenant(
     return { ...base, projectId: project.id, projectSlug: project.slug, project };
   }
   if (principal.projects.length === 0) {
-    throw new HttpError(403, 'project.forbidden', 'This API key reaches no project.');
+    throw problem('project.forbidden', {});
   }
-  throw new HttpError(
-    400,
-    'project.required',
-    'This API key reaches several projects: name one with the Service-Project header or the project query parameter.',
-    { projects: choices(principal) },
-  );
+  throw problem('project.required', { projects: choices(principal) });
 }

@@ -6,14 +6,16 @@ import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
 const DAY_MS = 86_400_000;
 const MAX_CONTEXT_BYTES = 16 * 1024;
 
+/** A stored scope is at most this long, so a longer `scope` filter is a mistake worth a 422. */
+const eventScope = v.pipe(v.string(), v.maxLength(200));
+
 const logEventInput = v.strictObject({
   level: v.picklist(LOG_LEVELS),
   message: v.pipe(v.string(), v.minLength(1), v.maxLength(10_000)),
-  scope: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  scope: v.optional(eventScope),
   timestamp: v.optional(
     v.pipe(
       isoDateTime,
-      v.check((s) => !Number.isNaN(Date.parse(s)), 'Expected an ISO date-time'),
       // Judged only for a parseable value, so a bad one gets one message, not a false "future" too.
       v.check((s) => Number.isNaN(Date.parse(s)) || Date.parse(s) <= Date.now() + DAY_MS, 'Must be at most 24 hours in the future'),
     ),
@@ -74,7 +76,7 @@ export const logRoutes = {
     scope: 'logs:write',
     body: v.strictObject({ events: v.pipe(v.array(logEventInput), v.minLength(1), v.maxLength(100)) }),
     response: v.object({ accepted: integer }),
-    errors: [403, 422],
+    problems: ['plan.log_event_limit'],
   }),
   listLogs: defineRoute({
     ...common,
@@ -85,7 +87,7 @@ export const logRoutes = {
     scope: 'logs:read',
     query: {
       level: csvQuery(LOG_LEVELS),
-      scope: v.optional(v.string()),
+      scope: v.optional(eventScope),
       search: v.optional(v.string()),
       fingerprint: v.optional(v.string()),
       dateFrom: dateQuery,
@@ -104,7 +106,7 @@ export const logRoutes = {
     query: {
       status: csvQuery(ISSUE_STATUSES),
       level: csvQuery(LOG_LEVELS),
-      scope: v.optional(v.string()),
+      scope: v.optional(eventScope),
       search: v.optional(v.string()),
       ...pageQuery(),
     },
@@ -119,7 +121,6 @@ export const logRoutes = {
     scope: 'logs:read',
     params: issueParams,
     response: v.object({ ...logIssue.entries, latestEvents: v.array(logEvent) }),
-    errors: [404],
   }),
   updateLogIssue: defineRoute({
     ...common,
@@ -131,7 +132,6 @@ export const logRoutes = {
     params: issueParams,
     body: v.strictObject({ status: v.picklist(ISSUE_STATUSES) }),
     response: logIssue,
-    errors: [404, 422],
   }),
   mergeLogIssue: defineRoute({
     ...common,

@@ -1,37 +1,11 @@
 import * as v from 'valibot';
 import { errorBody } from '../http/schemas.js';
+import { PROBLEMS, type ProblemCode } from '../errors/catalog.js';
+import { problemsByStatus } from '../http/problems.js';
 import { API_PREFIX, type RouteDef } from '../http/route.js';
 import { jsonSchemaOf } from './schema.js';
 
 export const API_VERSION = '1.2.0';
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'project.required: the key reaches several projects and none is named; details.projects lists the choices',
-  401: 'auth.unauthorized: API key missing or invalid',
-  403: 'auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*)',
-  404: 'not_found: no such record in this project and environment',
-  405: 'method_not_allowed',
-  409: 'conflict: other requests kept changing the same record at the same moment; retry',
-  413: 'payload_too_large',
-  422: 'validation.failed (details.fields lists each bad field) or a domain rule',
-  429: 'rate_limit.exceeded: over the per-key rate limit; see Retry-After',
-  500: 'internal: unexpected error',
-};
-
-/** The statuses a route can answer besides 200, from what the pipeline does for it plus what it declares. */
-export function errorStatuses(route: RouteDef): number[] {
-  const statuses = new Set<number>(route.errors ?? []);
-  statuses.add(500);
-  if (route.tenancy !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
-  if (route.tenancy === 'project') statuses.add(400);
-  if (route.params) statuses.add(404);
-  if (route.query || route.body || route.tenancy !== 'public') statuses.add(422);
-  // Writes retry concurrent changes to the same record a few times, then answer 409.
-  if (route.method !== 'GET' && route.tenancy !== 'public') statuses.add(409);
-  // API Gateway's payload limit (10 MB), answered before any handler runs.
-  if (route.body) statuses.add(413);
-  return [...statuses].sort((a, b) => a - b);
-}
 
 const tenancyParameters = [
   { name: 'Service-Project', in: 'header', description: 'Project slug or id; needed when the key reaches several projects.', schema: { type: 'string' } },
@@ -93,10 +67,35 @@ const okResponse = (route: RouteDef) => {
   return { description: 'OK', content: answersHtml(route) ? { ...json, ...htmlContent } : json };
 };
 
-const errorResponse = (route: RouteDef, status: number) => {
-  const json = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+/** The component holding one problem's `code` and `details` schema, which an error response's `error` is one of. */
+const problemRef = (code: ProblemCode) => `#/components/schemas/Problem.${code}`;
+
+const problemSchemas = () =>
+  Object.fromEntries(
+    (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => {
+      const details = PROBLEMS[code].details;
+      const required = details && details.type !== 'optional' ? ['code', 'details'] : ['code'];
+      const properties = { code: { const: code }, ...(details ? { details: jsonSchemaOf(details) } : {}) };
+      return [`Problem.${code}`, { type: 'object', description: PROBLEMS[code].summary, properties, required }];
+    }),
+  );
+
+/** An error status of an operation: the codes it can carry (an enum, and in the description), each with its details. */
+const errorResponse = (route: RouteDef, status: number, codes: ProblemCode[]) => {
+  const schema = {
+    allOf: [
+      { $ref: '#/components/schemas/Error' },
+      {
+        type: 'object',
+        properties: {
+          error: { type: 'object', properties: { code: { type: 'string', enum: codes } }, oneOf: codes.map((code) => ({ $ref: problemRef(code) })) },
+        },
+      },
+    ],
+  };
+  const json = { 'application/json': { schema } };
   return {
-    description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+    description: codes.map((code) => `- \`${code}\`: ${PROBLEMS[code].summary}`).join('\n'),
     content: answersHtml(route) && status < 500 ? { ...json, ...htmlContent } : json,
   };
 };
@@ -116,7 +115,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
       ...(route.body ? { requestBody: requestBodyOf(route) } : {}),
       responses: {
         200: okResponse(route),
-        ...Object.fromEntries(errorStatuses(route).map((s) => [s, errorResponse(route, s)])),
+        ...Object.fromEntries([...problemsByStatus(route)].map(([status, codes]) => [status, errorResponse(route, status, codes)])),
       },
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
@@ -136,7 +135,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_sandbox_…. Operations list the scope they need.' },
       },
-      schemas: { Error: jsonSchemaOf(errorBody) },
+      schemas: { Error: jsonSchemaOf(errorBody), ...problemSchemas() },
     },
   };
 }

@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { env, localCredentials } from '../config.js';
-import type { QueueName } from './queues.js';
+import type { QueueInput, QueueName } from './queues.js';
 
 const endpoint = env.endpoint('sqs');
 const sqs = new SQSClient({ region: env.region, ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}) });
@@ -24,7 +24,16 @@ export interface EnqueueOptions {
   delaySeconds?: number;
 }
 
-export async function enqueue(queue: QueueName, message: unknown, options: EnqueueOptions = {}) {
+export async function enqueue<Q extends QueueName>(queue: Q, message: QueueInput<Q>, options: EnqueueOptions = {}) {
+  await send(queue, message, options);
+}
+
+/** A message typed by its producer when it was stored (a fired schedule), put on its queue as it is. */
+export async function enqueueStored(queue: QueueName, message: unknown) {
+  await send(queue, message, {});
+}
+
+async function send(queue: QueueName, message: unknown, options: EnqueueOptions) {
   await sqs.send(
     new SendMessageCommand({
       QueueUrl: urlOf(queue),
@@ -35,7 +44,7 @@ export async function enqueue(queue: QueueName, message: unknown, options: Enque
 }
 
 /** Sends many messages, ten per SQS request; throws if any entry failed. */
-export async function enqueueMany(queue: QueueName, messages: unknown[]) {
+export async function enqueueMany<Q extends QueueName>(queue: Q, messages: QueueInput<Q>[]) {
   for (let i = 0; i < messages.length; i += 10) {
     const chunk = messages.slice(i, i + 10);
     const out = await sqs.send(

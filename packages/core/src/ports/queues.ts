@@ -1,3 +1,6 @@
+import type * as v from 'valibot';
+import { articleIndex, emailDelivery, logGrouping, sesEventMessage, webhookMessage } from './queue-messages.js';
+
 /**
  * The SQS queues and the consumer Lambda each one feeds. CDK builds queues, dead-letter queues and
  * event source mappings from this list; the local stack creates the same queues and polls them.
@@ -10,15 +13,21 @@ export interface QueueSpec {
   visibilityTimeout: number;
   /** Receives before a message moves to the dead-letter queue. */
   maxReceiveCount: number;
+  /** The message schema: `enqueue` takes its input type, `consumer` validates every record with it. */
+  message: v.GenericSchema;
 }
 
 export const QUEUES = {
-  webhooks: { consumer: 'webhooks', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5 },
-  emails: { consumer: 'emails', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5 },
-  logs: { consumer: 'log-grouping', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5 },
-  articleIndex: { consumer: 'article-index', batchSize: 5, visibilityTimeout: 120, maxReceiveCount: 5 },
-  sesEvents: { consumer: 'ses-events', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5 },
+  webhooks: { consumer: 'webhooks', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: webhookMessage },
+  emails: { consumer: 'emails', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: emailDelivery },
+  logs: { consumer: 'log-grouping', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: logGrouping },
+  articleIndex: { consumer: 'article-index', batchSize: 5, visibilityTimeout: 120, maxReceiveCount: 5, message: articleIndex },
+  sesEvents: { consumer: 'ses-events', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: sesEventMessage },
 } as const satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;
 export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
+/** What a producer puts on the queue. */
+export type QueueInput<Q extends QueueName> = v.InferInput<(typeof QUEUES)[Q]['message']>;
+/** What the queue's consumer gets after validation. */
+export type QueueMessage<Q extends QueueName> = v.InferOutput<(typeof QUEUES)[Q]['message']>;

@@ -2,8 +2,8 @@ import { CreateScheduleCommand, DeleteScheduleCommand, SchedulerClient } from '@
 import { Entity } from 'electrodb';
 import { env } from '../config.js';
 import { entityConfig, SERVICE } from '../db/client.js';
-import { enqueue } from './queue.js';
-import type { QueueName } from './queues.js';
+import { enqueueStored } from './queue.js';
+import type { QueueInput, QueueName } from './queues.js';
 
 /**
  * One-time schedules that put a message on a queue at a given time. In AWS they are EventBridge
@@ -34,7 +34,7 @@ const scheduler = () => (client ??= new SchedulerClient({ region: env.region }))
 
 const scheduleName = (jobId: string) => `hd-${jobId}`.slice(0, 64);
 
-export async function scheduleOnce(input: { jobId: string; at: Date; queue: QueueName; message: unknown }) {
+export async function scheduleOnce<Q extends QueueName>(input: { jobId: string; at: Date; queue: Q; message: QueueInput<Q> }) {
   const message = JSON.stringify(input.message);
   if (env.schedulerMode === 'table') {
     await ScheduledJob.create({ jobId: input.jobId, queue: input.queue, message, at: input.at.toISOString() }).go();
@@ -83,7 +83,7 @@ export async function fireDueSchedules(now = new Date()) {
     } catch {
       continue; // another timer claimed it
     }
-    await enqueue(job.queue as QueueName, JSON.parse(job.message));
+    await enqueueStored(job.queue as QueueName, JSON.parse(job.message));
     fired++;
   }
   return fired;

@@ -1,6 +1,7 @@
 import Handlebars from 'handlebars';
 import { errors } from '../http/errors.js';
 import { qualifiedKey, parseRef, type Scope } from './keys.js';
+import { problem } from '../errors/problem.js';
 
 type Node = hbs.AST.Node;
 type Program = hbs.AST.Program;
@@ -22,11 +23,7 @@ export function parseSource(source: string, what = 'The file'): Program {
     const line = e.lineNumber ?? loc?.first_line ?? 1;
     const column = (e.column ?? loc?.first_column ?? 0) + 1;
     const reason = e.message.split('\n').filter((l) => !/^-*\^$/.test(l.trim())).join(' ').replace(/\s+/g, ' ').trim();
-    throw errors.unprocessable('template.invalid', `${what} is not valid Handlebars (line ${line}, column ${column}): ${reason}`, {
-      line,
-      column,
-      reason,
-    });
+    throw problem('template.invalid', { what, line, column, reason });
   }
 }
 

@@ -8,6 +8,7 @@ import { loadRenderSet } from './render-set.js';
 import { MAX_FILE_BYTES } from './schemas.js';
 import { compressSource, getHead, writeVersion, type Head, type HeadInput, type Owner } from './store.js';
 import { conflictPause, WRITE_ATTEMPTS } from '../db/transact.js';
+import { problem } from '../errors/problem.js';
 
 export interface ImportInput {
   file: { filename: string; truncated: boolean; content: Buffer };
@@ -46,7 +47,7 @@ export async function importTemplate(ctx: Owner, scope: Scope, input: ImportInpu
   const directives = readDirectives(compiled.ast);
   const stored = compressSource(source);
   if (stored.length > MAX_STORED_BYTES) {
-    throw errors.unprocessable('template.too_large', 'The file does not compress small enough to be stored; split it into partials.');
+    throw problem('template.too_large');
   }
 
   for (let attempt = 1; ; attempt++) {

@@ -9,6 +9,7 @@ import { wrapInShell } from './shell.js';
 import { getHead, getVersion, versionId, type Head, type Owner } from './store.js';
 import { renderStep, subjectCacheKey } from './subject.js';
 import { htmlToText } from './text.js';
+import { problem } from '../errors/problem.js';
 
 export type RenderInput =
   /** `version`: the version recorded when the send was accepted; the current one when absent. */
@@ -123,7 +124,7 @@ async function renderCustom(ctx: TenantContext, input: { subject: string; body: 
   if (input.layout) {
     const ref = parseRef(input.layout);
     const head = ref && (await getHead(ctx, { ref, type: 'layout' }));
-    if (!head) throw errors.unprocessable('template.not_found', `No layout with key ${input.layout} exists.`, { layout: input.layout });
+    if (!head) throw problem('template.not_found', { layout: input.layout });
     const { root, partials } = await loadRenderSet(ctx, head);
     html = renderStep(() => root.compiled.render({ subject: input.subject, body }, { partials }));
   } else {

@@ -2,6 +2,7 @@ import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
 import { parseRef, qualifiedKey } from './keys.js';
 import { getHead, type Head } from './store.js';
+import { problem } from '../errors/problem.js';
 
 /**
  * The current version of a template (one read), for validating a send before it is queued. Apart from
@@ -16,4 +17,4 @@ export async function resolveTemplate(ctx: TenantContext, key: string): Promise<
 
 /** The same 422 from a send, a preview and a delivery, naming the key as the request field does. */
 export const templateNotFound = (templateKey: string) =>
-  errors.unprocessable('template.not_found', `No template with key ${templateKey} exists.`, { templateKey });
+  problem('template.not_found', { templateKey });

@@ -16,7 +16,7 @@ export const templateRoutes = {
     summary: 'Render a template or custom email without sending or storing anything',
     body: previewBody,
     response: previewResult,
-    errors: [422],
+    problems: ['template.not_found', 'template.render_failed', 'template.invalid'],
   }),
   listTemplates: defineRoute({
     ...common,
@@ -36,7 +36,6 @@ export const templateRoutes = {
     summary: 'Variables a template expects: a project key, or an @account/ key sent encoded (%40account%2F<key>)',
     params: { key: v.pipe(v.string(), v.regex(REF_PATTERN)) },
     response: templateSchema,
-    errors: [404],
   }),
   getAccountTemplateSchema: defineRoute({
     ...common,
@@ -47,7 +46,6 @@ export const templateRoutes = {
     summary: 'Variables a shared @account/ template expects',
     params: keyParam,
     response: templateSchema,
-    errors: [404],
   }),
   importTemplate: defineRoute({
     ...common,
@@ -59,7 +57,7 @@ export const templateRoutes = {
     bodyType: 'multipart',
     body: importBody,
     response: importResult,
-    errors: [403, 422],
+    problems: ['template.invalid', 'template.too_large'],
   }),
   importAccountTemplate: defineRoute({
     ...common,
@@ -72,6 +70,6 @@ export const templateRoutes = {
     bodyType: 'multipart',
     body: importBody,
     response: importResult,
-    errors: [403, 422],
+    problems: ['template.invalid', 'template.too_large'],
   }),
 } satisfies Record<string, RouteDef>;

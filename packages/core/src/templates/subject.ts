@@ -1,12 +1,13 @@
 import { errors } from '../http/errors.js';
 import { versionId, type Head, type Owner } from './store.js';
+import { problem } from '../errors/problem.js';
 
 /** Runs one render step; a runtime failure (a helper given the wrong arguments) is the sender's 422. */
 export function renderStep(render: () => string): string {
   try {
     return render();
   } catch (err) {
-    throw errors.unprocessable('template.render_failed', `The template could not be rendered: ${(err as Error).message}`);
+    throw problem('template.render_failed', { reason: (err as Error).message });
   }
 }
 

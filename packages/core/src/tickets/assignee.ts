@@ -4,11 +4,10 @@ import { Member } from '../auth/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import { errors } from '../http/errors.js';
 import { UNASSIGNED } from './entities.js';
+import { problem } from '../errors/problem.js';
 
 export const unknownMember = (memberId: string) =>
-  errors.unprocessable('ticket.unknown_member', `No member ${memberId} in this account.`, {
-    fields: [{ field: 'assignedTo', in: 'body', message: 'Not a member of this account' }],
-  });
+  problem('ticket.unknown_member', { memberId });
 
 /** The index value for an assignment: a member id of the account (422 otherwise) or UNASSIGNED. */
 export async function assigneeFor(ctx: TenantContext, memberId: string | null | undefined) {

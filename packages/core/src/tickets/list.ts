@@ -1,6 +1,8 @@
+import * as v from 'valibot';
 import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
 import { decodeCursor, encodeCursor } from '../http/list.js';
+import { isoDateTime, uuid } from '../http/schemas.js';
 import {
   CATEGORIES,
   PRIORITIES,
@@ -82,7 +84,8 @@ async function readPartition(p: Partition, after: Position | undefined, count: n
  */
 export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
   const after = q.cursor === undefined ? undefined : decodeCursor<Position>(q.cursor);
-  if (q.cursor !== undefined && (typeof after?.u !== 'string' || typeof after?.t !== 'string')) {
+  // The position becomes a sort key bound: only what nextCursor can hold passes (a timestamp and an id).
+  if (q.cursor !== undefined && !(v.is(isoDateTime, after?.u) && v.is(uuid, after?.t))) {
     throw errors.validation([{ field: 'cursor', in: 'query', message: 'Invalid cursor' }]);
   }
   const search = q.search?.trim().toLowerCase() || undefined;

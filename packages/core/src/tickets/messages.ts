@@ -3,6 +3,7 @@ import type { TenantContext } from '../auth/context.js';
 import { releaseStorage, reserveStorage } from '../auth/quota.js';
 import { conflictPause, put, transactWriteWithCopies, WRITE_ATTEMPTS } from '../db/transact.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
+import { problem } from '../errors/problem.js';
 import { errors } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { deleteObjects, putObject } from '../ports/blob-store.js';
@@ -37,11 +38,7 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
   const files = (input.attachments ?? []).map((a) => ({ ...a, bytes: Buffer.from(a.content, 'base64') }));
   const totalBytes = files.reduce((n, f) => n + f.bytes.length, 0);
   if (totalBytes > MAX_ATTACHMENT_BYTES) {
-    throw errors.unprocessable('ticket.attachments_too_large', `Attachments of one message may hold at most ${MAX_ATTACHMENT_BYTES} bytes.`, {
-      fields: [{ field: 'attachments', in: 'body', message: `At most ${MAX_ATTACHMENT_BYTES} bytes in total` }],
-      maxBytes: MAX_ATTACHMENT_BYTES,
-      bytes: totalBytes,
-    });
+    throw problem('ticket.attachments_too_large', { maxBytes: MAX_ATTACHMENT_BYTES, bytes: totalBytes });
   }
   let before = await getTicket(ctx, ticketId);
   const tenant = { projectId: ctx.projectId, env: ctx.env, ticketId };

@@ -11,6 +11,7 @@ import {
   SUBJECT_MAX,
   TAG_MAX,
   TAGS_PER_CREATE,
+  UNASSIGNED,
   VISIBILITIES,
 } from './model.js';
 
@@ -91,6 +92,8 @@ export const ticketRoutes = {
           v.string(),
           v.transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))]),
           v.minLength(1, 'Expected a member id, a comma-separated list of ids, or unassigned'),
+          // Each value names an index partition: anything else is refused before it reaches a key.
+          v.check((ids) => ids.every((id) => id === UNASSIGNED || v.is(uuid, id)), 'Expected member ids (UUIDs) or unassigned'),
         ),
       ),
       number: intQuery({ min: 1 }),
@@ -132,7 +135,7 @@ export const ticketRoutes = {
       customer: customerRef,
       createdAt: isoDateTime,
     }),
-    errors: [403, 422],
+    problems: ['plan.ticket_limit', 'ticket.unknown_member'],
   }),
   getTicket: defineRoute({
     ...base,
@@ -143,7 +146,6 @@ export const ticketRoutes = {
     scope: 'tickets:read',
     params: ticketParams,
     response: ticketDetail,
-    errors: [404],
   }),
   updateTicket: defineRoute({
     ...base,
@@ -163,7 +165,7 @@ export const ticketRoutes = {
       v.check((b) => Object.keys(b).length > 0, 'Give at least one of status, priority, category, assignedTo'),
     ),
     response: ticketDetail,
-    errors: [404, 422],
+    problems: ['ticket.unknown_member'],
   }),
   deleteTicket: defineRoute({
     ...base,
@@ -180,7 +182,6 @@ export const ticketRoutes = {
       projectId: uuid,
       projectSlug: v.nullable(v.string()),
     }),
-    errors: [404],
   }),
   postTicketMessage: defineRoute({
     ...base,
@@ -216,7 +217,7 @@ export const ticketRoutes = {
       ),
     }),
     response: message,
-    errors: [403, 404, 422],
+    problems: ['plan.storage_limit', 'ticket.attachments_too_large'],
   }),
   addTicketTag: defineRoute({
     ...base,
@@ -228,7 +229,6 @@ export const ticketRoutes = {
     params: ticketParams,
     body: v.strictObject({ tag }),
     response: tagsResponse,
-    errors: [404, 422],
   }),
   removeTicketTag: defineRoute({
     ...base,
@@ -240,6 +240,5 @@ export const ticketRoutes = {
     params: ticketParams,
     query: { tag },
     response: tagsResponse,
-    errors: [404, 422],
   }),
 };

@@ -8,32 +8,23 @@ import { ttlIn } from '../db/client.js';
 import { isConditionFailure } from '../db/errors.js';
 import { logger } from '../logger.js';
 import { enqueue, enqueueMany } from '../ports/queue.js';
+import type { QueueMessage } from '../ports/queues.js';
 import { scheduleOnce } from '../ports/scheduler.js';
 import { WebhookDeadLetter, WebhookDelivery, WebhookEndpoint } from './entities.js';
-import type { EventEnvelope, EventName } from './events.js';
+import type { EventEnvelope } from './events.js';
 import { deliveryBody } from './payload.js';
 import { openSecret } from './secret.js';
 import { type HostResolver, type PinnedTarget, pinWebhookTarget } from './target.js';
 import { signPayload } from './verify.js';
 
-/** One event for one endpoint, one attempt: what fan-out and retries put on the webhooks queue. */
-export interface DeliveryJob {
-  kind: 'delivery';
-  /** X-Service-Delivery: the same on every attempt, so receivers can deduplicate. */
-  deliveryId: string;
-  webhookId: string;
-  accountId: string;
-  projectId: string;
-  env: 'live' | 'sandbox';
-  event: EventName;
-  timestamp: string;
-  data: Record<string, unknown>;
-  attempt: number;
-  /** The test action's sample: sent regardless of filters, logged, never retried, no effect on endpoint health. */
-  test?: boolean;
-}
-
-export type WebhookMessage = EventEnvelope | DeliveryJob;
+/** What the webhooks queue carries: a domain event to fan out, or one attempt at one endpoint. */
+export type WebhookMessage = QueueMessage<'webhooks'>;
+/**
+ * One event for one endpoint, one attempt: what fan-out and retries put on the webhooks queue.
+ * `deliveryId` (X-Service-Delivery) is the same on every attempt, so receivers can deduplicate; a
+ * `test` job is the test action's sample: sent regardless of filters, never retried, no effect on health.
+ */
+export type DeliveryJob = Extract<WebhookMessage, { kind: 'delivery' }>;
 
 export const DELIVERY_TIMEOUT_MS = 5000;
 /** Retry delays in units of the base (60 s): about 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
@@ -257,4 +248,4 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
 
 /** The webhooks queue carries both emitted events (fanned out) and delivery jobs (attempted). */
 export const handleWebhookMessage = (message: WebhookMessage) =>
-  'kind' in message && message.kind === 'delivery' ? attemptDelivery(message) : fanOut(message as EventEnvelope);
+  'kind' in message ? attemptDelivery(message) : fanOut(message);

@@ -10,6 +10,7 @@ import { EVENT_NAMES, type EventName } from './events.js';
 import { SAMPLE_DATA } from './payload.js';
 import { newWebhookSecret, sealSecret } from './secret.js';
 import { checkWebhookTarget } from './target.js';
+import { problem } from '../errors/problem.js';
 
 /** The stored list holds only names from EVENT_NAMES: the route schema admits no others. */
 export const endpointEvents = (e: { events?: string[] }) => e.events as EventName[] | undefined;
@@ -53,7 +54,7 @@ export async function createWebhook(
   input: { url: string; events?: EventName[]; format?: WebhookFormat; description?: string },
 ) {
   const refused = await checkWebhookTarget(input.url);
-  if (refused) throw errors.unprocessable('webhook.url_not_allowed', refused, { url: input.url });
+  if (refused) throw problem('webhook.url_not_allowed', { url: input.url, refused });
   const webhookId = randomUUID();
   const secret = newWebhookSecret();
   const { data } = await WebhookEndpoint.create({

@@ -1,3 +1,5 @@
+import type { QueueMessage } from '../ports/queues.js';
+
 /** The spec's webhook events. */
 export const EVENT_NAMES = [
   'ticket.created',
@@ -11,12 +13,4 @@ export const EVENT_NAMES = [
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** What the emitter puts on the webhook queue; the consumer fans it out to matching endpoints. */
-export interface EventEnvelope {
-  id: string;
-  event: EventName;
-  timestamp: string;
-  accountId: string;
-  projectId: string;
-  env: 'live' | 'sandbox';
-  data: Record<string, unknown>;
-}
+export type EventEnvelope = Exclude<QueueMessage<'webhooks'>, { kind: 'delivery' }>;

@@ -49,7 +49,7 @@ export const webhookRoutes = {
     summary: 'Register an endpoint; the signing secret is returned once, in this response',
     body: v.strictObject({ url, events: v.optional(events), format: v.optional(format), description: v.optional(description) }),
     response: webhookWithSecret,
-    errors: [422],
+    problems: ['webhook.url_not_allowed'],
   }),
   updateWebhook: defineRoute({
     ...base,
@@ -65,7 +65,7 @@ export const webhookRoutes = {
       enabled: v.optional(v.boolean()),
     }),
     response: webhook,
-    errors: [404, 422],
+    problems: ['webhook.url_not_allowed'],
   }),
   deleteWebhook: defineRoute({
     ...base,
@@ -75,7 +75,6 @@ export const webhookRoutes = {
     summary: 'Delete an endpoint; its pending retries are dropped',
     params: idParams,
     response: v.object({ deleted: v.literal(true), id: uuid }),
-    errors: [404],
   }),
   listWebhookDeliveries: defineRoute({
     ...base,
@@ -100,7 +99,6 @@ export const webhookRoutes = {
       ),
       ...pageMeta,
     }),
-    errors: [404],
   }),
   testWebhook: defineRoute({
     ...base,
@@ -111,7 +109,6 @@ export const webhookRoutes = {
     params: idParams,
     body: v.strictObject({ event: v.optional(eventName) }),
     response: v.object({ queued: v.literal(true), deliveryId: uuid, event: eventName }),
-    errors: [404, 422],
   }),
   rotateWebhookSecret: defineRoute({
     ...base,
@@ -121,6 +118,5 @@ export const webhookRoutes = {
     summary: 'Replace the signing secret; the new one is returned once and the old one stops at once',
     params: idParams,
     response: webhookWithSecret,
-    errors: [404],
   }),
 } satisfies Record<string, RouteDef>;

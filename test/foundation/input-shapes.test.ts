@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { allRoutes } from '@helpdesk/core/http/routes';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../support/app.js';
+import { createTenant } from '../support/fixtures.js';
+
+const app = await startTestApp({ consumers: false });
+
+const jsonRoutes = allRoutes.filter((r) => r.body && r.bodyType !== 'multipart');
+
+/** Object schemas anywhere inside `schema` that take an array (valibot's objects only ask for typeof 'object'). */
+function objectsTakingArrays(schema: unknown, path: string, found: string[], seen = new Set<unknown>()) {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return found;
+  seen.add(schema);
+  const s = schema as Record<string, unknown> & { type?: string };
+  if (/object|record/.test(s.type ?? '') && v.safeParse(s as unknown as v.GenericSchema, []).success) found.push(path);
+  for (const [k, e] of Object.entries((s.entries as Record<string, unknown>) ?? {})) objectsTakingArrays(e, `${path}.${k}`, found, seen);
+  for (const child of [s.wrapped, s.item, s.value, ...((s.options as unknown[]) ?? []), ...((s.pipe as unknown[]) ?? []).slice(1)]) {
+    objectsTakingArrays(child, path, found, seen);
+  }
+  return found;
+}
+
+describe('JSON bodies', () => {
+  it('refuses an array, null, a string or a number with 422 on every route that takes a JSON body', async () => {
+    const t = await createTenant();
+    // Five bodies for each of some thirty routes: more than the default 100 requests a minute.
+    const key = await t.key({ rateLimit: 1000 });
+    expect(jsonRoutes.length).toBeGreaterThan(20);
+    const wrong: string[] = [];
+    for (const route of jsonRoutes) {
+      const path = (route.root ? '/api/v1' : '') + route.path.replace(/\{[^}]+\}/g, () => randomUUID());
+      for (const raw of ['[]', 'null', '"x"', '1', '[{"event":"ticket.created"}]']) {
+        const res = await app.call(route.method, path, {
+          key: route.tenancy === 'public' ? undefined : key,
+          rawBody: raw,
+          headers: { 'content-type': 'application/json' },
+        });
+        const field = res.body?.error?.details?.fields?.[0];
+        if (res.status !== 422 || res.body.error.code !== 'validation.failed' || field?.field !== '(body)') {
+          wrong.push(`${route.id} ${raw}: ${res.status} ${res.text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no object schema, at any depth of a body, that would take an array', () => {
+    const found = jsonRoutes.flatMap((r) => objectsTakingArrays(r.body, r.id, []).filter((p) => p !== r.id));
+    expect(found).toEqual([]);
+  });
+
+  it('still reads a missing body as {} where every field is optional', async () => {
+    const t = await createTenant();
+    const hook = await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: 'http://127.0.0.1:9/hook', events: ['ticket.created'] } });
+    const test = await app.call('POST', `/webhooks/${hook.body.id}/test`, { key: t.liveKey });
+    expect(test.status).toBe(200);
+    expect(test.body.event).toBe('ticket.created');
+    const patched = await app.call('PATCH', `/webhooks/${hook.body.id}`, { key: t.liveKey, rawBody: '[]', headers: { 'content-type': 'application/json' } });
+    expect(patched.status).toBe(422);
+  });
+});
+
+describe('dates and date-times', () => {
+  const year = new Date().getUTCFullYear();
+  /** Each parses in JavaScript (as another day, or not at all) but names no real instant. */
+  const impossible = [`${year + 1}-02-30T10:00:00Z`, `${year}-11-31T10:00:00Z`, `${year}-06-15T10:00:00+05`];
+  const soon = () => new Date(Date.now() + 3_600_000).toISOString();
+
+  it('refuses a date-time in a body that does not exist on the calendar, naming the field', async () => {
+    const t = await createTenant();
+    const cases: [string, (at: string) => unknown, string][] = [
+      ['/logs', (at) => ({ events: [{ level: 'info', message: 'm', timestamp: at }] }), 'events.0.timestamp'],
+      ['/emails/send', (at) => ({ to: 'd@example.com', subject: 's', body: 'b', scheduledAt: at }), 'scheduledAt'],
+    ];
+    const wrong: string[] = [];
+    for (const [path, body, field] of cases) {
+      for (const at of impossible) {
+        const res = await app.call('POST', path, { key: t.liveKey, body: body(at) });
+        const messages = (res.body?.error?.details?.fields ?? []).filter((f: { field: string }) => f.field === field).map((f: { message: string }) => f.message);
+        if (res.status !== 422 || !messages.some((m: string) => /calendar|ISO 8601/.test(m))) wrong.push(`${path} ${at}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+      const ok = await app.call('POST', path, { key: t.liveKey, body: body(path === '/logs' ? `${year}-02-28T10:00:00Z` : soon()) });
+      expect(ok.status, `${path}: ${ok.text}`).toBe(200);
+    }
+    const batch = await app.call('POST', '/emails/batch', { key: t.liveKey, body: { emails: [{ to: 'd@example.com', subject: 's', body: 'b', scheduledAt: impossible[0] }] } });
+    expect(batch.body.results[0].error).toMatchObject({ code: 'validation.failed' });
+    expect(wrong).toEqual([]);
+  });
+
+  it('refuses dateFrom/dateTo that are not a real date, or a date-time without a time zone, on every list that takes them', async () => {
+    const t = await createTenant();
+    const lists = allRoutes.filter((r) => r.method === 'GET' && r.query && 'dateFrom' in r.query);
+    expect(lists.map((r) => r.path).sort()).toEqual(['/emails', '/logs']);
+    const wrong: string[] = [];
+    for (const route of lists) {
+      for (const name of ['dateFrom', 'dateTo']) {
+        for (const value of [...impossible, `${year}-02-30`, `${year}-01-31T10:00:00`]) {
+          const res = await app.call('GET', route.path, { key: t.liveKey, query: { [name]: value } });
+          if (res.status !== 422 || res.body.error.details.fields[0].field !== name) wrong.push(`${route.path} ${name}=${value}: ${res.status}`);
+        }
+        for (const value of [`${year}-02-28`, `${year}-01-31T10:00:00+01:00`]) {
+          const res = await app.call('GET', route.path, { key: t.liveKey, query: { [name]: value } });
+          if (res.status !== 200) wrong.push(`${route.path} ${name}=${value}: ${res.status} (expected 200)`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
