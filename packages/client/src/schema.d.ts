@@ -492,6 +492,20 @@ export interface components {
         field: string;
       };
     };
+    /** @description a log issue cannot be merged into itself */
+    "Problem.log_issue.merge_into_self": {
+      /** @constant */
+      code: "log_issue.merge_into_self";
+    };
+    /** @description the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only */
+    "Problem.log_issue.already_merged": {
+      /** @constant */
+      code: "log_issue.already_merged";
+      details: {
+        id: string;
+        mergedInto: string;
+      };
+    };
     /** @description another customer has this email */
     "Problem.customer.email_taken": {
       /** @constant */
@@ -5401,58 +5415,107 @@ export interface operations {
           };
         };
       };
-      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
       400: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
         };
       };
-      /** @description auth.unauthorized: API key missing or invalid */
+      /** @description - `auth.unauthorized`: API key missing or invalid */
       401: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
         };
       };
-      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
       403: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
         };
       };
-      /** @description not_found: no such record in this project and environment */
+      /** @description - `not_found`: no such record in this project and environment */
       404: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
         };
       };
-      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
       409: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
         };
       };
-      /** @description payload_too_large */
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
         };
       };
-      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
       422: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
-      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
       429: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
         };
       };
-      /** @description internal: unexpected error */
+      /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
         };
       };
     };
@@ -5579,14 +5642,18 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `log_issue.merge_into_self`: a log issue cannot be merged into itself
+       * - `log_issue.already_merged`: the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only
+       */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "validation.failed";
-            } & components["schemas"]["Problem.validation.failed"];
+              code?: "validation.failed" | "log_issue.merge_into_self" | "log_issue.already_merged";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.log_issue.merge_into_self"] | components["schemas"]["Problem.log_issue.already_merged"]);
           });
         };
       };

@@ -3,6 +3,7 @@ import type { TenantContext } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { isExpired } from '../db/client.js';
 import { errors } from '../http/errors.js';
+import { problem } from '../errors/problem.js';
 import { paginate } from '../http/list.js';
 import { LogEvent, LogIssue, logService } from './entities.js';
 import { toLogEvent } from './events.js';
@@ -94,11 +95,8 @@ export async function mergeLogIssue(ctx: TenantContext, issueId: string, into: s
   const outcome = await mergeIssue({ projectId: ctx.projectId, env: ctx.env }, issueId, into);
   if ('merged' in outcome) return toIssue(outcome.merged);
   if (outcome.refused === 'not_found') throw errors.notFound('Log issue');
-  if (outcome.refused === 'same') throw errors.unprocessable('log_issue.merge_into_self', 'An issue cannot be merged into itself.');
-  throw errors.unprocessable('log_issue.already_merged', `Log issue ${outcome.id} is already merged into ${outcome.mergedInto}; merge live issues only.`, {
-    id: outcome.id,
-    mergedInto: outcome.mergedInto,
-  });
+  if (outcome.refused === 'same') throw problem('log_issue.merge_into_self');
+  throw problem('log_issue.already_merged', { id: outcome.id, mergedInto: outcome.mergedInto });
 }
 
 /** PATCH /log-issues/{id}: a status set by a person clears the regression mark. */

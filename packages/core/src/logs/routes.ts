@@ -144,5 +144,6 @@ export const logRoutes = {
     body: v.strictObject({ into: uuid }),
     response: logIssue,
     errors: [404, 422],
+    problems: ['log_issue.merge_into_self', 'log_issue.already_merged'],
   }),
 } satisfies Record<string, RouteDef>;
