@@ -10,7 +10,7 @@ const stackAt = (top: string) => `TypeError: Cannot read properties of undefined
     at runOrder (/app/src/orders/run.ts:12:3)`;
 
 describe('parameterize', () => {
-  it('replaces emails, URLs, IPs, UUIDs, hex ids, dates and times, numbers and quoted strings', () => {
+  it('replaces emails, URLs, IPs, UUIDs, hex ids, dates and times and numbers, and leaves quoted words alone', () => {
     expect(parameterize('Mail to bob.smith+x@example.co.uk bounced')).toBe('Mail to <email> bounced');
     expect(parameterize('GET https://api.example.com/v1/users/42?x=1 failed')).toBe('GET <url> failed');
     expect(parameterize('from 10.0.12.7 and 2001:db8::ff00:42:8329 and ::1')).toBe('from <ip> and <ip> and <ip>');
@@ -19,17 +19,18 @@ describe('parameterize', () => {
     expect(parameterize('at 2026-01-31T10:00:00.123Z, on 2026-01-31 and 1/2/2026 at 12:30:45')).toBe(
       'at <date>, on <date> and <date> at <time>',
     );
-    expect(parameterize('retry 3 of 5 after 250ms, price 12.50')).toBe('retry <num> of <num> after <num>ms, price <num>');
-    expect(parameterize(`can't find user 'bob' or "alice" or \`carol\``)).toBe("can't find user <str> or <str> or <str>");
+    // Changed by issue 17: a number with a unit is one value; quotes are no class (they merged "GET …" and "POST …").
+    expect(parameterize('retry 3 of 5 after 250ms, price 12.50')).toBe('retry <num> of <num> after <num>, price <num>');
+    expect(parameterize(`can't find user 'bob' or "alice" or \`carol\``)).toBe(`can't find user 'bob' or "alice" or \`carol\``);
   });
 
-  it('applies the rules in order: a URL or a UUID is not split into numbers, a quoted number is a string', () => {
+  it('applies the rules in order: a URL or a UUID is not split into numbers, a quoted number is a number', () => {
     expect(parameterize('visit http://x.io/42 as a@b.io')).toBe('visit <url> as <email>');
-    expect(parameterize("id '42' and 42")).toBe('id <str> and <num>');
+    expect(parameterize("id '42' and 42")).toBe("id '<num>' and <num>");
   });
 
-  it('leaves words, names with digits and plain hex-looking words alone', () => {
-    expect(parameterize('http2 utf8 decade facade deadbeef')).toBe('http2 utf8 decade facade deadbeef');
+  it('leaves words and plain hex-looking words alone; a word with digits is data (changed by issue 17)', () => {
+    expect(parameterize('http2 utf8 decade facade deadbeef')).toBe('<id> <id> decade facade deadbeef');
   });
 });
 
@@ -55,10 +56,11 @@ describe('fingerprintOf', () => {
     expect(a.title).toBe('Invoice <uuid> failed for user <num>');
   });
 
-  it('separates by scope and level when there is no stack', () => {
+  it('separates by scope, not by level, when there is no stack (level dropped by issue 17)', () => {
     const base = { level: 'error' as const, scope: 'billing', message: 'Timeout after 30s' };
     expect(fingerprintOf(base).fingerprint).not.toBe(fingerprintOf({ ...base, scope: 'auth' }).fingerprint);
-    expect(fingerprintOf(base).fingerprint).not.toBe(fingerprintOf({ ...base, level: 'warn' }).fingerprint);
+    expect(fingerprintOf(base).fingerprint).toBe(fingerprintOf({ ...base, level: 'warn' }).fingerprint);
+    expect(fingerprintOf(base).learn).toBe(true);
   });
 
   it('groups by the top in-app frames: line numbers and messages do not matter, a different top does', () => {

@@ -4,24 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { GroupingMessage } from '@helpdesk/core/logs/events';
 import { issueIdFor } from '@helpdesk/core/logs/fingerprint';
 import { handler } from '../../functions/queue/log-grouping.js';
+import { sqsEvent } from './sqs-event.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 
 const app = await startTestApp();
 
-const sqsEvent = (messages: GroupingMessage[]): SQSEvent => ({
-  Records: messages.map((m) => ({
-    messageId: randomUUID(),
-    receiptHandle: 'r',
-    body: JSON.stringify(m),
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 's', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:logs',
-    awsRegion: 'us-east-1',
-  })),
-});
 
 const message = (t: TenantFixture, fingerprint: string, events: GroupingMessage['events']): GroupingMessage => ({
   projectId: t.projects.main!.id,
@@ -106,25 +94,28 @@ describe('log issues through the API', () => {
     ]);
     await app.drain();
     const list = await app.call('GET', '/log-issues', { key: t.liveKey });
+    // One issue whatever the level (issue 17: the level is no part of a message's grouping); its level is the highest.
     expect(list.body.issues.map((i: { title: string; level: string; count: number }) => [i.title, i.level, i.count])).toEqual([
-      ['Invoice <num> failed for <email>', 'warn', 1],
-      ['Invoice <num> failed for <email>', 'error', 2],
+      ['Invoice <num> failed for <email>', 'error', 3],
       ['Login failed', 'error', 1],
     ]);
-    const { id } = list.body.issues[1];
-    const logs = await app.call('GET', '/logs', { key: t.liveKey, query: { scope: 'billing', level: 'error' } });
-    expect(logs.body.logs.map((e: { issueId: string }) => e.issueId)).toEqual([id, id]);
+    const { id } = list.body.issues[0];
+    const logs = await app.call('GET', '/logs', { key: t.liveKey, query: { scope: 'billing' } });
+    expect(logs.body.logs.map((e: { issueId: string }) => e.issueId)).toEqual([id, id, id]);
     const issue = await issueOf(t.liveKey, id);
     expect(issue).toMatchObject({
       id,
       fingerprint: logs.body.logs[0].fingerprint,
       scope: 'billing',
-      count: 2,
+      count: 3,
       firstSeenAt: '2026-03-01T10:00:00.000Z',
-      lastSeenAt: '2026-03-01T11:00:00.000Z',
+      lastSeenAt: '2026-03-01T12:00:00.000Z',
       lastEventId: logs.body.logs[0].id,
+      groupingVersion: 2,
+      mergedInto: null,
     });
     expect(issue.latestEvents.map((e: { message: string }) => e.message)).toEqual([
+      'Invoice 19 failed for carol@example.com',
       'Invoice 18 failed for alice@example.com',
       'Invoice 17 failed for bob@example.com',
     ]);

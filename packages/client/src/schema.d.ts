@@ -132,6 +132,10 @@ export interface paths {
     /** Set a log issue status */
     patch: operations["updateLogIssue"];
   };
+  "/log-issues/{id}/merge": {
+    /** Merge a log issue into another (counts summed; its events and fingerprints go with it) */
+    post: operations["mergeLogIssue"];
+  };
   "/customers": {
     /** List customers (search by email, name or externalId) */
     get: operations["listCustomers"];
@@ -486,6 +490,20 @@ export interface components {
       code: "customer.email_immutable";
       details: {
         field: string;
+      };
+    };
+    /** @description a log issue cannot be merged into itself */
+    "Problem.log_issue.merge_into_self": {
+      /** @constant */
+      code: "log_issue.merge_into_self";
+    };
+    /** @description the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only */
+    "Problem.log_issue.already_merged": {
+      /** @constant */
+      code: "log_issue.already_merged";
+      details: {
+        id: string;
+        mergedInto: string;
       };
     };
     /** @description another customer has this email */
@@ -5120,6 +5138,8 @@ export interface operations {
                 lastSeenAt: string;
                 /** Format: uuid */
                 lastEventId: string;
+                groupingVersion: number;
+                mergedInto: string | null;
               })[];
             total: number;
             page: number;
@@ -5238,6 +5258,8 @@ export interface operations {
             lastSeenAt: string;
             /** Format: uuid */
             lastEventId: string;
+            groupingVersion: number;
+            mergedInto: string | null;
             latestEvents: ({
                 /** Format: uuid */
                 id: string;
@@ -5388,6 +5410,8 @@ export interface operations {
             lastSeenAt: string;
             /** Format: uuid */
             lastEventId: string;
+            groupingVersion: number;
+            mergedInto: string | null;
           };
         };
       };
@@ -5469,6 +5493,167 @@ export interface operations {
               /** @enum {string} */
               code?: "validation.failed";
             } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+    };
+  };
+  /** Merge a log issue into another (counts summed; its events and fingerprints go with it) */
+  mergeLogIssue: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          into: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            fingerprint: string;
+            title: string;
+            /** @enum {string} */
+            level: "debug" | "info" | "warn" | "error" | "fatal";
+            scope: string | null;
+            /** @enum {string} */
+            status: "open" | "acknowledged" | "resolved" | "ignored";
+            regressed: boolean;
+            count: number;
+            firstSeenAt: string;
+            lastSeenAt: string;
+            /** Format: uuid */
+            lastEventId: string;
+            groupingVersion: number;
+            mergedInto: string | null;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "payload_too_large";
+            } & components["schemas"]["Problem.payload_too_large"];
+          });
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `log_issue.merge_into_self`: a log issue cannot be merged into itself
+       * - `log_issue.already_merged`: the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "log_issue.merge_into_self" | "log_issue.already_merged";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.log_issue.merge_into_self"] | components["schemas"]["Problem.log_issue.already_merged"]);
           });
         };
       };

@@ -251,6 +251,17 @@ export const PROBLEMS = {
     message: () => 'The email of a customer cannot be changed.',
     toDetails: () => ({ field: 'email' }),
   }),
+  'log_issue.merge_into_self': define({
+    status: 422,
+    summary: 'a log issue cannot be merged into itself',
+    message: () => 'A log issue cannot be merged into itself.',
+  }),
+  'log_issue.already_merged': define({
+    status: 422,
+    summary: 'the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only',
+    details: v.object({ id: v.string(), mergedInto: v.string() }),
+    message: (d) => `Log issue ${d.id} is already merged into ${d.mergedInto}; merge live issues only.`,
+  }),
   'customer.email_taken': customerTaken('email'),
   'customer.external_id_taken': customerTaken('externalId'),
   'feedback.conversation_closed': define({

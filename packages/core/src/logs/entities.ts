@@ -67,6 +67,12 @@ export const LogIssue = new Entity(
       lastEventId: { type: 'string', required: true },
       /** Bumped by every write: the consumer's read-modify-write is conditional on it. */
       version: { type: 'number', required: true, default: 1 },
+      /** The grouping rules that made the issue (absent on issues made before versions were kept: 1). */
+      grouping: { type: 'number' },
+      /** Set once the issue went into another one (merges are final): its events count there. */
+      mergedInto: { type: 'string' },
+      /** Issues merged into this one, newest first, at most MERGED_KEPT: their events are this issue's too. */
+      mergedFrom: { type: 'list', items: { type: 'string' } },
     },
     indexes: {
       byId: {
@@ -101,6 +107,28 @@ export const LogMarker = new Entity(
     indexes: {
       processed: {
         pk: { field: 'pk', composite: ['projectId', 'env', 'eventId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
+/**
+ * The learned message templates of one project and environment (templates.ts), as one JSON item of at
+ * most TEMPLATE_STATE_BYTES; `version` makes every change a conditional write.
+ */
+export const LogTemplates = new Entity(
+  {
+    model: { entity: 'logTemplates', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      state: { type: 'string', required: true },
+      version: { type: 'number', required: true },
+    },
+    indexes: {
+      byProject: {
+        pk: { field: 'pk', composite: ['projectId', 'env'] },
         sk: { field: 'sk', composite: [] },
       },
     },

@@ -20,6 +20,10 @@ export interface GroupingMessage {
   title: string;
   scope?: string;
   events: { id: string; level: LogLevel; timestamp: string }[];
+  /** Grouped by message: the consumer learns the title's template and may land the events in another issue. */
+  learn?: boolean;
+  /** The issue grouping version 1 gave the first event (message-grouped events only): see fingerprint-v1.ts. */
+  previousIssueId?: string;
 }
 
 interface StoredEvent {

@@ -1,33 +1,8 @@
 import { createHash } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
 import type { LogLevel } from './levels.js';
+import { parameterize } from './tokens.js';
 
-/**
- * Variable parts of a message, replaced in this order: earlier kinds contain text that later ones
- * would otherwise half-replace (a URL holds numbers, a UUID holds hex runs, a date holds numbers).
- */
-const PARAMETERS: [RegExp, string | ((match: string) => string)][] = [
-  // The local part allows RFC 5322's characters except quotes, which far more often delimit an address.
-  [/[\w.!#$%&*+/=?^{|}~-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'],
-  [/\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi, '<url>'],
-  [/\b(?:\d{1,3}\.){3}\d{1,3}\b/g, '<ip>'],
-  // IPv6 candidates are checked by a parser: a time like 12:30:45 looks similar but is not one.
-  [/(?<![\w:])(?:[\da-f]{0,4}:){2,7}[\da-f]{0,4}(?![\w:])/gi, (m) => (ipaddr.IPv6.isValid(m) ? '<ip>' : m)],
-  [/\b[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\b/gi, '<uuid>'],
-  // Hex ids and hashes: 0x-prefixed, or 8+ hex characters mixing digits and letters (not plain words or numbers).
-  [/\b0x[\da-f]+\b|\b(?=[\da-f]*\d)(?=[\da-f]*[a-f])[\da-f]{8,}\b/gi, '<hex>'],
-  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/gi, '<date>'],
-  [/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g, '<date>'],
-  [/\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b/g, '<time>'],
-  // Digits after a letter are part of a name (http2, utf8, v8); digits before one carry a unit (250ms).
-  [/(?<![a-z\d])\d+(?:\.\d+)?/gi, '<num>'],
-  [/(?<!\w)(?:"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)(?!\w)/g, '<str>'],
-];
-
-/** The message with its variable parts replaced by placeholders: the issue title. */
-export function parameterize(message: string): string {
-  return PARAMETERS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement as string), message);
-}
+export { parameterize };
 
 const MAX_FRAMES = 5;
 
@@ -62,18 +37,22 @@ export interface FingerprintInput {
   fingerprint?: string[];
 }
 
-const hash = (parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+export const hash = (parts: string[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+
+/** The grouping rules' version, kept on the issues they make (version 1 hashed the level, with older placeholders). */
+export const GROUPING_VERSION = 2;
 
 /**
  * The grouping key of an event: the caller's fingerprint when given; else the scope and the top
- * in-app stack frames; else the scope, level and parameterized message.
+ * in-app stack frames; else the scope and parameterized message, whose template the consumer learns
+ * (`learn`). The level is no part of it: one kind of event logged at two levels is one issue.
  */
-export function fingerprintOf(event: FingerprintInput): { fingerprint: string; title: string } {
+export function fingerprintOf(event: FingerprintInput): { fingerprint: string; title: string; learn: boolean } {
   const title = parameterize(event.message);
-  if (event.fingerprint?.length) return { fingerprint: hash(['custom', ...event.fingerprint]), title };
+  if (event.fingerprint?.length) return { fingerprint: hash(['custom', ...event.fingerprint]), title, learn: false };
   const frames = event.stack ? inAppFrames(event.stack) : [];
-  if (frames.length) return { fingerprint: hash(['stack', event.scope ?? '', ...frames]), title };
-  return { fingerprint: hash(['message', event.scope ?? '', event.level, title]), title };
+  if (frames.length) return { fingerprint: hash(['stack', event.scope ?? '', ...frames]), title, learn: false };
+  return { fingerprint: hash(['message', event.scope ?? '', title]), title, learn: true };
 }
 
 /**

@@ -8,6 +8,7 @@ import { enqueueMany } from '../ports/queue.js';
 import { LogEvent } from './entities.js';
 import type { GroupingMessage, LogEventInput } from './events.js';
 import { fingerprintOf, issueIdFor } from './fingerprint.js';
+import { fingerprintV1 } from './fingerprint-v1.js';
 
 const DAY_SECONDS = 86_400;
 /** Events per grouping message: its markers plus the issue write fit one DynamoDB transaction (100 items). */
@@ -28,15 +29,17 @@ async function putAll(rows: EventRow[]) {
   if (pending.length) throw new Error(`DynamoDB left ${pending.length} log events unprocessed`);
 }
 
-function groupingMessages(rows: { row: EventRow; title: string }[]): GroupingMessage[] {
-  const byIssue = new Map<string, { row: EventRow; title: string }[]>();
+type Grouped = { row: EventRow; title: string; learn: boolean; previousIssueId?: string };
+
+function groupingMessages(rows: Grouped[]): GroupingMessage[] {
+  const byIssue = new Map<string, Grouped[]>();
   for (const r of rows) {
     const group = byIssue.get(r.row.issueId);
     if (group) group.push(r);
     else byIssue.set(r.row.issueId, [r]);
   }
   return [...byIssue.values()].flatMap((group) => {
-    const { row: first, title } = group[0]!;
+    const { row: first, title, learn, previousIssueId } = group[0]!;
     const messages: GroupingMessage[] = [];
     for (let i = 0; i < group.length; i += EVENTS_PER_MESSAGE) {
       messages.push({
@@ -47,6 +50,7 @@ function groupingMessages(rows: { row: EventRow; title: string }[]): GroupingMes
         title,
         ...(first.scope === undefined ? {} : { scope: first.scope }),
         events: group.slice(i, i + EVENTS_PER_MESSAGE).map(({ row }) => ({ id: row.eventId, level: row.level, timestamp: row.timestamp })),
+        ...(learn ? { learn, previousIssueId } : {}),
       });
     }
     return messages;
@@ -62,7 +66,7 @@ export async function ingestLogs(ctx: TenantContext, events: LogEventInput[], no
   const receivedAt = now.toISOString();
   const expiresAt = ttlIn(LOG_RETENTION_DAYS[ctx.plan] * DAY_SECONDS, now.getTime());
   const rows = events.map((input) => {
-    const { fingerprint, title } = fingerprintOf(input);
+    const { fingerprint, title, learn } = fingerprintOf(input);
     const row: EventRow = {
       projectId: ctx.projectId,
       env: ctx.env,
@@ -78,7 +82,8 @@ export async function ingestLogs(ctx: TenantContext, events: LogEventInput[], no
       receivedAt,
       expiresAt,
     };
-    return { row, title };
+    const previousIssueId = learn ? issueIdFor(ctx.projectId, ctx.env, fingerprintV1(input)) : undefined;
+    return { row, title, learn, previousIssueId };
   });
   try {
     await putAll(rows.map((r) => r.row));

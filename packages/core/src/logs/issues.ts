@@ -3,9 +3,11 @@ import type { TenantContext } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { isExpired } from '../db/client.js';
 import { errors } from '../http/errors.js';
+import { problem } from '../errors/problem.js';
 import { paginate } from '../http/list.js';
-import { LogIssue, logService } from './entities.js';
+import { LogEvent, LogIssue, logService } from './entities.js';
 import { toLogEvent } from './events.js';
+import { liveIssue, mergeIssue } from './merge.js';
 import type { IssueStatus, LogLevel } from './levels.js';
 
 /** Latest events returned with one issue. */
@@ -25,6 +27,8 @@ const toIssue = (i: StoredIssue) => ({
   firstSeenAt: i.firstSeenAt,
   lastSeenAt: i.lastSeenAt,
   lastEventId: i.lastEventId,
+  groupingVersion: i.grouping ?? 1,
+  mergedInto: i.mergedInto ?? null,
 });
 
 export interface IssueQuery {
@@ -45,6 +49,8 @@ export async function listLogIssues(ctx: TenantContext, q: IssueQuery) {
         q.status ? `(${q.status.map((s) => op.eq(a.status, s)).join(' OR ')})` : '',
         q.level ? `(${q.level.map((l) => op.eq(a.level, l)).join(' OR ')})` : '',
         q.scope !== undefined ? op.eq(a.scope, q.scope) : '',
+        // Merged issues live on in the one they went into.
+        op.notExists(a.mergedInto),
       ]
         .filter(Boolean)
         .join(' AND '),
@@ -60,16 +66,37 @@ export async function listLogIssues(ctx: TenantContext, q: IssueQuery) {
 
 /**
  * GET /log-issues/{id}: the issue and its latest events in one Query on their shared gsi1 partition
- * (the issue's sort key sorts after its events', so it comes first in descending order).
+ * (the issue's sort key sorts after its events', so it comes first in descending order), plus one
+ * Query per issue merged into it (at most MERGED_KEPT). A merged issue answers with `mergedInto` set
+ * to the live issue at the end of its merge chain.
  */
 export async function getLogIssue(ctx: TenantContext, issueId: string, now = Date.now()) {
-  const { data } = await logService.collections
-    .issueEvents({ projectId: ctx.projectId, env: ctx.env, issueId })
-    .go({ order: 'desc', limit: LATEST_EVENTS + 1 });
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  const { data } = await logService.collections.issueEvents({ ...tenant, issueId }).go({ order: 'desc', limit: LATEST_EVENTS + 1 });
   const issue = data.logIssue[0];
   if (!issue) throw errors.notFound('Log issue');
-  const latestEvents = data.logEvent.filter((e) => !isExpired(e.expiresAt, now)).map(toLogEvent);
-  return { ...toIssue(issue), latestEvents };
+  const mergedInto = issue.mergedInto ? ((await liveIssue(tenant, issue.mergedInto))?.issueId ?? issue.mergedInto) : null;
+  const others = await Promise.all(
+    (issue.mergedFrom ?? []).map(async (id) => (await LogEvent.query.byIssue({ ...tenant, issueId: id }).go({ order: 'desc', limit: LATEST_EVENTS })).data),
+  );
+  const latestEvents = [...data.logEvent, ...others.flat()]
+    .filter((e) => !isExpired(e.expiresAt, now))
+    .sort((a, b) => (a.timestamp === b.timestamp ? b.eventId.localeCompare(a.eventId) : b.timestamp.localeCompare(a.timestamp)))
+    .slice(0, LATEST_EVENTS)
+    .map(toLogEvent);
+  return { ...toIssue(issue), mergedInto, latestEvents };
+}
+
+/**
+ * POST /log-issues/{id}/merge: the issue goes into `into` (see mergeIssue). Merging into itself, into
+ * a merged issue or merging one already merged is 422: the caller names the live issue explicitly.
+ */
+export async function mergeLogIssue(ctx: TenantContext, issueId: string, into: string) {
+  const outcome = await mergeIssue({ projectId: ctx.projectId, env: ctx.env }, issueId, into);
+  if ('merged' in outcome) return toIssue(outcome.merged);
+  if (outcome.refused === 'not_found') throw errors.notFound('Log issue');
+  if (outcome.refused === 'same') throw problem('log_issue.merge_into_self');
+  throw problem('log_issue.already_merged', { id: outcome.id, mergedInto: outcome.mergedInto });
 }
 
 /** PATCH /log-issues/{id}: a status set by a person clears the regression mark. */

@@ -58,6 +58,8 @@ const logIssue = v.object({
   firstSeenAt: v.string(),
   lastSeenAt: v.string(),
   lastEventId: uuid,
+  groupingVersion: integer,
+  mergedInto: v.nullable(uuid),
 });
 
 const list = { ...pageMeta };
@@ -130,5 +132,18 @@ export const logRoutes = {
     params: issueParams,
     body: v.strictObject({ status: v.picklist(ISSUE_STATUSES) }),
     response: logIssue,
+  }),
+  mergeLogIssue: defineRoute({
+    ...common,
+    id: 'mergeLogIssue',
+    method: 'POST',
+    path: '/log-issues/{id}/merge',
+    summary: 'Merge a log issue into another (counts summed; its events and fingerprints go with it)',
+    scope: 'logs:write',
+    params: issueParams,
+    body: v.strictObject({ into: uuid }),
+    response: logIssue,
+    errors: [404, 422],
+    problems: ['log_issue.merge_into_self', 'log_issue.already_merged'],
   }),
 } satisfies Record<string, RouteDef>;

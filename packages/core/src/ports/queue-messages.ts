@@ -63,6 +63,8 @@ export const logGrouping = v.object({
   title: v.string(),
   scope: v.optional(v.string()),
   events: v.array(v.object({ id: v.string(), level: v.picklist(LOG_LEVELS), timestamp: v.string() })),
+  learn: v.optional(v.boolean()),
+  previousIssueId: v.optional(v.string()),
 });
 
 /** articleIndex: an article whose search entry must be rebuilt (or removed). */
