@@ -3,9 +3,10 @@ import { errors } from '../http/errors.js';
 import { placesBody, readDirectives } from './analyze.js';
 import { compileSource } from './compile.js';
 import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope, type TemplateType } from './keys.js';
-import { layoutRefOf, templateVariables } from './render.js';
+import { layoutRefOf } from './heads.js';
+import { templateVariables } from './render.js';
 import { loadRenderSet } from './render-set.js';
-import { MAX_FILE_BYTES } from './schemas.js';
+import { MAX_FILE_BYTES, MAX_SUBJECT_SOURCE } from './schemas.js';
 import { compressSource, getHead, writeVersion, type Head, type HeadInput, type Owner } from './store.js';
 import { conflictPause, WRITE_ATTEMPTS } from '../db/transact.js';
 
@@ -73,7 +74,16 @@ async function prepare(
   if (!isTemplate && input.layout !== undefined) warnings.push(`layout applies to templates only and was ignored.`);
 
   const subject = isTemplate ? (input.subject ?? directives.subject ?? existing?.subject ?? '') : '';
+  // The form field is checked by its schema; a subject comment follows the same rule.
+  if (isTemplate && input.subject === undefined && directives.subject !== undefined && directives.subject.length > MAX_SUBJECT_SOURCE) {
+    throw fieldError('file', `The subject comment is longer than ${MAX_SUBJECT_SOURCE} characters of template source`);
+  }
   const subjectCompiled = compileSourceAs('The subject', scope, subject);
+  for (const [what, compiledPart] of [['The subject', subjectCompiled], ['The file', compiled]] as const) {
+    for (const use of compiledPart.unknownHelpers) {
+      warnings.push(`${what} calls the helper ${use.name} on line ${use.line}, which does not exist: previews and sends are refused until it is removed.`);
+    }
+  }
 
   const layout = isTemplate ? await linkLayout(ctx, scope, input.layout, directives.layout, existing, warnings) : undefined;
   if (input.type === 'layout') {
@@ -82,6 +92,8 @@ async function prepare(
     if (placed === 'escaped') warnings.push('The layout places the body with {{body}}, which escapes its HTML: use {{{body}}}.');
   }
 
+  // The subject renders with the template's partials: its references are the template's too.
+  const referencedPartials = [...new Set([...compiled.partials, ...subjectCompiled.partials])];
   const now = new Date().toISOString();
   const head: HeadInput = {
     id: existing?.id ?? randomUUID(),
@@ -93,7 +105,8 @@ async function prepare(
     layoutId: layout?.id,
     layoutLinked: layout?.id !== undefined,
     version: (existing?.version ?? 0) + 1,
-    referencedPartials: compiled.partials,
+    referencedPartials,
+    unknownHelpers: compiled.unknownHelpers,
     ...(existing ? { createdAt: existing.createdAt } : {}),
   };
   const asHead: Head = { ...head, scope, createdAt: existing?.createdAt ?? now, updatedAt: now };
@@ -111,7 +124,7 @@ async function prepare(
       subject,
       version: head.version,
       variables: templateVariables(set, subjectCompiled),
-      referencedPartials: compiled.partials,
+      referencedPartials,
       layoutKey: layout?.key ?? null,
       layoutId: layout?.id ?? null,
       layoutLinked: head.layoutLinked,

@@ -17,3 +17,28 @@ export async function resolveTemplate(ctx: TenantContext, key: string): Promise<
 /** The same 422 from a send, a preview and a delivery, naming the key as the request field does. */
 export const templateNotFound = (templateKey: string) =>
   errors.unprocessable('template.not_found', `No template with key ${templateKey} exists.`, { templateKey });
+
+/** Which part of a send a helper stands in: a template's subject or body, its layout, or one of its partials. */
+export interface Part {
+  part: 'subject' | 'template' | 'layout' | 'partial';
+  /** The qualified key of the template, layout or partial. */
+  key: string;
+  unknownHelpers?: { name: string; line: number }[];
+}
+
+/**
+ * The same 422 from a send, a preview and a delivery for the first helper that does not exist:
+ * Handlebars would throw at render time, so it is refused before anything renders or is queued.
+ */
+export function refuseUnknownHelpers(parts: Part[]): void {
+  for (const { part, key, unknownHelpers } of parts) {
+    const use = unknownHelpers?.[0];
+    if (!use) continue;
+    const where = part === 'subject' ? `The subject of template ${key}` : `The ${part} ${key}`;
+    throw errors.unprocessable(
+      'template.unknown_helper',
+      `${where} calls the helper ${use.name} on line ${use.line}, which does not exist; see the README for the helpers available.`,
+      { helper: use.name, in: part, key, line: use.line },
+    );
+  }
+}
