@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../http/errors.js';
 import { placesBody, readDirectives } from './analyze.js';
-import { compileSource } from './compile.js';
+import { compileSource, type Compiled } from './compile.js';
 import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope, type TemplateType } from './keys.js';
 import { layoutRefOf } from './heads.js';
 import { templateVariables } from './render.js';
@@ -79,11 +79,8 @@ async function prepare(
     throw fieldError('file', `The subject comment is longer than ${MAX_SUBJECT_SOURCE} characters of template source`);
   }
   const subjectCompiled = compileSourceAs('The subject', scope, subject);
-  for (const [what, compiledPart] of [['The subject', subjectCompiled], ['The file', compiled]] as const) {
-    for (const use of compiledPart.unknownHelpers) {
-      warnings.push(`${what} calls the helper ${use.name} on line ${use.line}, which does not exist: previews and sends are refused until it is removed.`);
-    }
-  }
+  warnHelpers(warnings, 'The subject', subjectCompiled);
+  warnHelpers(warnings, 'The file', compiled);
 
   const layout = isTemplate ? await linkLayout(ctx, scope, input.layout, directives.layout, existing, warnings) : undefined;
   if (input.type === 'layout') {
@@ -112,6 +109,9 @@ async function prepare(
   const asHead: Head = { ...head, scope, createdAt: existing?.createdAt ?? now, updatedAt: now };
   const set = await loadRenderSet(ctx, asHead, layoutRefOf(asHead), compiled);
   for (const partial of set.unresolvedPartials) warnings.push(`Partial ${partial} does not resolve; it renders empty until it is imported.`);
+  for (const piece of [...(set.layout ? [set.layout] : []), ...set.partialPieces.values()]) {
+    warnHelpers(warnings, `The ${piece.head.type} ${qualifiedKey(piece.head)}`, piece.compiled);
+  }
 
   return {
     head,
@@ -131,6 +131,13 @@ async function prepare(
       warnings,
     },
   };
+}
+
+/** One warning per call of a helper that does not exist, with its line: the import stands, renders are refused. */
+function warnHelpers(warnings: string[], what: string, compiled: Pick<Compiled, 'unknownHelpers'>) {
+  for (const use of compiled.unknownHelpers) {
+    warnings.push(`${what} calls the helper ${use.name} on line ${use.line}, which does not exist: previews and sends are refused until it is removed.`);
+  }
 }
 
 const compileSourceAs = (what: string, scope: Scope, source: string) => compileSource(scope, source, { escape: false, what });
