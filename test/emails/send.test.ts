@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { suppress } from '@helpdesk/core/emails/suppression';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
+import { importer } from '../templates/helpers.js';
 import { importTemplate, mailsTo, uniqueAddress } from './helpers.js';
 
 const app = await startTestApp();
@@ -180,6 +181,36 @@ describe('POST /emails/send (live)', () => {
     expect(await mailsTo(to)).toHaveLength(0);
     const list = await app.call('GET', '/emails', { key: t.liveKey });
     expect(list.body.total).toBe(0);
+  });
+
+  it('refuses at request time a template whose body, subject, layout or partial calls a helper that does not exist', async () => {
+    const t = await createTenant();
+    const imp = importer(app, t.liveKey);
+    await imp('frame.hbs', '<div>{{{body}}}\n{{year}} {{copyright year}}</div>', { type: 'layout' });
+    await imp('price.hbs', '{{usd amount}}', { type: 'partial' });
+    await imp('in-body.hbs', '<p>{{t "greeting"}}</p>');
+    await imp('in-subject.hbs', '<p>Hi</p>', { subject: 'Order {{#eq a b}}same{{/eq}}' });
+    await imp('in-layout.hbs', '<p>Hi</p>', { layout: 'frame' });
+    await imp('in-partial.hbs', '<p>{{> price amount=total}}</p>');
+    await imp('fine.hbs', '<p>{{missing.value}}</p>', { subject: 'Hi {{name}}' });
+    const to = uniqueAddress();
+    const send = (templateKey: string) => app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey, variables: {} } });
+    const expected: [string, Record<string, unknown>][] = [
+      ['in-body', { helper: 't', in: 'template', key: 'in-body', line: 1 }],
+      ['in-subject', { helper: 'eq', in: 'subject', key: 'in-subject', line: 1 }],
+      ['in-layout', { helper: 'copyright', in: 'layout', key: 'frame', line: 2 }],
+      ['in-partial', { helper: 'usd', in: 'partial', key: 'price', line: 1 }],
+    ];
+    for (const [templateKey, details] of expected) {
+      const res = await send(templateKey);
+      expect(res.status, templateKey).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'template.unknown_helper', details });
+    }
+    const batch = await app.call('POST', '/emails/batch', { key: t.liveKey, body: { emails: [{ to, templateKey: 'in-partial', variables: {} }] } });
+    expect(batch.body.results).toEqual([{ index: 0, error: { code: 'template.unknown_helper', message: expect.stringContaining('helper usd on line 1') } }]);
+    // Variables that do not resolve are no reason to refuse: they render empty.
+    expect((await send('fine')).status).toBe(200);
+    expect((await app.call('GET', '/emails', { key: t.liveKey })).body.total).toBe(1);
   });
 
   it('needs the emails:send scope', async () => {
