@@ -16,8 +16,11 @@ type PathExpression = hbs.AST.PathExpression;
 export const handlebars = Handlebars.create();
 handlebars.registerHelper(sendGridHelpers);
 
-/** Helpers a source may call; any other name called with arguments is reported, never rendered. */
-const KNOWN_HELPERS = new Set(Object.keys(handlebars.helpers));
+/**
+ * Helpers a source may call; any other name called with arguments is reported, never rendered.
+ * helperMissing and blockHelperMissing are Handlebars' fallbacks: called by name they only throw.
+ */
+const KNOWN_HELPERS = new Set(Object.keys(handlebars.helpers).filter((name) => name !== 'helperMissing' && name !== 'blockHelperMissing'));
 
 /** Parser tokens as a template author knows them, for our own parse error messages. */
 const TOKEN_TEXT: Record<string, string> = {

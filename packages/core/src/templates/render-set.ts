@@ -1,6 +1,6 @@
 import { cachedVersion, compileVersion, type Compiled } from './compile.js';
 import { loadHeads } from './heads.js';
-import { ACCOUNT_PREFIX, type ItemRef } from './keys.js';
+import { bareKey, type ItemRef } from './keys.js';
 import { getSources, versionId, type Head, type Owner } from './store.js';
 
 export interface Piece {
@@ -51,13 +51,11 @@ export async function loadRenderSet(
   const inlines = new Set(pieces.flatMap((p) => Object.keys(p.compiled.inlines)));
   // The root's stored references include its subject's; a name some piece defines inline is not missing.
   const referenced = [...new Set([...root.referencedPartials, ...pieces.flatMap((p) => p.compiled.partials)])];
-  const unresolvedPartials = referenced.filter((key) => !partials[key] && !inlines.has(bareName(key)));
+  const unresolvedPartials = referenced.filter((key) => !partials[key] && !inlines.has(bareKey(key)));
   for (const key of referenced) partials[key] ??= empty;
   preferInline(partials, inlines);
   return { root: rootPiece, ...(layoutPiece ? { layout: layoutPiece } : {}), partials, partialPieces, unresolvedPartials };
 }
-
-const bareName = (key: string) => (key.startsWith(ACCOUNT_PREFIX) ? key.slice(ACCOUNT_PREFIX.length) : key);
 
 /**
  * A partial file's `{{> content}}` is qualified at import (`@account/content` in an account item),
@@ -68,7 +66,7 @@ const bareName = (key: string) => (key.startsWith(ACCOUNT_PREFIX) ? key.slice(AC
 function preferInline(partials: RenderSet['partials'], inlines: Set<string>) {
   const stored = new Set(Object.values(partials));
   for (const key of Object.keys(partials)) {
-    const name = bareName(key);
+    const name = bareKey(key);
     if (key === name || !inlines.has(name)) continue;
     const fallback = partials[key]!;
     partials[key] = ((context: unknown, options?: { partials?: Record<string, unknown> }) => {

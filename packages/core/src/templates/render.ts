@@ -4,7 +4,7 @@ import { errors } from '../http/errors.js';
 import type { PartialCall, Reads } from './analyze.js';
 import { compileVersion, type Compiled } from './compile.js';
 import { layoutRefOf } from './heads.js';
-import { ACCOUNT_PREFIX, parseRef, qualifiedKey } from './keys.js';
+import { bareKey, parseRef, qualifiedKey } from './keys.js';
 import { loadRenderSet, type RenderSet } from './render-set.js';
 import { refuseUnknownHelpers, templateNotFound } from './resolve.js';
 import { wrapInShell } from './shell.js';
@@ -55,8 +55,6 @@ function throughCall(call: PartialCall, variable: string): string[] {
   return [call.prefix ? `${call.prefix}.${variable}` : variable];
 }
 
-const bareName = (key: string) => (key.startsWith(ACCOUNT_PREFIX) ? key.slice(ACCOUNT_PREFIX.length) : key);
-
 /**
  * Every variable the template reads: subject, body, then layout (`body` excluded there), each
  * followed by its partials' variables as the call passes them (a hash key stands for the path it was
@@ -68,7 +66,7 @@ export function templateVariables(set: RenderSet, subject: Compiled = subjectOf(
     ...reads.variables,
     ...reads.calls.flatMap((call) => {
       if (seen.includes(call.name)) return [];
-      const inline = own[call.name] ?? outer[bareName(call.name)];
+      const inline = own[call.name] ?? outer[bareKey(call.name)];
       const stored = inline ? undefined : set.partialPieces.get(call.name)?.compiled;
       const target = inline ?? stored;
       if (!target) return [];
@@ -115,7 +113,7 @@ export function renderTemplate(set: RenderSet, variables: Record<string, unknown
   const templateKey = qualifiedKey(root.head);
   refuseUnknownHelpers([
     { part: 'subject', key: templateKey, unknownHelpers: subjectCompiled.unknownHelpers },
-    ...piecesOf(set).map((p) => ({ part: p.head.type, key: qualifiedKey(p.head), unknownHelpers: p.compiled.unknownHelpers })),
+    ...helperParts(set),
   ]);
   const options = { partials };
   const subject = renderStep({ part: 'subject', key: templateKey }, () => subjectCompiled.render(variables, options)).trim();
@@ -131,8 +129,13 @@ export function renderTemplate(set: RenderSet, variables: Record<string, unknown
   };
 }
 
-/** The template (or layout) itself, its layout and its partials. */
-const piecesOf = (set: RenderSet) => [set.root, ...(set.layout ? [set.layout] : []), ...set.partialPieces.values()];
+/** The template (or layout) itself, its layout and its partials, as the unknown-helper check names them. */
+const helperParts = (set: RenderSet) =>
+  [set.root, ...(set.layout ? [set.layout] : []), ...set.partialPieces.values()].map((p) => ({
+    part: p.head.type,
+    key: qualifiedKey(p.head),
+    unknownHelpers: p.compiled.unknownHelpers,
+  }));
 
 async function renderCustom(ctx: TenantContext, input: { subject: string; body: string; layout?: string }): Promise<RenderedEmail> {
   const body = marked.parse(input.body, { async: false, gfm: true });
@@ -142,7 +145,7 @@ async function renderCustom(ctx: TenantContext, input: { subject: string; body: 
     const head = ref && (await getHead(ctx, { ref, type: 'layout' }));
     if (!head) throw errors.unprocessable('template.not_found', `No layout with key ${input.layout} exists.`, { layout: input.layout });
     const set = await loadRenderSet(ctx, head);
-    refuseUnknownHelpers(piecesOf(set).map((p) => ({ part: p.head.type, key: qualifiedKey(p.head), unknownHelpers: p.compiled.unknownHelpers })));
+    refuseUnknownHelpers(helperParts(set));
     html = renderStep({ part: 'layout', key: qualifiedKey(head) }, () => set.root.compiled.render({ subject: input.subject, body }, { partials: set.partials }));
   } else {
     html = wrapInShell(input.subject, body);
