@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { suppress } from '@helpdesk/core/emails/suppression';
+import { ProjectTemplate } from '@helpdesk/core/templates/entities';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { importer } from '../templates/helpers.js';
@@ -211,6 +212,17 @@ describe('POST /emails/send (live)', () => {
     // Variables that do not resolve are no reason to refuse: they render empty.
     expect((await send('fine')).status).toBe(200);
     expect((await app.call('GET', '/emails', { key: t.liveKey })).body.total).toBe(1);
+  });
+
+  it('also refuses a template whose partial was imported before unknown helpers were recorded on it', async () => {
+    const t = await createTenant();
+    await importer(app, t.liveKey)('price.hbs', '{{usd amount}}', { type: 'partial' });
+    await importer(app, t.liveKey)('invoice.hbs', '<p>{{> price amount=total}}</p>');
+    // As an item written by an earlier release: no unknownHelpers attribute.
+    await ProjectTemplate.patch({ projectId: t.projects.main!.id, env: 'live', type: 'partial', key: 'price' }).remove(['unknownHelpers']).go();
+    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to: uniqueAddress(), templateKey: 'invoice', variables: {} } });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'usd', in: 'partial', key: 'price' } });
   });
 
   it('needs the emails:send scope', async () => {

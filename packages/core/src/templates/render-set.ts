@@ -1,6 +1,6 @@
 import { cachedVersion, compileVersion, type Compiled } from './compile.js';
 import { loadHeads } from './heads.js';
-import { bareKey, type ItemRef } from './keys.js';
+import { bareKey, qualifiedKey, type ItemRef } from './keys.js';
 import { getSources, versionId, type Head, type Owner } from './store.js';
 
 export interface Piece {
@@ -20,6 +20,14 @@ export interface RenderSet {
 }
 
 const empty = () => '';
+
+/** The template (or layout) itself, its layout and its partials, as the unknown-helper check names them. */
+export const helperParts = (set: RenderSet) =>
+  [set.root, ...(set.layout ? [set.layout] : []), ...set.partialPieces.values()].map((p) => ({
+    part: p.head.type,
+    key: qualifiedKey(p.head),
+    unknownHelpers: p.compiled.unknownHelpers,
+  }));
 
 /** Loads the heads (see `loadHeads`), then the sources of versions not compiled yet in this Lambda. */
 export async function loadRenderSet(

@@ -5,7 +5,7 @@ import type { PartialCall, Reads } from './analyze.js';
 import { compileVersion, type Compiled } from './compile.js';
 import { layoutRefOf } from './heads.js';
 import { bareKey, parseRef, qualifiedKey } from './keys.js';
-import { loadRenderSet, type RenderSet } from './render-set.js';
+import { helperParts, loadRenderSet, type RenderSet } from './render-set.js';
 import { refuseUnknownHelpers, templateNotFound } from './resolve.js';
 import { wrapInShell } from './shell.js';
 import { getHead, getVersion, versionId, type Head, type Owner } from './store.js';
@@ -128,14 +128,6 @@ export function renderTemplate(set: RenderSet, variables: Record<string, unknown
     missingVariables: templateVariables(set, subjectCompiled).filter((v) => isMissing(v, variables)),
   };
 }
-
-/** The template (or layout) itself, its layout and its partials, as the unknown-helper check names them. */
-const helperParts = (set: RenderSet) =>
-  [set.root, ...(set.layout ? [set.layout] : []), ...set.partialPieces.values()].map((p) => ({
-    part: p.head.type,
-    key: qualifiedKey(p.head),
-    unknownHelpers: p.compiled.unknownHelpers,
-  }));
 
 async function renderCustom(ctx: TenantContext, input: { subject: string; body: string; layout?: string }): Promise<RenderedEmail> {
   const body = marked.parse(input.body, { async: false, gfm: true });

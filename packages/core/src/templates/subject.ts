@@ -38,11 +38,14 @@ export async function renderSubject(owner: Owner, head: Head, variables: Record<
   const subject = compileVersion(subjectCacheKey(head), head.scope, head.subject, { escape: false });
   const key = qualifiedKey(head);
   const { layout, partials } = await loadHeads(owner, head, layoutRefOf(head));
-  refuseUnknownHelpers([
-    { part: 'subject', key, unknownHelpers: subject.unknownHelpers },
-    { part: 'template', key, unknownHelpers: head.unknownHelpers },
-    ...[...(layout ? [layout] : []), ...partials.values()].map((h) => ({ part: h.type, key: qualifiedKey(h), unknownHelpers: h.unknownHelpers })),
-  ]);
+  const heads = [head, ...(layout ? [layout] : []), ...partials.values()];
+  let found: Part[] = heads.map((h) => ({ part: h.type, key: qualifiedKey(h), unknownHelpers: h.unknownHelpers }));
+  if (heads.some((h) => h.unknownHelpers === undefined)) {
+    // Items imported before unknown helpers were recorded: compile them this once (cached per version).
+    const { helperParts, loadRenderSet } = await import('./render-set.js');
+    found = helperParts(await loadRenderSet(owner, head, layoutRefOf(head)));
+  }
+  refuseUnknownHelpers([{ part: 'subject', key, unknownHelpers: subject.unknownHelpers }, ...found]);
   let renderPartials = {};
   if (subject.partials.length) {
     const { loadRenderSet } = await import('./render-set.js');
