@@ -107,6 +107,18 @@ describe('inline partials', () => {
   });
 });
 
+describe('partial names', () => {
+  it('takes names that are also Object properties (constructor, toString) literally', async () => {
+    const t = await createTenant();
+    await importer(app, t.liveKey)('constructor.hbs', '<b>{{name}}</b>', { type: 'partial' });
+    const res = await importer(app, t.liveKey)('odd.hbs', '{{#*inline "valueOf"}}<i>{{x}}</i>{{/inline}}{{> constructor}}{{> toString}}{{> valueOf}}');
+    expect(res.body).toMatchObject({ referencedPartials: ['constructor', 'toString'], warnings: [expect.stringContaining('Partial toString does not resolve')] });
+    expect(res.body.variables).toEqual(['name', 'x']);
+    const rendered = await preview(t.liveKey, 'odd', { name: 'N', x: 'X' });
+    expect(rendered.body).toMatchObject({ html: '<b>N</b><i>X</i>' });
+  });
+});
+
 describe('variables', () => {
   it('reads inside inline partial bodies, through hash arguments to the caller path, and over segment-literal indexes', async () => {
     const t = await createTenant();

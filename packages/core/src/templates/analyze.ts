@@ -206,7 +206,8 @@ const named = (parts: string[]) => parts.filter((p) => !/^\d+$/.test(p));
  * Run on an AST whose partial names are qualified.
  */
 export function detectVariables(ast: Program): Reads & { inlines: Record<string, Reads> } {
-  const inlines: Record<string, Reads> = {};
+  // Null-prototype maps: names come from the template (`{{#*inline "constructor"}}`, `{{> x __proto__=y}}`).
+  const inlines: Record<string, Reads> = Object.create(null);
   // One entry per context level: the dotted prefix that `this` stands for, and block param names.
   type Frame = { prefix: string; params: Map<string, string> };
   const join = (a: string, b: string) => (a && b ? `${a}.${b}` : a || b);
@@ -286,7 +287,7 @@ export function detectVariables(ast: Program): Reads & { inlines: Record<string,
           p.hash?.pairs.forEach((pair) => expr(pair.value, stack));
           if (p.name.type === 'PathExpression') {
             const context = p.params[0]?.type === 'PathExpression' ? resolve(p.params[0] as PathExpression, stack) : undefined;
-            const hash: Record<string, string | null> = {};
+            const hash: Record<string, string | null> = Object.create(null);
             for (const pair of p.hash?.pairs ?? []) {
               hash[pair.key] = pair.value.type === 'PathExpression' ? (resolve(pair.value as PathExpression, stack) ?? null) : null;
             }

@@ -51,7 +51,8 @@ export async function loadRenderSet(
   };
 
   const partialPieces = new Map([...partialHeads].map(([key, head]) => [key, piece(head)]));
-  const partials: RenderSet['partials'] = {};
+  // Null prototype: a partial may be named toString or constructor.
+  const partials: RenderSet['partials'] = Object.create(null);
   for (const [key, p] of partialPieces) partials[key] = p.compiled.render;
   const rootPiece = piece(root);
   const layoutPiece = layout ? piece(layout) : undefined;
