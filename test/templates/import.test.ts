@@ -48,7 +48,9 @@ describe('POST /email-templates/import', () => {
       layoutKey: null,
       layoutId: null,
       layoutLinked: false,
-      warnings: [],
+      warnings: [
+        'The file calls the helper formatMoney on line 3, which does not exist: previews and sends are refused until it is removed.',
+      ],
     });
   });
 

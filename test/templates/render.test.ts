@@ -112,12 +112,16 @@ describe('template rendering', () => {
     expect(res.body.error).toMatchObject({ code: 'template.not_found', details: { templateKey: 'nope' } });
   });
 
-  it('answers 422 when a template calls a helper that does not exist', async () => {
+  it('answers 422 naming a helper that does not exist, where it stands and its line', async () => {
     const t = await createTenant();
-    await importer(app, t.liveKey)('fancy.hbs', '{{shout name}}');
+    await importer(app, t.liveKey)('fancy.hbs', '<p>\n{{shout name}}</p>');
     const res = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { templateKey: 'fancy', variables: { name: 'x' } } });
     expect(res.status).toBe(422);
-    expect(res.body.error.code).toBe('template.render_failed');
+    expect(res.body.error).toEqual({
+      code: 'template.unknown_helper',
+      message: expect.stringMatching(/^The template fancy calls the helper shout on line 2, which does not exist/),
+      details: { helper: 'shout', in: 'template', key: 'fancy', line: 2 },
+    });
   });
 });
 

@@ -430,7 +430,7 @@ export interface components {
         layout: string;
       };
     };
-    /** @description the file is not valid Handlebars; details give the line and column */
+    /** @description the file is not valid Handlebars, or nests blocks deeper than the limit; details give the line and column */
     "Problem.template.invalid": {
       /** @constant */
       code: "template.invalid";
@@ -440,10 +440,27 @@ export interface components {
         reason: string;
       };
     };
-    /** @description the template could not be rendered with these variables */
+    /** @description a part of the send (subject, template, layout or partial) could not be rendered; details name it */
     "Problem.template.render_failed": {
       /** @constant */
       code: "template.render_failed";
+      details: {
+        /** @enum {string} */
+        in: "subject" | "template" | "layout" | "partial";
+        key: string;
+      };
+    };
+    /** @description a part of the send calls a helper that does not exist; details name the helper, the part and the line */
+    "Problem.template.unknown_helper": {
+      /** @constant */
+      code: "template.unknown_helper";
+      details: {
+        helper: string;
+        /** @enum {string} */
+        in: "subject" | "template" | "layout" | "partial";
+        key: string;
+        line: number;
+      };
     };
     /** @description the file does not compress small enough to be stored */
     "Problem.template.too_large": {
@@ -2081,15 +2098,16 @@ export interface operations {
        * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
        * - `idempotency.mismatch`: the Idempotency-Key was used with a different request body
        * - `template.not_found`: no template (details.templateKey) or layout (details.layout) with that key
-       * - `template.render_failed`: the template could not be rendered with these variables
+       * - `template.render_failed`: a part of the send (subject, template, layout or partial) could not be rendered; details name it
+       * - `template.unknown_helper`: a part of the send calls a helper that does not exist; details name the helper, the part and the line
        */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
             error?: ({
               /** @enum {string} */
-              code?: "validation.failed" | "idempotency.mismatch" | "template.not_found" | "template.render_failed";
-            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.idempotency.mismatch"] | components["schemas"]["Problem.template.not_found"] | components["schemas"]["Problem.template.render_failed"]);
+              code?: "validation.failed" | "idempotency.mismatch" | "template.not_found" | "template.render_failed" | "template.unknown_helper";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.idempotency.mismatch"] | components["schemas"]["Problem.template.not_found"] | components["schemas"]["Problem.template.render_failed"] | components["schemas"]["Problem.template.unknown_helper"]);
           });
         };
       };
@@ -2811,16 +2829,17 @@ export interface operations {
       /**
        * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
        * - `template.not_found`: no template (details.templateKey) or layout (details.layout) with that key
-       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
-       * - `template.render_failed`: the template could not be rendered with these variables
+       * - `template.invalid`: the file is not valid Handlebars, or nests blocks deeper than the limit; details give the line and column
+       * - `template.render_failed`: a part of the send (subject, template, layout or partial) could not be rendered; details name it
+       * - `template.unknown_helper`: a part of the send calls a helper that does not exist; details name the helper, the part and the line
        */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
             error?: ({
               /** @enum {string} */
-              code?: "validation.failed" | "template.not_found" | "template.invalid" | "template.render_failed";
-            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.template.not_found"] | components["schemas"]["Problem.template.invalid"] | components["schemas"]["Problem.template.render_failed"]);
+              code?: "validation.failed" | "template.not_found" | "template.invalid" | "template.render_failed" | "template.unknown_helper";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.template.not_found"] | components["schemas"]["Problem.template.invalid"] | components["schemas"]["Problem.template.render_failed"] | components["schemas"]["Problem.template.unknown_helper"]);
           });
         };
       };
@@ -3303,7 +3322,7 @@ export interface operations {
       };
       /**
        * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
-       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
+       * - `template.invalid`: the file is not valid Handlebars, or nests blocks deeper than the limit; details give the line and column
        * - `template.too_large`: the file does not compress small enough to be stored
        */
       422: {
@@ -3442,7 +3461,7 @@ export interface operations {
       };
       /**
        * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
-       * - `template.invalid`: the file is not valid Handlebars; details give the line and column
+       * - `template.invalid`: the file is not valid Handlebars, or nests blocks deeper than the limit; details give the line and column
        * - `template.too_large`: the file does not compress small enough to be stored
        */
       422: {

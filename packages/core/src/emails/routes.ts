@@ -21,7 +21,7 @@ export const emailRoutes = {
     ],
     body: sendBody,
     response: sendResult,
-    problems: ['plan.email_limit', 'idempotency.in_progress', 'idempotency.mismatch', 'template.not_found', 'template.render_failed'],
+    problems: ['plan.email_limit', 'idempotency.in_progress', 'idempotency.mismatch', 'template.not_found', 'template.render_failed', 'template.unknown_helper'],
   }),
   sendEmailBatch: defineRoute({
     ...common,

@@ -47,6 +47,10 @@ const quotaMessage = (d: v.InferInput<typeof quota>, name: string) =>
     : `This request needs ${d.requested} of the ${name} of ${d.allowance}, of which ${d.allowance - d.current} remain this month.`;
 
 const fieldOnly = v.object({ field: v.string() });
+const TEMPLATE_PARTS = ['subject', 'template', 'layout', 'partial'] as const;
+type TemplatePart = (typeof TEMPLATE_PARTS)[number];
+const templatePart = v.picklist(TEMPLATE_PARTS);
+const partName = (part: TemplatePart, key: string) => (part === 'subject' ? `The subject of template ${key}` : `The ${part} ${key}`);
 const slugTaken = (what: string) =>
   define({
     status: 422,
@@ -213,16 +217,28 @@ export const PROBLEMS = {
   }),
   'template.invalid': define({
     status: 422,
-    summary: 'the file is not valid Handlebars; details give the line and column',
+    summary: 'the file is not valid Handlebars, or nests blocks deeper than the limit; details give the line and column',
     details: v.object({ line: count, column: count, reason: v.string() }),
-    message: (a: { what: string; line: number; column: number; reason: string }) =>
-      `${a.what} is not valid Handlebars (line ${a.line}, column ${a.column}): ${a.reason}`,
+    message: (a: { what: string; line: number; column: number; reason: string; nestingLimit?: number }) =>
+      a.nestingLimit !== undefined
+        ? `${a.what} nests blocks or sub-expressions deeper than the limit of ${a.nestingLimit} levels (line ${a.line}, column ${a.column}).`
+        : `${a.what} is not valid Handlebars (line ${a.line}, column ${a.column}): ${a.reason}.`,
     toDetails: ({ line, column, reason }) => ({ line, column, reason }),
   }),
   'template.render_failed': define({
     status: 422,
-    summary: 'the template could not be rendered with these variables',
-    message: (a: { reason: string }) => `The template could not be rendered: ${a.reason}`,
+    summary: 'a part of the send (subject, template, layout or partial) could not be rendered; details name it',
+    details: v.object({ in: templatePart, key: v.string() }),
+    message: (a: { in: TemplatePart; key: string; endless?: boolean }) =>
+      `${partName(a.in, a.key)} could not be rendered${a.endless ? ': its partials include each other without end' : ''}.`,
+    toDetails: (a) => ({ in: a.in, key: a.key }),
+  }),
+  'template.unknown_helper': define({
+    status: 422,
+    summary: 'a part of the send calls a helper that does not exist; details name the helper, the part and the line',
+    details: v.object({ helper: v.string(), in: templatePart, key: v.string(), line: count }),
+    message: (d) =>
+      `${partName(d.in, d.key)} calls the helper ${d.helper} on line ${d.line}, which does not exist; see the README for the helpers available.`,
   }),
   'template.too_large': define({
     status: 422,

@@ -1,5 +1,14 @@
 import type { TemplateDelegate } from 'handlebars';
-import { detectVariables, handlebars, parseSource, qualifyPartials, type PartialCall } from './analyze.js';
+import {
+  detectVariables,
+  handlebars,
+  parseSource,
+  qualifyPartials,
+  unknownHelpers,
+  type HelperUse,
+  type PartialCall,
+  type Reads,
+} from './analyze.js';
 import type { Scope } from './keys.js';
 
 export interface Compiled {
@@ -7,8 +16,12 @@ export interface Compiled {
   /** Variables the source reads itself. */
   variables: string[];
   calls: PartialCall[];
-  /** Qualified keys of the partials the source references. */
+  /** Qualified keys of the partials the source references (inline partials excluded). */
   partials: string[];
+  /** Partials the source defines inline, by name, with what each reads. */
+  inlines: Record<string, Reads>;
+  /** Helpers the source calls that the environment does not have. */
+  unknownHelpers: HelperUse[];
 }
 
 /** Compiled sources by `<id>:<version>` (a version never changes), bounded. */
@@ -31,7 +44,7 @@ export function compileVersion(cacheKey: string, scope: Scope, source: string, o
 export function compileSource(scope: Scope, source: string, options: { escape?: boolean; what?: string } = {}) {
   const ast = parseSource(source, options.what);
   const partials = qualifyPartials(ast, scope);
-  const { variables, calls } = detectVariables(ast);
+  const { variables, calls, inlines } = detectVariables(ast);
   const render = handlebars.compile(ast, { noEscape: options.escape === false });
-  return { render, variables, calls, partials, ast };
+  return { render, variables, calls, partials, inlines, unknownHelpers: unknownHelpers(ast), ast };
 }

@@ -3,6 +3,12 @@ import { entityConfig, SERVICE } from '../db/client.js';
 import { timestamps } from '../db/attributes.js';
 import { TEMPLATE_TYPES } from './keys.js';
 
+/** Helpers a source calls that the renderer does not have, found at import so a send can refuse it without compiling. */
+const unknownHelpers = {
+  type: 'list',
+  items: { type: 'map', properties: { name: { type: 'string', required: true }, line: { type: 'number', required: true } } },
+} as const;
+
 /** The current state of a template, layout or partial; the source lives in its version rows. */
 const headAttributes = {
   id: { type: 'string', required: true, readOnly: true },
@@ -15,8 +21,9 @@ const headAttributes = {
   layoutId: { type: 'string' },
   layoutLinked: { type: 'boolean', required: true, default: false },
   version: { type: 'number', required: true },
-  /** Qualified partial keys this item's own source references. */
+  /** Qualified partial keys this item's own source (and a template's subject) references. */
   referencedPartials: { type: 'list', items: { type: 'string' }, required: true, default: () => [] },
+  unknownHelpers,
   ...timestamps,
 } as const;
 
@@ -32,6 +39,7 @@ const versionAttributes = {
   layoutId: { type: 'string' },
   layoutLinked: { type: 'boolean', required: true, default: false },
   referencedPartials: { type: 'list', items: { type: 'string' }, required: true, default: () => [] },
+  unknownHelpers,
   source: { type: 'any', required: true },
   createdAt: timestamps.createdAt,
 } as const;

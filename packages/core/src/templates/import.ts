@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../http/errors.js';
 import { placesBody, readDirectives } from './analyze.js';
-import { compileSource } from './compile.js';
+import { compileSource, type Compiled } from './compile.js';
 import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope, type TemplateType } from './keys.js';
-import { layoutRefOf, templateVariables } from './render.js';
+import { layoutRefOf } from './heads.js';
+import { templateVariables } from './render.js';
 import { loadRenderSet } from './render-set.js';
-import { MAX_FILE_BYTES } from './schemas.js';
+import { MAX_FILE_BYTES, MAX_SUBJECT_SOURCE } from './schemas.js';
 import { compressSource, getHead, writeVersion, type Head, type HeadInput, type Owner } from './store.js';
 import { conflictPause, WRITE_ATTEMPTS } from '../db/transact.js';
 import { problem } from '../errors/problem.js';
@@ -74,7 +75,13 @@ async function prepare(
   if (!isTemplate && input.layout !== undefined) warnings.push(`layout applies to templates only and was ignored.`);
 
   const subject = isTemplate ? (input.subject ?? directives.subject ?? existing?.subject ?? '') : '';
+  // The form field is checked by its schema; a subject comment follows the same rule.
+  if (isTemplate && input.subject === undefined && directives.subject !== undefined && directives.subject.length > MAX_SUBJECT_SOURCE) {
+    throw fieldError('file', `The subject comment is longer than ${MAX_SUBJECT_SOURCE} characters of template source`);
+  }
   const subjectCompiled = compileSourceAs('The subject', scope, subject);
+  warnHelpers(warnings, 'The subject', subjectCompiled);
+  warnHelpers(warnings, 'The file', compiled);
 
   const layout = isTemplate ? await linkLayout(ctx, scope, input.layout, directives.layout, existing, warnings) : undefined;
   if (input.type === 'layout') {
@@ -83,6 +90,8 @@ async function prepare(
     if (placed === 'escaped') warnings.push('The layout places the body with {{body}}, which escapes its HTML: use {{{body}}}.');
   }
 
+  // The subject renders with the template's partials: its references are the template's too.
+  const referencedPartials = [...new Set([...compiled.partials, ...subjectCompiled.partials])];
   const now = new Date().toISOString();
   const head: HeadInput = {
     id: existing?.id ?? randomUUID(),
@@ -94,12 +103,16 @@ async function prepare(
     layoutId: layout?.id,
     layoutLinked: layout?.id !== undefined,
     version: (existing?.version ?? 0) + 1,
-    referencedPartials: compiled.partials,
+    referencedPartials,
+    unknownHelpers: compiled.unknownHelpers,
     ...(existing ? { createdAt: existing.createdAt } : {}),
   };
   const asHead: Head = { ...head, scope, createdAt: existing?.createdAt ?? now, updatedAt: now };
   const set = await loadRenderSet(ctx, asHead, layoutRefOf(asHead), compiled);
   for (const partial of set.unresolvedPartials) warnings.push(`Partial ${partial} does not resolve; it renders empty until it is imported.`);
+  for (const piece of [...(set.layout ? [set.layout] : []), ...set.partialPieces.values()]) {
+    warnHelpers(warnings, `The ${piece.head.type} ${qualifiedKey(piece.head)}`, piece.compiled);
+  }
 
   return {
     head,
@@ -112,13 +125,20 @@ async function prepare(
       subject,
       version: head.version,
       variables: templateVariables(set, subjectCompiled),
-      referencedPartials: compiled.partials,
+      referencedPartials,
       layoutKey: layout?.key ?? null,
       layoutId: layout?.id ?? null,
       layoutLinked: head.layoutLinked,
       warnings,
     },
   };
+}
+
+/** One warning per call of a helper that does not exist, with its line: the import stands, renders are refused. */
+function warnHelpers(warnings: string[], what: string, compiled: Pick<Compiled, 'unknownHelpers'>) {
+  for (const use of compiled.unknownHelpers) {
+    warnings.push(`${what} calls the helper ${use.name} on line ${use.line}, which does not exist: previews and sends are refused until it is removed.`);
+  }
 }
 
 const compileSourceAs = (what: string, scope: Scope, source: string) => compileSource(scope, source, { escape: false, what });

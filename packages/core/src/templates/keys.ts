@@ -25,3 +25,6 @@ export function parseRef(ref: string, within: Scope = 'project'): ItemRef | unde
 
 /** The name an item is referred to by from anywhere: project keys as is, account keys prefixed. */
 export const qualifiedKey = (ref: ItemRef) => (ref.scope === 'account' ? ACCOUNT_PREFIX + ref.key : ref.key);
+
+/** The name a qualified key was written with in its own scope: `@account/footer` -> `footer`. */
+export const bareKey = (key: string) => (key.startsWith(ACCOUNT_PREFIX) ? key.slice(ACCOUNT_PREFIX.length) : key);

@@ -1,6 +1,7 @@
 import { cachedVersion, compileVersion, type Compiled } from './compile.js';
-import { parseRef, type ItemRef } from './keys.js';
-import { getHeads, getSources, versionId, wantedId, type Head, type Owner, type Wanted } from './store.js';
+import { loadHeads } from './heads.js';
+import { bareKey, qualifiedKey, type ItemRef } from './keys.js';
+import { getSources, versionId, type Head, type Owner } from './store.js';
 
 export interface Piece {
   head: Head;
@@ -18,17 +19,17 @@ export interface RenderSet {
   unresolvedPartials: string[];
 }
 
-const partialWant = (qualified: string): Wanted | undefined => {
-  const ref = parseRef(qualified);
-  return ref ? { ref, type: 'partial' } : undefined;
-};
-
 const empty = () => '';
 
-/**
- * Loads heads breadth-first (one BatchGetItem per level: usually the layout and the template's
- * partials, then theirs), then the sources of versions not compiled yet in this Lambda.
- */
+/** The template (or layout) itself, its layout and its partials, as the unknown-helper check names them. */
+export const helperParts = (set: RenderSet) =>
+  [set.root, ...(set.layout ? [set.layout] : []), ...set.partialPieces.values()].map((p) => ({
+    part: p.head.type,
+    key: qualifiedKey(p.head),
+    unknownHelpers: p.compiled.unknownHelpers,
+  }));
+
+/** Loads the heads (see `loadHeads`), then the sources of versions not compiled yet in this Lambda. */
 export async function loadRenderSet(
   owner: Owner,
   root: Head,
@@ -36,27 +37,7 @@ export async function loadRenderSet(
   /** The root compiled from a source not stored yet (an import being checked). */
   rootCompiled?: Compiled,
 ): Promise<RenderSet> {
-  let layout: Head | undefined;
-  const partialHeads = new Map<string, Head>();
-  const asked = new Set<string>();
-  const want = (refs: string[]) =>
-    refs.map(partialWant).filter((w): w is Wanted => !!w && !asked.has(wantedId(w)) && (asked.add(wantedId(w)), true));
-
-  let pending: Wanted[] = [...(layoutRef ? [{ ref: layoutRef, type: 'layout' as const }] : []), ...want(root.referencedPartials)];
-  if (layoutRef) asked.add(wantedId(pending[0]!));
-  while (pending.length) {
-    const found = await getHeads(owner, pending);
-    const next: Wanted[] = [];
-    for (const w of pending) {
-      const head = found.get(wantedId(w));
-      if (!head) continue;
-      if (w.type === 'layout') layout = head;
-      else partialHeads.set(wantedId(w).slice('partial:'.length), head);
-      next.push(...want(head.referencedPartials));
-    }
-    pending = next;
-  }
-
+  const { layout, partials: partialHeads } = await loadHeads(owner, root, layoutRef);
   const heads = [root, ...(layout ? [layout] : []), ...partialHeads.values()];
   const hits = new Map(heads.map((h) => [versionId(h), cachedVersion(versionId(h))]));
   if (rootCompiled) hits.set(versionId(root), rootCompiled);
@@ -70,13 +51,38 @@ export async function loadRenderSet(
   };
 
   const partialPieces = new Map([...partialHeads].map(([key, head]) => [key, piece(head)]));
-  const partials: RenderSet['partials'] = {};
+  // Null prototype: a partial may be named toString or constructor.
+  const partials: RenderSet['partials'] = Object.create(null);
   for (const [key, p] of partialPieces) partials[key] = p.compiled.render;
   const rootPiece = piece(root);
   const layoutPiece = layout ? piece(layout) : undefined;
-  const unresolvedPartials = [
-    ...new Set([rootPiece, ...(layoutPiece ? [layoutPiece] : []), ...partialPieces.values()].flatMap((p) => p.compiled.partials)),
-  ].filter((key) => !partials[key]);
-  for (const key of unresolvedPartials) partials[key] = empty;
+  const pieces = [rootPiece, ...(layoutPiece ? [layoutPiece] : []), ...partialPieces.values()];
+  const inlines = new Set(pieces.flatMap((p) => Object.keys(p.compiled.inlines)));
+  // The root's stored references include its subject's; a name some piece defines inline is not missing.
+  const referenced = [...new Set([...root.referencedPartials, ...pieces.flatMap((p) => p.compiled.partials)])];
+  const unresolvedPartials = referenced.filter((key) => !partials[key] && !inlines.has(bareKey(key)));
+  for (const key of referenced) partials[key] ??= empty;
+  preferInline(partials, inlines);
   return { root: rootPiece, ...(layoutPiece ? { layout: layoutPiece } : {}), partials, partialPieces, unresolvedPartials };
+}
+
+/**
+ * A partial file's `{{> content}}` is qualified at import (`@account/content` in an account item),
+ * but Handlebars lets an inline `{{#*inline "content"}}` of the calling template win over stored
+ * partials. Project keys are bare names, so Handlebars already does that for them; an account key
+ * whose bare name some piece defines inline renders that inline definition when the call sees one.
+ */
+function preferInline(partials: RenderSet['partials'], inlines: Set<string>) {
+  const stored = new Set(Object.values(partials));
+  for (const key of Object.keys(partials)) {
+    const name = bareKey(key);
+    if (key === name || !inlines.has(name)) continue;
+    const fallback = partials[key]!;
+    partials[key] = ((context: unknown, options?: { partials?: Record<string, unknown> }) => {
+      const inline = options?.partials?.[name];
+      return typeof inline === 'function' && !stored.has(inline as Compiled['render'])
+        ? (inline as Compiled['render'])(context, options as never)
+        : fallback(context, options as never);
+    }) as Compiled['render'];
+  }
 }

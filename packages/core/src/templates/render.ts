@@ -1,10 +1,11 @@
 import { marked } from 'marked';
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import type { PartialCall, Reads } from './analyze.js';
 import { compileVersion, type Compiled } from './compile.js';
-import { parseRef, qualifiedKey, type ItemRef } from './keys.js';
-import { loadRenderSet, type RenderSet } from './render-set.js';
-import { templateNotFound } from './resolve.js';
+import { layoutRefOf } from './heads.js';
+import { bareKey, parseRef, qualifiedKey } from './keys.js';
+import { helperParts, loadRenderSet, type RenderSet } from './render-set.js';
+import { refuseUnknownHelpers, templateNotFound } from './resolve.js';
 import { wrapInShell } from './shell.js';
 import { getHead, getVersion, versionId, type Head, type Owner } from './store.js';
 import { renderStep, subjectCacheKey } from './subject.js';
@@ -44,37 +45,41 @@ export async function loadTemplate(owner: Owner, key: string, version?: number):
   return head ? loadRenderSet(owner, head, layoutRefOf(head)) : undefined;
 }
 
-/**
- * Project templates wrap only in the layout linked at import; account templates resolve theirs by
- * key at send time. Either way an absent layout renders the body unwrapped.
- */
-export const layoutRefOf = (head: Head): ItemRef | undefined => {
-  if (!head.layoutKey || (head.scope === 'project' && !head.layoutLinked)) return undefined;
-  return parseRef(head.layoutKey, head.scope);
-};
+/** What a call passes into a partial: a hash key stands for the caller's path it was given, anything else reads under the call's context. */
+function throughCall(call: PartialCall, variable: string): string[] {
+  const [head, ...rest] = variable.split('.');
+  if (Object.hasOwn(call.hash, head!)) {
+    const to = call.hash[head!];
+    return to === null || to === undefined ? [] : [[to, ...rest].join('.')];
+  }
+  return [call.prefix ? `${call.prefix}.${variable}` : variable];
+}
 
 /**
  * Every variable the template reads: subject, body, then layout (`body` excluded there), each
- * followed by its partials' variables as the call passes them (hash keys are provided by the call,
- * a context argument prefixes them).
+ * followed by its partials' variables as the call passes them (a hash key stands for the path it was
+ * given, a context argument prefixes the rest). A call reaches the partial defined inline in the same
+ * source first, then one defined inline in the template (or layout) being rendered, then a stored one.
  */
 export function templateVariables(set: RenderSet, subject: Compiled = subjectOf(set.root.head)): string[] {
-  const expand = (piece: Compiled, seen: string[]): string[] => [
-    ...piece.variables,
-    ...piece.calls.flatMap((call) => {
-      const partial = set.partialPieces.get(call.name);
-      if (!partial || seen.includes(call.name)) return [];
-      return expand(partial.compiled, [...seen, call.name])
-        .filter((v) => !call.hashKeys.includes(v.split('.')[0]!))
-        .map((v) => (call.prefix ? `${call.prefix}.${v}` : v));
+  const expand = (reads: Reads, own: Record<string, Reads>, outer: Record<string, Reads>, seen: string[]): string[] => [
+    ...reads.variables,
+    ...reads.calls.flatMap((call) => {
+      if (seen.includes(call.name)) return [];
+      const inline = own[call.name] ?? outer[bareKey(call.name)];
+      const stored = inline ? undefined : set.partialPieces.get(call.name)?.compiled;
+      const target = inline ?? stored;
+      if (!target) return [];
+      return expand(target, stored ? stored.inlines : own, outer, [...seen, call.name]).flatMap((v) => throughCall(call, v));
     }),
   ];
-  const isLayout = set.root.head.type === 'layout';
+  const { root, layout } = set;
+  const isLayout = root.head.type === 'layout';
   return [
     ...new Set([
-      ...subject.variables,
-      ...expand(set.root.compiled, []).filter((v) => !isLayout || v !== 'body'),
-      ...(set.layout ? expand(set.layout.compiled, []).filter((v) => v !== 'body') : []),
+      ...expand(subject, subject.inlines, root.compiled.inlines, []),
+      ...expand(root.compiled, root.compiled.inlines, root.compiled.inlines, []).filter((v) => !isLayout || v !== 'body'),
+      ...(layout ? expand(layout.compiled, layout.compiled.inlines, layout.compiled.inlines, []).filter((v) => v !== 'body') : []),
     ]),
   ];
 }
@@ -104,17 +109,23 @@ export async function renderEmail(ctx: TenantContext, input: RenderInput): Promi
 
 export function renderTemplate(set: RenderSet, variables: Record<string, unknown>): RenderedEmail {
   const { root, layout, partials } = set;
+  const subjectCompiled = subjectOf(root.head);
+  const templateKey = qualifiedKey(root.head);
+  refuseUnknownHelpers([
+    { part: 'subject', key: templateKey, unknownHelpers: subjectCompiled.unknownHelpers },
+    ...helperParts(set),
+  ]);
   const options = { partials };
-  const subject = renderStep(() => subjectOf(root.head).render(variables, options)).trim();
-  const body = renderStep(() => root.compiled.render(variables, options));
-  const html = layout ? renderStep(() => layout.compiled.render({ ...variables, body }, options)) : body;
+  const subject = renderStep({ part: 'subject', key: templateKey }, () => subjectCompiled.render(variables, options)).trim();
+  const body = renderStep({ part: 'template', key: templateKey }, () => root.compiled.render(variables, options));
+  const html = layout ? renderStep({ part: 'layout', key: qualifiedKey(layout.head) }, () => layout.compiled.render({ ...variables, body }, options)) : body;
   return {
     subject,
     html,
     text: htmlToText(html),
-    templateKey: qualifiedKey(root.head),
+    templateKey,
     templateVersion: root.head.version,
-    missingVariables: templateVariables(set).filter((v) => isMissing(v, variables)),
+    missingVariables: templateVariables(set, subjectCompiled).filter((v) => isMissing(v, variables)),
   };
 }
 
@@ -125,8 +136,9 @@ async function renderCustom(ctx: TenantContext, input: { subject: string; body: 
     const ref = parseRef(input.layout);
     const head = ref && (await getHead(ctx, { ref, type: 'layout' }));
     if (!head) throw problem('template.not_found', { layout: input.layout });
-    const { root, partials } = await loadRenderSet(ctx, head);
-    html = renderStep(() => root.compiled.render({ subject: input.subject, body }, { partials }));
+    const set = await loadRenderSet(ctx, head);
+    refuseUnknownHelpers(helperParts(set));
+    html = renderStep({ part: 'layout', key: qualifiedKey(head) }, () => set.root.compiled.render({ subject: input.subject, body }, { partials: set.partials }));
   } else {
     html = wrapInShell(input.subject, body);
   }

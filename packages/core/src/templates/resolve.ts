@@ -1,5 +1,4 @@
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
 import { parseRef, qualifiedKey } from './keys.js';
 import { getHead, type Head } from './store.js';
 import { problem } from '../errors/problem.js';
@@ -18,3 +17,23 @@ export async function resolveTemplate(ctx: TenantContext, key: string): Promise<
 /** The same 422 from a send, a preview and a delivery, naming the key as the request field does. */
 export const templateNotFound = (templateKey: string) =>
   problem('template.not_found', { templateKey });
+
+/** Which part of a send a helper stands in: a template's subject or body, its layout, or one of its partials. */
+export interface Part {
+  part: 'subject' | 'template' | 'layout' | 'partial';
+  /** The qualified key of the template, layout or partial. */
+  key: string;
+  unknownHelpers?: { name: string; line: number }[];
+}
+
+/**
+ * The same 422 from a send, a preview and a delivery for the first helper that does not exist:
+ * Handlebars would throw at render time, so it is refused before anything renders or is queued.
+ */
+export function refuseUnknownHelpers(parts: Part[]): void {
+  for (const { part, key, unknownHelpers } of parts) {
+    const use = unknownHelpers?.[0];
+    if (!use) continue;
+    throw problem('template.unknown_helper', { helper: use.name, in: part, key, line: use.line });
+  }
+}

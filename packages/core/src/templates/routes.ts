@@ -16,7 +16,7 @@ export const templateRoutes = {
     summary: 'Render a template or custom email without sending or storing anything',
     body: previewBody,
     response: previewResult,
-    problems: ['template.not_found', 'template.render_failed', 'template.invalid'],
+    problems: ['template.not_found', 'template.render_failed', 'template.unknown_helper', 'template.invalid'],
   }),
   listTemplates: defineRoute({
     ...common,

@@ -6,6 +6,9 @@ import { TEMPLATE_TYPES } from './keys.js';
 /** Files above this are refused with a 422 of ours; the multipart parser's own limit sits higher. */
 export const MAX_FILE_BYTES = 512 * 1024;
 
+/** A template's subject is Handlebars source (conditionals make it longer than it renders); the field and the file's subject comment share this limit. */
+export const MAX_SUBJECT_SOURCE = 1000;
+
 /** A file part as the multipart parser hands it over. */
 const filePart = v.object(
   {
@@ -23,7 +26,7 @@ export const importBody = v.strictObject({
   type: v.optional(v.picklist(TEMPLATE_TYPES, 'Expected template, layout or partial'), 'template'),
   key: v.optional(v.string()),
   name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
-  subject: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  subject: v.optional(v.pipe(v.string(), v.maxLength(MAX_SUBJECT_SOURCE, `At most ${MAX_SUBJECT_SOURCE} characters of template source`))),
   layout: v.optional(v.string()),
 });
 

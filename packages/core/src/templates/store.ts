@@ -21,6 +21,8 @@ export interface Head {
   layoutLinked: boolean;
   version: number;
   referencedPartials: string[];
+  /** Helpers the source (a template's body, not its subject) calls that do not exist; absent on items imported before it was recorded. */
+  unknownHelpers?: { name: string; line: number }[];
   createdAt: string;
   updatedAt: string;
 }

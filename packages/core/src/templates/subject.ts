@@ -1,13 +1,23 @@
-import { errors } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
+import { logger } from '../logger.js';
+import { layoutRefOf, loadHeads } from './heads.js';
+import { qualifiedKey } from './keys.js';
+import { refuseUnknownHelpers, type Part } from './resolve.js';
 import { versionId, type Head, type Owner } from './store.js';
 import { problem } from '../errors/problem.js';
 
-/** Runs one render step; a runtime failure (a helper given the wrong arguments) is the sender's 422. */
-export function renderStep(render: () => string): string {
+/**
+ * Runs one render step. A failure left after the import-time checks (a partial that includes itself
+ * without end, a dynamic partial name that does not exist) is the sender's 422, in our words: the
+ * exception's own text is logged, never answered.
+ */
+export function renderStep(where: Omit<Part, 'unknownHelpers'>, render: () => string): string {
   try {
     return render();
   } catch (err) {
-    throw problem('template.render_failed', { reason: (err as Error).message });
+    if (err instanceof HttpError) throw err;
+    logger.warn('Template render failed', { ...where, error: err as Error });
+    throw problem('template.render_failed', { in: where.part, key: where.key, endless: err instanceof RangeError });
   }
 }
 
@@ -15,17 +25,30 @@ export function renderStep(render: () => string): string {
 export const subjectCacheKey = (head: Pick<Head, 'id' | 'version'>) => `${versionId(head)}#subject`;
 
 /**
- * A template's subject rendered with the send's variables, for the send result. Handlebars is imported
- * on the first template send, so the send path (the emails Lambda) starts without it and never loads
- * marked or html-to-text; the template's partials are read only for a subject that calls one.
+ * A template send, checked and its subject rendered with the send's variables, before the send is
+ * accepted: a template, subject, layout or partial that calls a helper that does not exist is refused
+ * now rather than failing at delivery. The check reads the layout's and partials' heads (one
+ * BatchGetItem per nesting level), where import recorded their unknown helpers; nothing is compiled
+ * but the subject. Handlebars is imported on the first template send, so the send path (the emails
+ * Lambda) starts without it and never loads marked or html-to-text.
  */
 export async function renderSubject(owner: Owner, head: Head, variables: Record<string, unknown>): Promise<string> {
   const { compileVersion } = await import('./compile.js');
   const subject = compileVersion(subjectCacheKey(head), head.scope, head.subject, { escape: false });
-  let partials = {};
+  const key = qualifiedKey(head);
+  const { layout, partials } = await loadHeads(owner, head, layoutRefOf(head));
+  const heads = [head, ...(layout ? [layout] : []), ...partials.values()];
+  let found: Part[] = heads.map((h) => ({ part: h.type, key: qualifiedKey(h), unknownHelpers: h.unknownHelpers }));
+  if (heads.some((h) => h.unknownHelpers === undefined)) {
+    // Items imported before unknown helpers were recorded: compile them this once (cached per version).
+    const { helperParts, loadRenderSet } = await import('./render-set.js');
+    found = helperParts(await loadRenderSet(owner, head, layoutRefOf(head)));
+  }
+  refuseUnknownHelpers([{ part: 'subject', key, unknownHelpers: subject.unknownHelpers }, ...found]);
+  let renderPartials = {};
   if (subject.partials.length) {
     const { loadRenderSet } = await import('./render-set.js');
-    ({ partials } = await loadRenderSet(owner, head));
+    ({ partials: renderPartials } = await loadRenderSet(owner, head));
   }
-  return renderStep(() => subject.render(variables, { partials })).trim();
+  return renderStep({ part: 'subject', key }, () => subject.render(variables, { partials: renderPartials })).trim();
 }
