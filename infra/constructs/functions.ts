@@ -1,9 +1,7 @@
-import path from 'node:path';
 import { CfnResource, type Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
@@ -12,31 +10,11 @@ import { Construct } from 'constructs';
 import { tableKeys } from '@helpdesk/core/db/table';
 import type { QueueName } from '@helpdesk/core/ports/queues';
 import type { FunctionGrants } from '../grants.js';
-import { entryExists, REPO_ROOT } from '../paths.js';
+import { entryExists } from '../paths.js';
+import { buildFolder, buildFunction } from './bundle.js';
 
 /** The runtime every function deploys on (bundles target node22, which runs unchanged on it). */
 export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
-
-/** Modules replaced in every bundle by a smaller one with the same exports (see each stub for why). */
-export const BUNDLE_ALIASES: Record<string, string> = {
-  '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'infra', 'stubs', 'credential-provider-node.ts'),
-};
-
-/**
- * How every function is bundled: minified ESM for node22, the AWS SDK bundled (no external modules) so
- * esbuild tree-shakes it. Exported for bench/, which builds the same bundles to measure them.
- */
-export const BUNDLING = {
-  minify: true,
-  format: OutputFormat.ESM,
-  target: 'node22',
-  sourceMap: false,
-  forceDockerBundling: false,
-  mainFields: ['module', 'main'],
-  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  externalModules: [],
-  esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`) },
-} satisfies BundlingOptions;
 
 /** Item reads and writes (TransactWriteItems is authorized per item by these actions); no table admin. */
 const TABLE_ACTIONS = [
@@ -85,16 +63,18 @@ export interface HelpdeskFunctionProps {
   grants: FunctionGrants;
   /** Absolute paths of files copied beside the bundle. */
   assets?: string[];
+  /** MB; see MEMORY_SIZES in infra/memory.ts for how each was chosen. */
   memorySize: number;
   timeout: Duration;
 }
 
 /**
- * One Lambda: bundled ESM with esbuild (AWS SDK v3 bundled and tree-shaken), arm64, its own log group
- * with retention, its own role holding only the grants in infra/grants.ts.
+ * One Lambda: ESM built with esbuild into index.mjs and lazily loaded chunks (infra/constructs/bundle.ts;
+ * AWS SDK v3 bundled and tree-shaken), arm64, its own log group with retention, its own role holding
+ * only the grants in infra/grants.ts.
  */
 export class HelpdeskFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: lambda.Function;
   readonly logGroup: logs.LogGroup;
   readonly role: iam.Role;
 
@@ -120,9 +100,12 @@ export class HelpdeskFunction extends Construct {
       }),
     );
 
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
+    // Built at synth time (offline); the asset staging copies the folder into the cloud assembly.
+    const outdir = buildFolder(props.serviceName);
+    buildFunction(props.entry, outdir, props.assets);
+    this.fn = new lambda.Function(this, 'Function', {
+      code: lambda.Code.fromAsset(outdir),
+      handler: 'index.handler', // index.mjs (BUNDLE_ENTRY_FILE)
       description: props.description,
       runtime: LAMBDA_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
@@ -135,16 +118,6 @@ export class HelpdeskFunction extends Construct {
         ...shared.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
       },
-      bundling: props.assets?.length
-        ? {
-            ...BUNDLING,
-            commandHooks: {
-              beforeBundling: () => [],
-              beforeInstall: () => [],
-              afterBundling: (_input: string, output: string) => props.assets!.map((file) => `cp "${file}" "${output}/"`),
-            },
-          }
-        : BUNDLING,
     });
 
     const stack = Stack.of(this);

@@ -1,8 +1,12 @@
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { env, localCredentials } from '../config.js';
 
-const endpoint = env.endpoint('ses');
-const ses = new SESv2Client({ region: env.region, ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}) });
+// The SES client loads on the first send (sandbox deliveries never send).
+let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-sesv2'); ses: import('@aws-sdk/client-sesv2').SESv2Client }> | undefined;
+const client = () =>
+  (loaded ??= import('@aws-sdk/client-sesv2').then((sdk) => {
+    const endpoint = env.endpoint('ses');
+    return { sdk, ses: new sdk.SESv2Client({ region: env.region, ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}) }) };
+  }));
 
 export interface OutgoingMail {
   from: string;
@@ -25,8 +29,9 @@ export const isPermanentSesError = (err: unknown) => PERMANENT.has((err as { nam
 /** Sends one message through SES v2; returns SES's message id. */
 export async function sendViaSes(mail: OutgoingMail): Promise<string> {
   const charset = 'UTF-8';
+  const { sdk, ses } = await client();
   const out = await ses.send(
-    new SendEmailCommand({
+    new sdk.SendEmailCommand({
       FromEmailAddress: mail.from,
       Destination: { ToAddresses: [mail.to], CcAddresses: mail.cc, BccAddresses: mail.bcc },
       ReplyToAddresses: mail.replyTo ? [mail.replyTo] : undefined,

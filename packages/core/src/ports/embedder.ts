@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { env } from '../config.js';
 
 /**
@@ -62,12 +62,16 @@ export function bedrockEmbedder(
   /** dimensions: 256, 512 or 1024 for Titan V2. */
   options: { client?: BedrockRuntimeClient; modelId?: string; dimensions?: number } = {},
 ): Embedder {
-  const client = options.client ?? new BedrockRuntimeClient({ region: env.region });
+  // The Bedrock client loads on the first embedding, not at cold start.
+  let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-bedrock-runtime'); client: BedrockRuntimeClient }> | undefined;
+  const bedrock = () =>
+    (loaded ??= import('@aws-sdk/client-bedrock-runtime').then((sdk) => ({ sdk, client: options.client ?? new sdk.BedrockRuntimeClient({ region: env.region }) })));
   const modelId = options.modelId ?? env.embeddingModelId;
   const dimensions = options.dimensions ?? 512;
   const embedOne = async (text: string) => {
+    const { sdk, client } = await bedrock();
     const out = await client.send(
-      new InvokeModelCommand({
+      new sdk.InvokeModelCommand({
         modelId,
         contentType: 'application/json',
         accept: 'application/json',

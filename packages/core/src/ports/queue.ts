@@ -1,9 +1,13 @@
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { env, localCredentials } from '../config.js';
 import type { QueueName } from './queues.js';
 
-const endpoint = env.endpoint('sqs');
-const sqs = new SQSClient({ region: env.region, ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}) });
+// The SQS client loads on the first send: reads never enqueue, so they do not pay for it at cold start.
+let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-sqs'); sqs: import('@aws-sdk/client-sqs').SQSClient }> | undefined;
+const client = () =>
+  (loaded ??= import('@aws-sdk/client-sqs').then((sdk) => {
+    const endpoint = env.endpoint('sqs');
+    return { sdk, sqs: new sdk.SQSClient({ region: env.region, ...(endpoint ? { endpoint, credentials: localCredentials('other') } : {}) }) };
+  }));
 
 const urlOf = (queue: QueueName) => {
   const url = env.queueUrl(queue);
@@ -25,8 +29,9 @@ export interface EnqueueOptions {
 }
 
 export async function enqueue(queue: QueueName, message: unknown, options: EnqueueOptions = {}) {
+  const { sdk, sqs } = await client();
   await sqs.send(
-    new SendMessageCommand({
+    new sdk.SendMessageCommand({
       QueueUrl: urlOf(queue),
       MessageBody: encodeMessage(message),
       ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),
@@ -36,10 +41,11 @@ export async function enqueue(queue: QueueName, message: unknown, options: Enque
 
 /** Sends many messages, ten per SQS request; throws if any entry failed. */
 export async function enqueueMany(queue: QueueName, messages: unknown[]) {
+  const { sdk, sqs } = await client();
   for (let i = 0; i < messages.length; i += 10) {
     const chunk = messages.slice(i, i + 10);
     const out = await sqs.send(
-      new SendMessageBatchCommand({
+      new sdk.SendMessageBatchCommand({
         QueueUrl: urlOf(queue),
         Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: encodeMessage(m) })),
       }),

@@ -1,4 +1,3 @@
-import { CreateScheduleCommand, DeleteScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { Entity } from 'electrodb';
 import { env } from '../config.js';
 import { entityConfig, SERVICE } from '../db/client.js';
@@ -29,8 +28,10 @@ export const ScheduledJob = new Entity(
   entityConfig(),
 );
 
-let client: SchedulerClient | undefined;
-const scheduler = () => (client ??= new SchedulerClient({ region: env.region }));
+// The Scheduler client loads on the first schedule, only in AWS (the table mode never needs it).
+let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-scheduler'); scheduler: import('@aws-sdk/client-scheduler').SchedulerClient }> | undefined;
+const client = () =>
+  (loaded ??= import('@aws-sdk/client-scheduler').then((sdk) => ({ sdk, scheduler: new sdk.SchedulerClient({ region: env.region }) })));
 
 const scheduleName = (jobId: string) => `hd-${jobId}`.slice(0, 64);
 
@@ -41,8 +42,9 @@ export async function scheduleOnce(input: { jobId: string; at: Date; queue: Queu
     return;
   }
   const queueArn = process.env[`QUEUE_ARN_${input.queue.toUpperCase()}`];
-  await scheduler().send(
-    new CreateScheduleCommand({
+  const { sdk, scheduler } = await client();
+  await scheduler.send(
+    new sdk.CreateScheduleCommand({
       Name: scheduleName(input.jobId),
       GroupName: env.schedulerGroup,
       ScheduleExpression: `at(${input.at.toISOString().slice(0, 19)})`,
@@ -64,8 +66,9 @@ export async function cancelSchedule(jobId: string): Promise<boolean> {
       return false;
     }
   }
+  const { sdk, scheduler } = await client();
   try {
-    await scheduler().send(new DeleteScheduleCommand({ Name: scheduleName(jobId), GroupName: env.schedulerGroup }));
+    await scheduler.send(new sdk.DeleteScheduleCommand({ Name: scheduleName(jobId), GroupName: env.schedulerGroup }));
     return true;
   } catch (err) {
     if ((err as Error).name === 'ResourceNotFoundException') return false;
