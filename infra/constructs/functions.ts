@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { CfnResource, type Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -63,7 +64,7 @@ export interface HelpdeskFunctionProps {
   grants: FunctionGrants;
   /** Absolute paths of files copied beside the bundle. */
   assets?: string[];
-  /** MB; see MEMORY_SIZES in infra/memory.ts for how each was chosen. */
+  /** MB; infra/memory.ts says how each was chosen. */
   memorySize: number;
   timeout: Duration;
 }
@@ -100,11 +101,8 @@ export class HelpdeskFunction extends Construct {
       }),
     );
 
-    // Built at synth time (offline); the asset staging copies the folder into the cloud assembly.
-    const outdir = buildFolder(props.serviceName);
-    buildFunction(props.entry, outdir, props.assets);
     this.fn = new lambda.Function(this, 'Function', {
-      code: lambda.Code.fromAsset(outdir),
+      code: lambda.Code.fromAsset(this.build(props.entry, props.assets)),
       handler: 'index.handler', // index.mjs (BUNDLE_ENTRY_FILE)
       description: props.description,
       runtime: LAMBDA_RUNTIME,
@@ -163,6 +161,18 @@ export class HelpdeskFunction extends Construct {
         'One-time schedules are named per scheduled send (hd-<jobId>) at runtime; the wildcard is confined to this stage\'s schedule group.',
       );
     }
+  }
+
+  /**
+   * The function's folder, built at synth time (offline; the asset staging copies it into the cloud
+   * assembly). Stacks CDK was told not to bundle (`cdk list`, `aws:cdk:bundling-stacks`) get the entry's
+   * own folder, as NodejsFunction does, without running esbuild.
+   */
+  private build(entry: string, assets: string[] = []) {
+    if (!Stack.of(this).bundlingRequired) return path.dirname(entry);
+    const outdir = buildFolder(this.node.path);
+    buildFunction(entry, outdir, assets);
+    return outdir;
   }
 
   /** Acknowledges one AwsSolutions-IAM5 finding on this function's role policy. */
