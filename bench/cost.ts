@@ -68,17 +68,23 @@ export function apiCallDollars(u: Usage, mb: number) {
 export const floorDollars = () => PRICES.httpApiPerMillion / 1e6 + dynamoDollars({ readUnits: 0.5, writeUnits: 0 });
 
 /**
- * The memory size with the smallest cost × duration over a function's measured calls (each weighted
- * alike): below it a call gets slower faster than it gets cheaper, above it dearer faster than faster.
+ * The memory size AWS Lambda Power Tuning's "balanced" strategy picks over a function's measured calls
+ * (each weighted alike): the smallest half-and-half sum of cost and duration, each as a share of its
+ * largest value on the curve. Pure cost would always pick 128 MB (CPU-bound work costs about the same
+ * at any size, only slower); pure speed always 1,769 MB.
  */
 export function chooseMemory(calls: Pick<Usage, 'cpuMs' | 'awsRequests'>[]) {
-  const curve = MEMORY_SIZES.map((mb) => {
+  const points = MEMORY_SIZES.map((mb) => {
     const ms = calls.reduce((n, c) => n + durationAt(c, mb), 0) / Math.max(1, calls.length);
-    const dollars = lambdaDollars(ms, mb);
-    return { mb, ms, dollars, score: ms * dollars };
+    return { mb, ms, dollars: lambdaDollars(ms, mb) };
   });
+  const maxMs = Math.max(...points.map((p) => p.ms));
+  const maxDollars = Math.max(...points.map((p) => p.dollars));
+  const curve = points.map((p) => ({ ...p, score: 0.5 * (p.dollars / maxDollars) + 0.5 * (p.ms / maxMs) }));
   const best = curve.reduce((a, b) => (b.score < a.score ? b : a));
-  return { best: best.mb, curve };
+  /** A deployed size is as good as the best when its score is within measurement noise (2%). */
+  const fits = (mb: number) => (curve.find((c) => c.mb === mb)?.score ?? Infinity) <= best.score * 1.02;
+  return { best: best.mb, curve, fits };
 }
 
 export const perMillion = (dollars: number) => `$${(dollars * 1e6).toFixed(2)}`;

@@ -115,10 +115,10 @@ if (stack) try {
     // Memory per group from its routes' duration curve.
     const groups = [...new Set(routeResults.map((r) => r.group))].sort();
     for (const g of groups) {
-      const { best, curve } = chooseMemory(routeResults.filter((r) => r.group === g).map(usageOf));
+      const { best, curve, fits } = chooseMemory(routeResults.filter((r) => r.group === g).map(usageOf));
       const deployed = HTTP_MEMORY_MB[g as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
-      const points = curve.map((c) => `${c.mb} MB ${n1(c.ms)} ms ${perMillion(c.dollars)}/M`).join(', ');
-      row('memory', `http/${g}`, `${points}; best ${best} MB, deployed ${deployed} MB`, 'deployed = best', verdict(best === deployed));
+      const points = curve.map((c) => `${c.mb} MB ${n1(c.ms)} ms ${perMillion(c.dollars)}/M (${c.score.toFixed(3)})`).join(', ');
+      row('memory', `http/${g}`, `${points}; best ${best} MB, deployed ${deployed} MB`, 'deployed scores within 2% of best', verdict(fits(deployed)));
     }
   }
 
@@ -147,8 +147,8 @@ if (stack) try {
           ? `$${per.toFixed(4)} (${c.units} measured: API calls $${((api / c.units) * 1000).toFixed(4)}, consumers $${(((lambda + dynamo) / c.units) * 1000).toFixed(4)} over ${c.consumers.messages} messages, ${n1(consumerUsage.readUnits)} RRU, ${n1(consumerUsage.writeUnits)} WRU${extra ? `, SES $${((extra / c.units) * 1000).toFixed(4)}` : ''})`
           : 'not measured (no unit of work completed)',
       );
-      const { best, curve } = chooseMemory([consumerCall]);
-      row('memory', `queue/${consumer} (per batch of 10)`, `${curve.map((p) => `${p.mb} MB ${n1(p.ms)} ms`).join(', ')}; best ${best} MB, deployed ${mb} MB`, 'deployed = best', verdict(best === mb));
+      const { best, curve, fits } = chooseMemory([consumerCall]);
+      row('memory', `queue/${consumer} (per batch of 10)`, `${curve.map((p) => `${p.mb} MB ${n1(p.ms)} ms (${p.score.toFixed(3)})`).join(', ')}; best ${best} MB, deployed ${mb} MB`, 'deployed scores within 2% of best', verdict(fits(mb)));
     };
     perThousand('emails sent', chains.emails, 'emails', 'emails', (chains.emails.units * PRICES.sesPerThousandEmails) / 1000);
     perThousand('log events ingested and grouped', chains.logs, 'logs', 'log-grouping');

@@ -1,31 +1,33 @@
 import type { Group } from '@helpdesk/core/http/route';
 
 /**
- * Memory (MB) per function, chosen by `npm run bench` from each function's measured duration curve:
- * its calls' CPU time stretched by Lambda's CPU share at 128–1,769 MB plus their waits on AWS, and
- * the size with the smallest cost × duration taken (bench/cost.ts chooseMemory; the table in
- * docs/benchmarks.md shows each curve). I/O-bound groups gain little from CPU beyond it; the
- * CPU-heavy ones (rendering, search, indexing) are given more.
+ * Memory (MB) per function, chosen from the duration curve `npm run bench` measures (table in
+ * docs/benchmarks.md): each function's calls' CPU time stretched by Lambda's CPU share at 128–1,769 MB
+ * plus their waits on AWS, scored the way AWS Lambda Power Tuning's "balanced" strategy does (half
+ * cost, half duration; bench/cost.ts chooseMemory). Every measured function came out at 1,024 MB: the
+ * work is mostly CPU (validation, ElectroDB, JSON), which runs about twice as fast per doubling up to
+ * one vCPU at almost the same cost per call, while 1,769 MB adds cost for a smaller gain. Functions
+ * the bench does not drive (docs, public, the article-index and ses-events consumers) keep 512 MB.
  */
 export const HTTP_MEMORY_MB: Record<Group, number> = {
-  account: 512,
-  articles: 512,
-  customers: 512,
+  account: 1024,
+  articles: 1024,
+  customers: 1024,
   docs: 512,
-  emails: 512,
-  feedback: 512,
-  logs: 512,
+  emails: 1024,
+  feedback: 1024,
+  logs: 1024,
   public: 512,
-  templates: 512,
-  tickets: 512,
-  webhooks: 512,
+  templates: 1024,
+  tickets: 1024,
+  webhooks: 1024,
 };
 
-/** Per queue consumer (functions/queue/<consumer>.ts), chosen the same way from its drain runs. */
+/** Per queue consumer (functions/queue/<consumer>.ts), chosen the same way from the bench's drain runs. */
 export const CONSUMER_MEMORY_MB: Record<string, number> = {
-  webhooks: 512,
-  emails: 512,
-  'log-grouping': 512,
+  webhooks: 1024,
+  emails: 1024,
+  'log-grouping': 1024,
   'article-index': 512,
   'ses-events': 512,
 };
