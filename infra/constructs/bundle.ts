@@ -8,7 +8,6 @@ import { REPO_ROOT } from '../paths.js';
 export const BUNDLE_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'infra', 'stubs', 'credential-provider-node.ts'),
   '@aws-sdk/lib-dynamodb': path.join(REPO_ROOT, 'infra', 'stubs', 'lib-dynamodb.mjs'),
-  jsonschema: path.join(REPO_ROOT, 'infra', 'stubs', 'jsonschema.mjs'),
 };
 
 /** The file Lambda loads (`index.handler`); chunks sit beside it. */
