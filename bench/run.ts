@@ -126,7 +126,8 @@ if (stack) try {
   if (runs('chains')) {
     const chains = await measureChains(stack, 'chains');
     const sqsDollars = (messages: number) => (messages * 1.2 * PRICES.sqsPerMillionRequests) / 1e6; // send, and receive + delete in batches of 10
-    const perThousand = (name: string, c: ChainCost, group: keyof typeof HTTP_MEMORY_MB, consumer: string, extra = 0) => {
+    // `group` undefined: the API calls only raised the events (another route's cost), not counted here.
+    const perThousand = (name: string, c: ChainCost, group: keyof typeof HTTP_MEMORY_MB | undefined, consumer: string, extra = 0) => {
       const apiUsage: Usage = { cpuMs: c.api.cpuMs / Math.max(1, c.api.calls), ...unitsOf(c.api.requests) };
       apiUsage.readUnits /= Math.max(1, c.api.calls);
       apiUsage.writeUnits /= Math.max(1, c.api.calls);
@@ -135,7 +136,7 @@ if (stack) try {
       const batches = Math.max(1, Math.ceil(c.consumers.messages / 10));
       const consumerCall = { cpuMs: c.consumers.cpuMs / batches, awsRequests: consumerUsage.awsRequests / batches };
       const mb = CONSUMER_MEMORY_MB[consumer] ?? DEFAULT_MEMORY_MB;
-      const api = apiCallDollars(apiUsage, HTTP_MEMORY_MB[group]).total * c.api.calls;
+      const api = group ? apiCallDollars(apiUsage, HTTP_MEMORY_MB[group]).total * c.api.calls : 0;
       const lambda = lambdaDollars(durationAt(consumerCall, mb), mb) * batches;
       const dynamo = dynamoDollars(consumerUsage);
       const total = api + lambda + dynamo + sqsDollars(c.consumers.messages) + extra;
@@ -144,7 +145,7 @@ if (stack) try {
         'cost',
         `per thousand ${name}`,
         c.units
-          ? `$${per.toFixed(4)} (${c.units} measured: API calls $${((api / c.units) * 1000).toFixed(4)}, consumers $${(((lambda + dynamo) / c.units) * 1000).toFixed(4)} over ${c.consumers.messages} messages, ${n1(consumerUsage.readUnits)} RRU, ${n1(consumerUsage.writeUnits)} WRU${extra ? `, SES $${((extra / c.units) * 1000).toFixed(4)}` : ''})`
+          ? `$${per.toFixed(4)} (${c.units} measured: API calls ${group ? `$${((api / c.units) * 1000).toFixed(4)}` : 'not counted (the events came from POST /tickets)'}, consumers $${(((lambda + dynamo) / c.units) * 1000).toFixed(4)} over ${c.consumers.messages} messages, ${n1(consumerUsage.readUnits)} RRU, ${n1(consumerUsage.writeUnits)} WRU${extra ? `, SES $${((extra / c.units) * 1000).toFixed(4)}` : ''})`
           : 'not measured (no unit of work completed)',
       );
       const { best, curve, fits } = chooseMemory([consumerCall]);
@@ -152,7 +153,7 @@ if (stack) try {
     };
     perThousand('emails sent', chains.emails, 'emails', 'emails', (chains.emails.units * PRICES.sesPerThousandEmails) / 1000);
     perThousand('log events ingested and grouped', chains.logs, 'logs', 'log-grouping');
-    perThousand('webhook deliveries', chains.webhooks, 'tickets', 'webhooks');
+    perThousand('webhook deliveries', chains.webhooks, undefined, 'webhooks');
   }
 
   // 3. Scale.
