@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { CfnResource, type Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -101,8 +102,9 @@ export class HelpdeskFunction extends Construct {
       }),
     );
 
+    const built = this.build(props.entry, props.assets);
     this.fn = new lambda.Function(this, 'Function', {
-      code: lambda.Code.fromAsset(this.build(props.entry, props.assets)),
+      code: lambda.Code.fromAsset(built),
       handler: 'index.handler', // index.mjs (BUNDLE_ENTRY_FILE)
       description: props.description,
       runtime: LAMBDA_RUNTIME,
@@ -117,6 +119,11 @@ export class HelpdeskFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: props.serviceName,
       },
     });
+
+    // Staging copied the build into the cloud assembly; without staging (SAM) the asset is the folder itself.
+    if (built !== path.dirname(props.entry) && !this.node.tryGetContext('aws:cdk:disable-asset-staging')) {
+      rmSync(built, { recursive: true, force: true });
+    }
 
     const stack = Stack.of(this);
     const allow = (actions: string[], resources: string[]) =>
