@@ -1,38 +1,38 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { BUNDLE_ALIASES, BUNDLING } from '../infra/constructs/functions.js';
+import type { Metafile } from 'esbuild';
+import { BUNDLE_ENTRY_FILE, buildFunction } from '../infra/constructs/bundle.js';
 import { FUNCTIONS_ROOT, REPO_ROOT } from '../infra/paths.js';
 import { progress } from './stack.js';
 
-export interface BundleResult {
-  name: string;
+/** A chunk loaded on first use: the module a route imports with `await import()` and what only it needs. */
+export interface LazyChunk {
+  /** The dynamically imported source module. */
+  module: string;
+  /** Bytes loaded on the first call beyond what init loaded. */
   kb: number;
-  initMs: number;
-  /** The biggest contributors to the minified output, by package. */
+  /** Median time of the `import()` in a process that has loaded the entry. */
+  firstCallMs: number;
   top: { name: string; kb: number }[];
 }
 
-const ROUNDS = 20;
+export interface BundleResult {
+  name: string;
+  /** Code loaded before the first request: index.mjs and the chunks it imports statically. */
+  kb: number;
+  /** Everything shipped (all chunks). */
+  totalKb: number;
+  initMs: number;
+  /** The biggest contributors to the code loaded at init, by package. */
+  top: { name: string; kb: number }[];
+  lazy: LazyChunk[];
+}
 
-/** The esbuild options NodejsFunction derives from the deploy bundling options (infra/constructs/functions.ts). */
-const esbuildOptions = {
-  bundle: true,
-  platform: 'node' as const,
-  minify: BUNDLING.minify,
-  format: BUNDLING.format as 'esm',
-  target: BUNDLING.target,
-  sourcemap: BUNDLING.sourceMap,
-  mainFields: BUNDLING.mainFields,
-  banner: { js: BUNDLING.banner },
-  external: BUNDLING.externalModules,
-  alias: BUNDLE_ALIASES,
-  treeShaking: true,
-  logLevel: 'silent' as const,
-};
+const ROUNDS = 20;
+const LAZY_ROUNDS = 3;
 
 // A Lambda's environment: region and credentials present, nothing contacted while importing.
 const lambdaEnv = {
@@ -46,8 +46,11 @@ const lambdaEnv = {
   POWERTOOLS_LOG_LEVEL: 'CRITICAL',
 };
 
-// Time to import the bundle, which builds its clients at module scope, in a fresh process.
-const CHILD = 'const t = performance.now(); await import(process.env.BENCH_BUNDLE); process.stdout.write(String(performance.now() - t));';
+// Time to import the entry, which builds its clients at module scope, in a fresh process; then, if
+// asked, the time to import one lazy chunk as the route's first call would.
+const CHILD = `const t = performance.now(); await import(process.env.BENCH_BUNDLE); const init = performance.now() - t;
+let lazy = 0; if (process.env.BENCH_LAZY) { const l = performance.now(); await import(process.env.BENCH_LAZY); lazy = performance.now() - l; }
+process.stdout.write(JSON.stringify({ init, lazy }));`;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -55,16 +58,41 @@ const median = (xs: number[]) => {
 };
 
 /** Output bytes per npm package (or per source folder of this repository), largest first. */
-function contributors(inputs: Record<string, { bytesInOutput: number }>) {
+function contributors(outputs: Metafile['outputs'][string][]) {
   const by = new Map<string, number>();
-  for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
-    const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? file.split('/').slice(0, 3).join('/');
-    by.set(pkg, (by.get(pkg) ?? 0) + bytesInOutput);
+  for (const output of outputs) {
+    for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? file.split('/').slice(0, 3).join('/');
+      by.set(pkg, (by.get(pkg) ?? 0) + bytesInOutput);
+    }
   }
-  return [...by].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, bytes]) => ({ name, kb: bytes / 1024 }));
+  return [...by].filter(([, b]) => b > 0).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, bytes]) => ({ name, kb: bytes / 1024 }));
 }
 
-/** Every Lambda entry bundled as deployed, plus the baseline: size and median cold init over fresh processes. */
+/** The output files loaded when `file` is imported: itself and its static imports, transitively. */
+function staticClosure(metafile: Metafile, file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const imp of metafile.outputs[file]?.imports ?? []) if (imp.kind === 'import-statement' && !imp.external) staticClosure(metafile, imp.path, seen);
+  return seen;
+}
+
+const bytesOf = (metafile: Metafile, files: Iterable<string>) => [...files].reduce((n, f) => n + metafile.outputs[f]!.bytes, 0);
+
+function child(entry: string, lazy?: string) {
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], {
+    env: { ...lambdaEnv, BENCH_BUNDLE: pathToFileURL(entry).href, ...(lazy ? { BENCH_LAZY: pathToFileURL(lazy).href } : {}) },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`${entry} failed to initialize: ${run.stderr}`);
+  return JSON.parse(run.stdout) as { init: number; lazy: number };
+}
+
+/**
+ * Every Lambda entry built as deployed (infra/constructs/bundle.ts), plus the baseline: the code loaded
+ * at init and its median cold init over fresh processes; each lazily loaded chunk with its size and
+ * first-call cost.
+ */
 export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: BundleResult; bundles: BundleResult[] }> {
   const entries: Record<string, string> = { baseline: path.join(REPO_ROOT, 'bench', 'baseline.ts') };
   for (const kind of ['http', 'queue']) {
@@ -72,41 +100,61 @@ export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: Bundl
       entries[`${kind}/${file.replace(/\.ts$/, '')}`] = path.join(FUNCTIONS_ROOT, kind, file);
     }
   }
-  const outDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-bench-'));
+  const outRoot = mkdtempSync(path.join(tmpdir(), 'helpdesk-bench-'));
   try {
-    progress(`bundling ${Object.keys(entries).length - 1} Lambdas and the baseline`);
-    const files: Record<string, string> = {};
-    const tops: Record<string, BundleResult['top']> = {};
-    await Promise.all(
-      Object.entries(entries).map(async ([name, entry]) => {
-        const outfile = path.join(outDir, name, 'index.mjs');
-        const { metafile } = await build({ ...esbuildOptions, entryPoints: [entry], outfile, absWorkingDir: REPO_ROOT, metafile: true });
-        files[name] = outfile;
-        tops[name] = contributors(Object.values(metafile.outputs)[0]!.inputs);
-      }),
-    );
-    const times: Record<string, number[]> = Object.fromEntries(Object.keys(files).map((n) => [n, []]));
+    progress(`building ${Object.keys(entries).length - 1} Lambdas and the baseline`);
+    const built = Object.entries(entries).map(([name, entry]) => {
+      const outdir = path.join(outRoot, name);
+      mkdirSync(outdir, { recursive: true });
+      const metafile = buildFunction(entry, outdir);
+      const rel = (f: string) => path.relative(REPO_ROOT, path.join(outdir, f));
+      const main = rel(BUNDLE_ENTRY_FILE);
+      const init = staticClosure(metafile, main);
+      // Dynamically imported modules are esbuild entry points of their own (outputs with an entryPoint);
+      // the ones our code imports are reported (the AWS SDK's own lazy imports are left out).
+      const ours = new Set(
+        Object.entries(metafile.inputs)
+          .filter(([file]) => !file.includes('node_modules/'))
+          .flatMap(([, input]) => input.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path)),
+      );
+      const lazy = Object.entries(metafile.outputs)
+        .filter(([file, o]) => file !== main && o.entryPoint && ours.has(o.entryPoint))
+        .map(([file, o]) => {
+          const loads = [...staticClosure(metafile, file)].filter((f) => !init.has(f));
+          return { file, module: o.entryPoint!, kb: bytesOf(metafile, loads) / 1024, top: contributors(loads.map((f) => metafile.outputs[f]!)) };
+        });
+      return {
+        name,
+        file: path.join(outdir, BUNDLE_ENTRY_FILE),
+        kb: bytesOf(metafile, init) / 1024,
+        totalKb: bytesOf(metafile, Object.keys(metafile.outputs)) / 1024,
+        top: contributors([...init].map((f) => metafile.outputs[f]!)),
+        lazy,
+      };
+    });
+    const times: Record<string, number[]> = Object.fromEntries(built.map((b) => [b.name, []]));
     for (let round = 1; round <= rounds; round++) {
       if (round === 1 || round % 5 === 0) progress(`cold init round ${round}/${rounds}`);
       // Interleaved, so a busy moment on the shared machine hits every bundle alike.
-      for (const [name, file] of Object.entries(files)) {
-        const child = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], {
-          env: { ...lambdaEnv, BENCH_BUNDLE: pathToFileURL(file).href },
-          encoding: 'utf8',
-        });
-        const ms = Number(child.stdout);
-        if (child.status !== 0 || !Number.isFinite(ms)) throw new Error(`${name} failed to initialize: ${child.stderr}`);
-        times[name]!.push(ms);
-      }
+      for (const b of built) times[b.name]!.push(child(b.file).init);
     }
-    const results = Object.entries(files).map(([name, file]) => ({
-      name,
-      kb: statSync(file).size / 1024,
-      initMs: rounds ? median(times[name]!) : NaN,
-      top: tops[name]!,
+    const lazyRounds = Math.min(rounds, LAZY_ROUNDS);
+    if (lazyRounds) progress(`first calls of ${built.reduce((n, b) => n + b.lazy.length, 0)} lazy chunks, ${lazyRounds} rounds`);
+    const results = built.map((b) => ({
+      name: b.name,
+      kb: b.kb,
+      totalKb: b.totalKb,
+      initMs: rounds ? median(times[b.name]!) : NaN,
+      top: b.top,
+      lazy: b.lazy.map((l) => ({
+        module: l.module,
+        kb: l.kb,
+        top: l.top,
+        firstCallMs: lazyRounds ? median(Array.from({ length: lazyRounds }, () => child(b.file, path.join(REPO_ROOT, l.file)).lazy)) : NaN,
+      })),
     }));
     return { baseline: results.find((r) => r.name === 'baseline')!, bundles: results.filter((r) => r.name !== 'baseline').sort((a, b) => a.name.localeCompare(b.name)) };
   } finally {
-    rmSync(outDir, { recursive: true, force: true });
+    rmSync(outRoot, { recursive: true, force: true });
   }
 }

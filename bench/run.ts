@@ -3,7 +3,7 @@
  * tickets and local throughput, as one table printed and written to docs/benchmarks.md (between the
  * markers; the analysis around them is kept). Starts its own local stack; progress goes to stderr.
  * BENCH_QUICK=1 shrinks every phase for a smoke run and leaves the document alone. BENCH_ONLY=bundles,
- * routes, scale, load (comma-separated) runs only those phases, printed and not written.
+ * routes, chains, scale, load (comma-separated) runs only those phases, printed and not written.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,10 +14,13 @@ import { measureRoutes, split } from './routes.js';
 import { measureScale, pool, seedTickets, tenantContext } from './scale.js';
 import { createFixtures, progress, startStack } from './stack.js';
 import { SEARCH_WORDS, type LoadSpec } from './load-ops.js';
+import { apiCallDollars, chooseMemory, durationAt, floorDollars, lambdaDollars, dynamoDollars, PRICES, perMillion, type Usage } from './cost.js';
+import { measureChains, unitsOf, type ChainCost } from './consumers.js';
+import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB, HTTP_MEMORY_MB } from '../infra/memory.js';
 import { CLIENTS, load, SECONDS, type LoadResult } from './throughput.js';
 
 const quick = process.env.BENCH_QUICK === '1';
-const PHASES = ['bundles', 'routes', 'scale', 'load'] as const;
+const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load'] as const;
 const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim()).filter(Boolean);
 const unknownPhase = only?.find((p) => !(PHASES as readonly string[]).includes(p));
 if (unknownPhase) throw new Error(`BENCH_ONLY: unknown phase ${unknownPhase} (phases: ${PHASES.join(', ')})`);
@@ -47,14 +50,20 @@ if (runs('bundles')) {
   for (const b of bundles) {
     const ratio = b.initMs / baseline.initMs;
     const top = b.top.slice(0, 3).map((t) => `${t.name} ${n0(t.kb)}`).join(', ');
-    row('bundle', b.name, `${n0(b.kb)} KB (${top}), init ${n0(b.initMs)} ms = ${ratio.toFixed(2)}x`, '<= 400 KB, <= 1.5x', verdict(b.kb <= 400 && ratio <= 1.5));
+    const ok = b.kb <= 450 && ratio <= 2;
+    const cause = ok ? '' : ` — over: ${b.kb > 450 ? 'size' : ''}${b.kb > 450 && ratio > 2 ? ', ' : ''}${ratio > 2 ? 'init time' : ''} (largest at init: ${b.top[0]?.name})`;
+    row('bundle', `${b.name} (at init)`, `${n0(b.kb)} KB of ${n0(b.totalKb)} KB shipped (${top}), init ${n0(b.initMs)} ms = ${ratio.toFixed(2)}x${cause}`, '<= 450 KB, <= 2.0x', verdict(ok));
+    for (const l of b.lazy) {
+      const ltop = l.top.slice(0, 2).map((t) => `${t.name} ${n0(t.kb)}`).join(', ');
+      row('lazy', `${b.name}: ${l.module.replace(/^packages\/core\/src\//, 'core/')}`, `first call +${n0(l.kb)} KB (${ltop || 'own code'}), +${n1(l.firstCallMs)} ms`);
+    }
   }
 }
 
 // The local stack for everything else.
 const stack = only?.every((p) => p === 'bundles') ? undefined : (progress('starting the local stack'), await startStack());
 if (stack) try {
-  const fixtures = await createFixtures(['routes', 'scale', 'kb', 'load']);
+  const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load']);
   stack.useKey(fixtures.key);
 
   // 2. Per route.
@@ -71,8 +80,8 @@ if (stack) try {
       let target = '';
       let result: Result = '';
       if (GET_ONE.test(route)) {
-        target = '1 + <= 1 rate limit';
-        result = verdict(r.status === 200 && warm.own === 1 && warm.rate <= 1);
+        target = '1 req (rate limit batched)';
+        result = verdict(r.status === 200 && warm.total === 1);
       } else if (route.startsWith('POST /tickets ') || route === 'POST /tickets') {
         target = '<= 4 req';
         result = verdict(r.status === 200 && warm.total <= 4);
@@ -86,6 +95,65 @@ if (stack) try {
       row('route', route, value, target, result);
     }
     row('route', 'not measured', skipped.map((s) => s.replace('/api/v1', '')).join(', ') || '-');
+
+    // Cost per route at the deployed memory size, beside the floor.
+    const floor = floorDollars();
+    row('cost', `prices (us-east-1, ${PRICES.asOf}; bench/cost.ts)`, `HTTP API $${PRICES.httpApiPerMillion}/M, Lambda arm64 $${PRICES.lambdaArmPerGbSecond}/GB-s + $${PRICES.lambdaPerMillionInvocations}/M, DynamoDB $${PRICES.dynamoWritePerMillionUnits}/M WRU, $${PRICES.dynamoReadPerMillionUnits}/M RRU`);
+    row('cost', 'floor: API Gateway + one eventually consistent read', `${perMillion(floor)} per million requests`);
+    const usageOf = (r: (typeof routeResults)[number]): Usage => ({ cpuMs: r.cpuMs, ...unitsOf(r.warm) });
+    for (const r of routeResults) {
+      const mb = HTTP_MEMORY_MB[r.group as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
+      const u = usageOf(r);
+      const d = apiCallDollars(u, mb);
+      row(
+        'cost',
+        r.route.replace('/api/v1', ''),
+        `${perMillion(d.total)} per million = ${(d.total / floor).toFixed(1)}x floor (API ${perMillion(d.api)}, Lambda ${perMillion(d.lambda)} at ${mb} MB / ${n1(durationAt(u, mb))} ms, DynamoDB ${perMillion(d.dynamo)}: ${n1(u.readUnits)} RRU, ${n1(u.writeUnits)} WRU)`,
+      );
+    }
+
+    // Memory per group from its routes' duration curve.
+    const groups = [...new Set(routeResults.map((r) => r.group))].sort();
+    for (const g of groups) {
+      const { best, curve, fits } = chooseMemory(routeResults.filter((r) => r.group === g).map(usageOf));
+      const deployed = HTTP_MEMORY_MB[g as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
+      const points = curve.map((c) => `${c.mb} MB ${n1(c.ms)} ms ${perMillion(c.dollars)}/M (${c.score.toFixed(3)})`).join(', ');
+      row('memory', `http/${g}`, `${points}; best ${best} MB, deployed ${deployed} MB`, 'deployed scores within 2% of best', verdict(fits(deployed)));
+    }
+  }
+
+  // 2b. Background work end to end: per thousand emails, log events, webhook deliveries.
+  if (runs('chains')) {
+    const chains = await measureChains(stack, 'chains');
+    const sqsDollars = (messages: number) => (messages * 1.2 * PRICES.sqsPerMillionRequests) / 1e6; // send, and receive + delete in batches of 10
+    // `group` undefined: the API calls only raised the events (another route's cost), not counted here.
+    const perThousand = (name: string, c: ChainCost, group: keyof typeof HTTP_MEMORY_MB | undefined, consumer: string, extra = 0) => {
+      const apiUsage: Usage = { cpuMs: c.api.cpuMs / Math.max(1, c.api.calls), ...unitsOf(c.api.requests) };
+      apiUsage.readUnits /= Math.max(1, c.api.calls);
+      apiUsage.writeUnits /= Math.max(1, c.api.calls);
+      apiUsage.awsRequests /= Math.max(1, c.api.calls);
+      const consumerUsage = unitsOf(c.consumers.requests);
+      const batches = Math.max(1, Math.ceil(c.consumers.messages / 10));
+      const consumerCall = { cpuMs: c.consumers.cpuMs / batches, awsRequests: consumerUsage.awsRequests / batches };
+      const mb = CONSUMER_MEMORY_MB[consumer] ?? DEFAULT_MEMORY_MB;
+      const api = group ? apiCallDollars(apiUsage, HTTP_MEMORY_MB[group]).total * c.api.calls : 0;
+      const lambda = lambdaDollars(durationAt(consumerCall, mb), mb) * batches;
+      const dynamo = dynamoDollars(consumerUsage);
+      const total = api + lambda + dynamo + sqsDollars(c.consumers.messages) + extra;
+      const per = c.units ? (total / c.units) * 1000 : NaN;
+      row(
+        'cost',
+        `per thousand ${name}`,
+        c.units
+          ? `$${per.toFixed(4)} (${c.units} measured: API calls ${group ? `$${((api / c.units) * 1000).toFixed(4)}` : 'not counted (the events came from POST /tickets)'}, consumers $${(((lambda + dynamo) / c.units) * 1000).toFixed(4)} over ${c.consumers.messages} messages, ${n1(consumerUsage.readUnits)} RRU, ${n1(consumerUsage.writeUnits)} WRU${extra ? `, SES $${((extra / c.units) * 1000).toFixed(4)}` : ''})`
+          : 'not measured (no unit of work completed)',
+      );
+      const { best, curve, fits } = chooseMemory([consumerCall]);
+      row('memory', `queue/${consumer} (per batch of 10)`, `${curve.map((p) => `${p.mb} MB ${n1(p.ms)} ms (${p.score.toFixed(3)})`).join(', ')}; best ${best} MB, deployed ${mb} MB`, 'deployed scores within 2% of best', verdict(fits(mb)));
+    };
+    perThousand('emails sent', chains.emails, 'emails', 'emails', (chains.emails.units * PRICES.sesPerThousandEmails) / 1000);
+    perThousand('log events ingested and grouped', chains.logs, 'logs', 'log-grouping');
+    perThousand('webhook deliveries', chains.webhooks, undefined, 'webhooks');
   }
 
   // 3. Scale.
@@ -149,7 +217,7 @@ if (stack) try {
       const ratio = l.rps / ceiling.rps;
       const value = `${n0(l.rps)} req/s = ${(ratio * 100).toFixed(0)}% of ceiling; p50 ${n0(l.p50)} ms, p95 ${n0(l.p95)} ms; ${l.errors} errors`;
       const targeted = l.name === 'GET /tickets/{id}';
-      row('load', l.name, value, targeted ? '>= 40% of ceiling' : '', targeted ? verdict(ratio >= 0.4 && l.errors === 0) : '');
+      row('load', l.name, value, targeted ? '>= 45% of ceiling' : '', targeted ? verdict(ratio >= 0.45 && l.errors === 0) : '');
     }
     const search = loads.find((l) => l.name === 'GET /articles/search')!;
     row('load', `search latency over ${ARTICLES} published articles`, `p50 ${n1(search.p50)} ms, p95 ${n1(search.p95)} ms (under ${CLIENTS} concurrent clients)`);
@@ -195,7 +263,7 @@ const header = [
 ].join('\n');
 console.log(`${header}\n\n${table}`);
 
-if (!quick) {
+if (!quick && !only) {
   const file = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
   const START = '<!-- bench:start -->';
   const END = '<!-- bench:end -->';

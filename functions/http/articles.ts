@@ -1,11 +1,11 @@
 import { createArticle, getArticle, listArticles, updateArticle, voteArticle } from '@helpdesk/core/articles/articles';
 import { createCategory, deleteCategory, listCategories, updateCategory } from '@helpdesk/core/articles/categories';
 import { articleRoutes } from '@helpdesk/core/articles/routes';
-import { searchArticles } from '@helpdesk/core/articles/search';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
+// Search (MiniSearch, the S3 snapshot, the embedder) loads on the first search: `await import` makes it a chunk of its own.
 export const handler = createGroupHandler(articleRoutes, {
-  searchArticles: async ({ ctx, query }) => searchArticles(ctx, query),
+  searchArticles: async ({ ctx, query }) => (await import('@helpdesk/core/articles/search')).searchArticles(ctx, query),
   listArticles: async ({ ctx, query }) => listArticles(ctx, query),
   createArticle: async ({ ctx, body }) => createArticle(ctx, body),
   getArticle: async ({ ctx, params }) => getArticle(ctx, params.articleId),

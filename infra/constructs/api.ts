@@ -6,6 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { fullPath, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
 import { httpGrants } from '../grants.js';
+import { DEFAULT_MEMORY_MB, HTTP_MEMORY_MB } from '../memory.js';
 import { entryExists, groupAssets, httpEntry } from '../paths.js';
 import { HelpdeskFunction, type SharedResources } from './functions.js';
 
@@ -95,7 +96,7 @@ export class Api extends Construct {
         serviceName: `helpdesk-http-${group}`,
         grants: httpGrants(group),
         assets: groupAssets(group),
-        memorySize: 512,
+        memorySize: HTTP_MEMORY_MB[group] ?? DEFAULT_MEMORY_MB,
         // API Gateway HTTP APIs give up after 30 s; stop before that so the error is ours.
         timeout: Duration.seconds(29),
       });

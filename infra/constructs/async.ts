@@ -4,6 +4,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/ports/queues';
 import { consumerGrants } from '../grants.js';
+import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB } from '../memory.js';
 import { entryExists, queueEntry } from '../paths.js';
 import { HelpdeskFunction, type SharedResources } from './functions.js';
 
@@ -72,7 +73,7 @@ export class Async extends Construct {
         description: `Consumer of the ${name} queue (functions/queue/${spec.consumer}.ts)`,
         serviceName: `helpdesk-queue-${spec.consumer}`,
         grants: consumerGrants(spec.consumer),
-        memorySize: 512,
+        memorySize: CONSUMER_MEMORY_MB[spec.consumer] ?? DEFAULT_MEMORY_MB,
         timeout: consumerTimeout(spec.visibilityTimeout),
       });
       consumer.fn.addEventSource(

@@ -1,9 +1,9 @@
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { CfnResource, type Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
@@ -12,31 +12,11 @@ import { Construct } from 'constructs';
 import { tableKeys } from '@helpdesk/core/db/table';
 import type { QueueName } from '@helpdesk/core/ports/queues';
 import type { FunctionGrants } from '../grants.js';
-import { entryExists, REPO_ROOT } from '../paths.js';
+import { entryExists } from '../paths.js';
+import { buildFolder, buildFunction } from './bundle.js';
 
 /** The runtime every function deploys on (bundles target node22, which runs unchanged on it). */
 export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
-
-/** Modules replaced in every bundle by a smaller one with the same exports (see each stub for why). */
-export const BUNDLE_ALIASES: Record<string, string> = {
-  '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'infra', 'stubs', 'credential-provider-node.ts'),
-};
-
-/**
- * How every function is bundled: minified ESM for node22, the AWS SDK bundled (no external modules) so
- * esbuild tree-shakes it. Exported for bench/, which builds the same bundles to measure them.
- */
-export const BUNDLING = {
-  minify: true,
-  format: OutputFormat.ESM,
-  target: 'node22',
-  sourceMap: false,
-  forceDockerBundling: false,
-  mainFields: ['module', 'main'],
-  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  externalModules: [],
-  esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`) },
-} satisfies BundlingOptions;
 
 /** Item reads and writes (TransactWriteItems is authorized per item by these actions); no table admin. */
 const TABLE_ACTIONS = [
@@ -85,16 +65,18 @@ export interface HelpdeskFunctionProps {
   grants: FunctionGrants;
   /** Absolute paths of files copied beside the bundle. */
   assets?: string[];
+  /** MB; infra/memory.ts says how each was chosen. */
   memorySize: number;
   timeout: Duration;
 }
 
 /**
- * One Lambda: bundled ESM with esbuild (AWS SDK v3 bundled and tree-shaken), arm64, its own log group
- * with retention, its own role holding only the grants in infra/grants.ts.
+ * One Lambda: ESM built with esbuild into index.mjs and lazily loaded chunks (infra/constructs/bundle.ts;
+ * AWS SDK v3 bundled and tree-shaken), arm64, its own log group with retention, its own role holding
+ * only the grants in infra/grants.ts.
  */
 export class HelpdeskFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: lambda.Function;
   readonly logGroup: logs.LogGroup;
   readonly role: iam.Role;
 
@@ -120,9 +102,10 @@ export class HelpdeskFunction extends Construct {
       }),
     );
 
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
+    const built = this.build(props.entry, props.assets);
+    this.fn = new lambda.Function(this, 'Function', {
+      code: lambda.Code.fromAsset(built),
+      handler: 'index.handler', // index.mjs (BUNDLE_ENTRY_FILE)
       description: props.description,
       runtime: LAMBDA_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
@@ -135,17 +118,12 @@ export class HelpdeskFunction extends Construct {
         ...shared.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
       },
-      bundling: props.assets?.length
-        ? {
-            ...BUNDLING,
-            commandHooks: {
-              beforeBundling: () => [],
-              beforeInstall: () => [],
-              afterBundling: (_input: string, output: string) => props.assets!.map((file) => `cp "${file}" "${output}/"`),
-            },
-          }
-        : BUNDLING,
     });
+
+    // Staging copied the build into the cloud assembly; without staging (SAM) the asset is the folder itself.
+    if (built !== path.dirname(props.entry) && !this.node.tryGetContext('aws:cdk:disable-asset-staging')) {
+      rmSync(built, { recursive: true, force: true });
+    }
 
     const stack = Stack.of(this);
     const allow = (actions: string[], resources: string[]) =>
@@ -190,6 +168,18 @@ export class HelpdeskFunction extends Construct {
         'One-time schedules are named per scheduled send (hd-<jobId>) at runtime; the wildcard is confined to this stage\'s schedule group.',
       );
     }
+  }
+
+  /**
+   * The function's folder, built at synth time (offline; the asset staging copies it into the cloud
+   * assembly). Stacks CDK was told not to bundle (`cdk list`, `aws:cdk:bundling-stacks`) get the entry's
+   * own folder, as NodejsFunction does, without running esbuild.
+   */
+  private build(entry: string, assets: string[] = []) {
+    if (!Stack.of(this).bundlingRequired) return path.dirname(entry);
+    const outdir = buildFolder(this.node.path);
+    buildFunction(entry, outdir, assets);
+    return outdir;
   }
 
   /** Acknowledges one AwsSolutions-IAM5 finding on this function's role policy. */

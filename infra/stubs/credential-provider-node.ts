@@ -1,5 +1,5 @@
 /**
- * Replaces `@aws-sdk/credential-provider-node` in Lambda bundles (an esbuild alias in BUNDLING). A
+ * Replaces `@aws-sdk/credential-provider-node` in Lambda bundles (BUNDLE_ALIASES in infra/constructs/bundle.ts). A
  * Lambda always gets its role's credentials in the environment (AWS_ACCESS_KEY_ID,
  * AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), so the default chain's other links (SSO, INI profiles,
  * credential processes, web identity, container and instance metadata) are dead code that costs every

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -109,8 +109,13 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
   it('bundles every Lambda with the env-only credential provider: no SSO, INI, process or web-identity providers', () => {
     const functions = [...Object.values(stack.api.functions), ...Object.values(stack.async.consumers)].filter((f): f is HelpdeskFunction => f !== undefined);
     for (const fn of functions) {
-      const code = resources[logicalId(fn, 'fn')]?.Properties?.Code as { S3Key: string };
-      const bundle = readFileSync(path.join((stack.node.root as App).outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs'), 'utf8');
+      const { Code: code, Handler: handler } = resources[logicalId(fn, 'fn')]!.Properties as { Code: { S3Key: string }; Handler: string };
+      expect(handler, fn.node.path).toBe('index.handler');
+      // index.mjs and the chunks it loads, at once or on first use: everything that ships.
+      const dir = path.join((stack.node.root as App).outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
+      const files = readdirSync(dir).filter((f) => f.endsWith('.mjs'));
+      expect(files, fn.node.path).toContain('index.mjs');
+      const bundle = files.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
       // Each provider names itself in its debug messages, which survive minification.
       const providers = new Set(bundle.match(/@aws-sdk\/credential-provider-[a-z-]+/g));
       expect(providers.has('@aws-sdk/credential-provider-env'), fn.node.path).toBe(true);
@@ -271,9 +276,9 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
 });
 
 describe('Helpdesk stack (prod, every endpoint group and consumer present)', () => {
-  // Stub entry modules for every group and consumer, under the project root (NodejsFunction requires it)
-  // in a git-ignored folder, so the grants of functions that do not exist yet are checked too. The
-  // stubs are not bundled: the suite above already bundles the real modules.
+  // Stub entry modules for every group and consumer, under the project root in a git-ignored folder,
+  // so the grants of functions that do not exist yet are checked too. The stubs are not bundled: the
+  // suite above already bundles the real modules.
   let root = '';
   let stack: HelpdeskStack;
   let template: Template;

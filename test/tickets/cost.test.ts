@@ -121,6 +121,7 @@ describe('search read cost', () => {
     // Full tickets: only the page's, in one BatchGetItem.
     expect(requests.filter((r) => r.command === 'BatchGetItem')).toHaveLength(1);
     expect(units('BatchGetItem')).toBeLessThanOrEqual(25 * 0.5);
-    expect(requests.map((r) => r.command).filter((c) => c !== 'Query' && c !== 'BatchGetItem')).toEqual(['UpdateItem']);
+    // Nothing else: the rate limit counts this key in the instance (well under its limit, no write).
+    expect(requests.map((r) => r.command).filter((c) => c !== 'Query' && c !== 'BatchGetItem')).toEqual([]);
   }, 180_000);
 });

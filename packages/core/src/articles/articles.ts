@@ -10,8 +10,11 @@ import { enqueue } from '../ports/queue.js';
 import { Article, articleService, NO_CATEGORY } from './entities.js';
 import type { ArticleCreateInput, ArticleUpdateInput } from './routes.js';
 import { freeSlug, rejectedAt } from './slugs.js';
-import { deriveExcerpt, markdownToHtml, slugify } from './text.js';
 import { problem } from '../errors/problem.js';
+
+// Markdown and HTML-to-text (~200 KB bundled) load when an article is written or read in full, not
+// at cold start: lists, votes and search never need them.
+const text = () => import('./text.js');
 
 type ArticleRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof Article.get>['go']>>['data']>;
 
@@ -37,10 +40,10 @@ export const toArticleItem = (ctx: TenantContext, a: ArticleRecord) => ({
   updatedAt: a.updatedAt,
 });
 
-const toFullArticle = (ctx: TenantContext, a: ArticleRecord, body: string) => ({
+const toFullArticle = async (ctx: TenantContext, a: ArticleRecord, body: string) => ({
   ...toArticleItem(ctx, a),
   body,
-  bodyHtml: markdownToHtml(body),
+  bodyHtml: (await text()).markdownToHtml(body),
 });
 
 /** The article and its body: one Query on the article's item collection. */
@@ -66,6 +69,7 @@ const slugTaken = (slug: string) =>
   problem('article.slug_taken', { slug });
 
 export async function createArticle(ctx: TenantContext, input: ArticleCreateInput) {
+  const { deriveExcerpt, slugify } = await text();
   const articleId = randomUUID();
   const body = input.body ?? '';
   const status = input.status ?? 'draft';
@@ -116,6 +120,7 @@ export async function getArticle(ctx: TenantContext, articleId: string) {
 }
 
 export async function updateArticle(ctx: TenantContext, articleId: string, input: ArticleUpdateInput) {
+  const { deriveExcerpt } = await text();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const found = await loadArticle(ctx, articleId);
     if (!found) throw errors.notFound('Article');

@@ -4,7 +4,6 @@ import { errors } from '../http/errors.js';
 import { ArticleCategory, articleService } from './entities.js';
 import type { CategoryInput } from './routes.js';
 import { freeSlug, rejectedAt } from './slugs.js';
-import { slugify } from './text.js';
 import { conflictPause, WRITE_ATTEMPTS as ATTEMPTS } from '../db/transact.js';
 import { problem } from '../errors/problem.js';
 
@@ -35,7 +34,7 @@ export async function listCategories(ctx: TenantContext) {
 export async function createCategory(ctx: TenantContext, input: CategoryInput) {
   const categoryId = randomUUID();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const slug = input.slug ?? (await freeSlug(ctx, 'category', slugify(input.name)));
+    const slug = input.slug ?? (await freeSlug(ctx, 'category', (await import('./text.js')).slugify(input.name)));
     const result = await articleService.transaction
       .write(({ slugClaim, category }) => [
         slugClaim.create({ ...tenantOf(ctx), kind: 'category', slug, ownerId: categoryId }).commit(),

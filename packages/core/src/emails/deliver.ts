@@ -4,7 +4,6 @@ import { isConditionFailure } from '../db/errors.js';
 import { HttpError } from '../http/errors.js';
 import { enqueue } from '../ports/queue.js';
 import { QUEUES } from '../ports/queues.js';
-import { renderEmail } from '../templates/render.js';
 import type { DeliveryMessage } from './create.js';
 import { EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
@@ -75,7 +74,7 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
   try {
     let rendered;
     try {
-      rendered = await renderEmail(
+      rendered = await (await import('../templates/render.js')).renderEmail(
         ctx,
         row.kind === 'template'
           ? {

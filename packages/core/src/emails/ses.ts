@@ -1,8 +1,9 @@
-import { GetEmailIdentityCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { awsClientConfig, env } from '../config.js';
+import { lazyClient } from '../ports/lazy-client.js';
 import { headerMailbox } from './mailbox.js';
 
-const ses = new SESv2Client(awsClientConfig('ses'));
+// The SES client loads on the first send (sandbox deliveries never send).
+const sesClient = lazyClient(() => import('@aws-sdk/client-sesv2'), (sdk) => new sdk.SESv2Client(awsClientConfig('ses')));
 
 export interface OutgoingMail {
   from: string;
@@ -25,8 +26,9 @@ export const isPermanentSesError = (err: unknown) => PERMANENT.has((err as { nam
 /** Sends one message through SES v2; returns SES's message id. */
 export async function sendViaSes(mail: OutgoingMail): Promise<string> {
   const charset = 'UTF-8';
+  const { sdk, client: ses } = await sesClient();
   const out = await ses.send(
-    new SendEmailCommand({
+    new sdk.SendEmailCommand({
       // Display names as RFC 2047 encoded-words and domains in punycode: SES takes 7-bit ASCII only.
       FromEmailAddress: headerMailbox(mail.from),
       Destination: { ToAddresses: [headerMailbox(mail.to)], CcAddresses: mail.cc.map(headerMailbox), BccAddresses: mail.bcc.map(headerMailbox) },
@@ -48,7 +50,8 @@ export async function sendViaSes(mail: OutgoingMail): Promise<string> {
 /** Whether SES may send from this identity (a domain or an address): false when it is unknown or unverified. */
 export async function isVerifiedIdentity(identity: string): Promise<boolean> {
   try {
-    const out = await ses.send(new GetEmailIdentityCommand({ EmailIdentity: identity }));
+    const { sdk, client: ses } = await sesClient();
+    const out = await ses.send(new sdk.GetEmailIdentityCommand({ EmailIdentity: identity }));
     return out.VerifiedForSendingStatus === true;
   } catch (err) {
     if ((err as { name?: string }).name === 'NotFoundException') return false;
@@ -57,4 +60,4 @@ export async function isVerifiedIdentity(identity: string): Promise<boolean> {
 }
 
 /** The region SES answers from (identities are per region). */
-export const sesRegion = () => ses.config.region();
+export const sesRegion = async () => (await sesClient()).client.config.region();

@@ -1,5 +1,5 @@
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
-import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
+import type httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
@@ -8,7 +8,6 @@ import { requirePlan } from '../auth/quota.js';
 import { logger } from '../logger.js';
 import { problem } from '../errors/problem.js';
 import { errors, HttpError, type FieldIssue } from './errors.js';
-import { ipAllowed } from './ip.js';
 import { createMatcher } from './match.js';
 import { countRequest, rateHeaders, type RateState } from './rate-limit.js';
 import { routeKey, type RawResult, type RouteDef, type RouteImpl, type RouteImpls } from './route.js';
@@ -121,7 +120,8 @@ const authorize = (): MiddlewareObj<Event, Result> => ({
     const { principal, route } = stateOf(event);
     if (!principal) return;
     const ip = event.requestContext.http.sourceIp;
-    if (!ipAllowed(ip, principal.allowIps)) throw problem('auth.forbidden', { ip });
+    // The address parser loads only for keys that have an allowlist.
+    if (principal.allowIps.length > 0 && !(await import('./ip.js')).ipAllowed(ip, principal.allowIps)) throw problem('auth.forbidden', { ip });
     const scope = route!.scope;
     if (scope && principal.scopes.length > 0 && !principal.scopes.includes(scope)) {
       throw problem('auth.forbidden', { scope });
@@ -211,7 +211,7 @@ function assertCompleteMultipart(event: Event) {
 }
 
 /** 7. Path, query and body validation against the route's valibot schemas. */
-const validate = (multipart: ReturnType<typeof httpMultipartBodyParser> | undefined): MiddlewareObj<Event, Result> => ({
+const validate = (multipart: (() => Promise<ReturnType<typeof httpMultipartBodyParser>>) | undefined): MiddlewareObj<Event, Result> => ({
   before: async (request) => {
     const { event } = request;
     const state = stateOf(event);
@@ -232,7 +232,7 @@ const validate = (multipart: ReturnType<typeof httpMultipartBodyParser> | undefi
     if (route.bodyType === 'multipart') {
       if (!multipart) throw new Error(`Route ${route.id} takes multipart but its group handler has no parser`);
       assertCompleteMultipart(event);
-      await multipart.before!(request as never);
+      await (await multipart()).before!(request as never);
       input = event.body;
     } else {
       input = parseBody(event, route);
@@ -263,11 +263,11 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
   for (const [name, route] of Object.entries(routes)) {
     table.set(routeKey(route), { route, impl: impls[name as keyof T] as unknown as RouteImpl<RouteDef> });
   }
-  const multipart = options.multipart
-    ? httpMultipartBodyParser({
-        busboy: { limits: { fileSize: options.multipart.fileSize, files: options.multipart.files ?? 1 } },
-        charset: 'utf8',
-      })
+  // The multipart parser (busboy) loads on the first multipart request, not at cold start.
+  const limits = options.multipart && { fileSize: options.multipart.fileSize, files: options.multipart.files ?? 1 };
+  let parser: Promise<ReturnType<typeof httpMultipartBodyParser>> | undefined;
+  const multipart = limits
+    ? () => (parser ??= import('@middy/http-multipart-body-parser').then(({ default: create }) => create({ busboy: { limits }, charset: 'utf8' })))
     : undefined;
 
   const dispatch = async (event: Event, _context: Context): Promise<Result> => {

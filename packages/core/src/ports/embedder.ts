@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { env } from '../config.js';
+import { lazyClient } from './lazy-client.js';
 
 /**
  * Turns texts into unit-length vectors for semantic search. In AWS it is Amazon Bedrock (Titan Text
@@ -62,12 +63,14 @@ export function bedrockEmbedder(
   /** dimensions: 256, 512 or 1024 for Titan V2. */
   options: { client?: BedrockRuntimeClient; modelId?: string; dimensions?: number } = {},
 ): Embedder {
-  const client = options.client ?? new BedrockRuntimeClient({});
+  // The Bedrock client loads on the first embedding, not at cold start.
+  const bedrock = lazyClient(() => import('@aws-sdk/client-bedrock-runtime'), (sdk) => options.client ?? new sdk.BedrockRuntimeClient({}));
   const modelId = options.modelId ?? env.embeddingModelId;
   const dimensions = options.dimensions ?? 512;
   const embedOne = async (text: string) => {
+    const { sdk, client } = await bedrock();
     const out = await client.send(
-      new InvokeModelCommand({
+      new sdk.InvokeModelCommand({
         modelId,
         contentType: 'application/json',
         accept: 'application/json',

@@ -1,8 +1,9 @@
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientConfig, env } from '../config.js';
+import { lazyClient } from './lazy-client.js';
 import type { QueueInput, QueueName } from './queues.js';
 
-const sqs = new SQSClient(awsClientConfig('sqs'));
+// The SQS client loads on the first send: reads never enqueue, so they do not pay for it at cold start.
+const sqsClient = lazyClient(() => import('@aws-sdk/client-sqs'), (sdk) => new sdk.SQSClient(awsClientConfig('sqs')));
 
 const urlOf = (queue: QueueName) => {
   const url = env.queueUrl(queue);
@@ -33,8 +34,9 @@ export async function enqueueStored(queue: QueueName, message: unknown) {
 }
 
 async function send(queue: QueueName, message: unknown, options: EnqueueOptions) {
+  const { sdk, client: sqs } = await sqsClient();
   await sqs.send(
-    new SendMessageCommand({
+    new sdk.SendMessageCommand({
       QueueUrl: urlOf(queue),
       MessageBody: encodeMessage(message),
       ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),
@@ -44,10 +46,11 @@ async function send(queue: QueueName, message: unknown, options: EnqueueOptions)
 
 /** Sends many messages, ten per SQS request; throws if any entry failed. */
 export async function enqueueMany<Q extends QueueName>(queue: Q, messages: QueueInput<Q>[]) {
+  const { sdk, client: sqs } = await sqsClient();
   for (let i = 0; i < messages.length; i += 10) {
     const chunk = messages.slice(i, i + 10);
     const out = await sqs.send(
-      new SendMessageBatchCommand({
+      new sdk.SendMessageBatchCommand({
         QueueUrl: urlOf(queue),
         Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: encodeMessage(m) })),
       }),

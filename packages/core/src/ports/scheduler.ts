@@ -1,7 +1,7 @@
-import { CreateScheduleCommand, DeleteScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { Entity } from 'electrodb';
 import { env } from '../config.js';
 import { entityConfig, SERVICE } from '../db/client.js';
+import { lazyClient } from './lazy-client.js';
 import { enqueueStored } from './queue.js';
 import type { QueueInput, QueueName } from './queues.js';
 
@@ -29,8 +29,8 @@ export const ScheduledJob = new Entity(
   entityConfig(),
 );
 
-let client: SchedulerClient | undefined;
-const scheduler = () => (client ??= new SchedulerClient({}));
+// The Scheduler client loads on the first schedule, only in AWS (the table mode never needs it).
+const schedulerClient = lazyClient(() => import('@aws-sdk/client-scheduler'), (sdk) => new sdk.SchedulerClient({}));
 
 const scheduleName = (jobId: string) => `hd-${jobId}`.slice(0, 64);
 
@@ -41,8 +41,9 @@ export async function scheduleOnce<Q extends QueueName>(input: { jobId: string; 
     return;
   }
   const queueArn = process.env[`QUEUE_ARN_${input.queue.toUpperCase()}`];
-  await scheduler().send(
-    new CreateScheduleCommand({
+  const { sdk, client: scheduler } = await schedulerClient();
+  await scheduler.send(
+    new sdk.CreateScheduleCommand({
       Name: scheduleName(input.jobId),
       GroupName: env.schedulerGroup,
       ScheduleExpression: `at(${input.at.toISOString().slice(0, 19)})`,
@@ -64,8 +65,9 @@ export async function cancelSchedule(jobId: string): Promise<boolean> {
       return false;
     }
   }
+  const { sdk, client: scheduler } = await schedulerClient();
   try {
-    await scheduler().send(new DeleteScheduleCommand({ Name: scheduleName(jobId), GroupName: env.schedulerGroup }));
+    await scheduler.send(new sdk.DeleteScheduleCommand({ Name: scheduleName(jobId), GroupName: env.schedulerGroup }));
     return true;
   } catch (err) {
     if ((err as Error).name === 'ResourceNotFoundException') return false;

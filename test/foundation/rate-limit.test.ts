@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { RateWindow } from '@helpdesk/core/auth/entities';
+import { countRequest } from '@helpdesk/core/http/rate-limit';
+
+const T0 = Date.UTC(2030, 0, 1, 0, 0, 5);
+const minuteOf = (now: number) => String(Math.floor(now / 60_000));
+const sharedCount = async (keyId: string, now = T0) => (await RateWindow.get({ keyId, window: minuteOf(now) }).go()).data?.count;
+/** Another Lambda instance adding its batch to the shared counter. */
+const otherInstanceAdds = (keyId: string, n: number, now = T0) => RateWindow.update({ keyId, window: minuteOf(now) }).add({ count: n }).go();
+
+describe('rate limit counting (per instance, in batches while well under the limit)', () => {
+  it('counts locally while under budget and adds the batch in one write, with exact remaining', async () => {
+    const keyId = randomUUID();
+    // Limit 10,000: a budget of floor(10,000 / 100) = 100 requests before the first write.
+    for (let i = 1; i <= 100; i++) {
+      const state = await countRequest(keyId, 10_000, T0);
+      expect(state).toMatchObject({ remaining: 10_000 - i, exceeded: false });
+    }
+    expect(await sharedCount(keyId)).toBeUndefined();
+    const flushed = await countRequest(keyId, 10_000, T0);
+    expect(flushed.remaining).toBe(10_000 - 101);
+    expect(await sharedCount(keyId)).toBe(101);
+  });
+
+  it('learns the other instances\' counts at each write and counts exactly near the limit', async () => {
+    const keyId = randomUUID();
+    await otherInstanceAdds(keyId, 985);
+    // This instance still believes the total is 0: budget 10, so 10 requests are served locally.
+    for (let i = 1; i <= 10; i++) expect((await countRequest(keyId, 1_000, T0)).exceeded).toBe(false);
+    // The 11th adds the batch and learns 985 + 11 = 996; from now on every request is a write.
+    expect(await countRequest(keyId, 1_000, T0)).toMatchObject({ remaining: 4, exceeded: false });
+    for (let i = 1; i <= 4; i++) expect((await countRequest(keyId, 1_000, T0)).exceeded).toBe(false);
+    expect(await sharedCount(keyId)).toBe(1_000);
+    const over = await countRequest(keyId, 1_000, T0);
+    expect(over).toMatchObject({ remaining: 0, exceeded: true });
+    expect(await sharedCount(keyId)).toBe(1_001);
+  });
+
+  it('starts every minute afresh, locally and in the shared counter', async () => {
+    const keyId = randomUUID();
+    for (let i = 0; i < 3; i++) await countRequest(keyId, 2, T0);
+    expect((await countRequest(keyId, 2, T0)).exceeded).toBe(true);
+    const next = T0 + 60_000;
+    expect(await countRequest(keyId, 2, next)).toMatchObject({ remaining: 1, exceeded: false, reset: Math.floor(next / 60_000) * 60 + 60 });
+    expect(await sharedCount(keyId, next)).toBe(1);
+  });
+});
