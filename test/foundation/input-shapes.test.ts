@@ -30,7 +30,8 @@ describe('JSON bodies', () => {
     expect(jsonRoutes.length).toBeGreaterThan(20);
     const wrong: string[] = [];
     for (const route of jsonRoutes) {
-      const path = (route.root ? '/api/v1' : '') + route.path.replace(/\{[^}]+\}/g, () => randomUUID());
+      // Root routes (the console's forms) have absolute paths; the others are under /api/v1, which app.call adds.
+      const path = route.path.replace(/\{[^}]+\}/g, () => randomUUID());
       for (const raw of ['[]', 'null', '"x"', '1', '[{"event":"ticket.created"}]']) {
         const res = await app.call(route.method, path, {
           key: route.tenancy === 'public' ? undefined : key,

@@ -37,7 +37,7 @@ const HTML: Record<string, string> = {
 /** Name -> HTML: the rendered golden email, the raw fixtures (HTML with Handlebars tags) and Markdown rendered as the email path renders it. */
 export const TEXT_CASES: Record<string, string> = {
   'order-shipped': read('golden/order-shipped.html'),
-  ...Object.fromEntries(readdirSync(new URL('fixtures/', dir)).map((f) => [`fixture-${f}`, read(`fixtures/${f}`)])),
+  ...Object.fromEntries(readdirSync(new URL('fixtures/', dir)).filter((f) => f.endsWith('.hbs')).map((f) => [`fixture-${f}`, read(`fixtures/${f}`)])),
   ...Object.fromEntries(Object.entries(MARKDOWN).map(([k, md]) => [k, marked.parse(md, { async: false, gfm: true })])),
   ...HTML,
 };
