@@ -33,8 +33,18 @@ export interface paths {
     patch: operations["updateTicket"];
   };
   "/tickets/{ticketId}/messages": {
-    /** Reply to the customer (public) or add an internal note */
+    /**
+     * Reply to the customer (public) or add an internal note
+     * @description Attach up to 10 files in two ways, mixed freely: inline as base64 (`{ fileName, mimeType, content }`, at most 4000000 decoded bytes per message, else 422 `ticket.attachments_too_large`), or uploaded first through POST /attachments (`{ uploadId }`, up to 25000000 bytes each). An upload must be of this project and environment and unexpired (else 422 `ticket.upload_not_found`), uploaded with its declared size (else 422 `ticket.upload_incomplete`) and is attached once (else 422 `ticket.upload_used`); these errors name the item in `details.fields`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 `{ "message": "Request Entity Too Large" }`.
+     */
     post: operations["postTicketMessage"];
+  };
+  "/attachments": {
+    /**
+     * Start an upload: a presigned S3 PUT for one file, to attach to a message by its id
+     * @description For files too large to send inline (up to 25000000 bytes). PUT exactly `size` bytes to `uploadUrl` with the returned `headers` (Content-Type and Content-Length are signed) before `expiresAt` (15 minutes), then pass `{ "uploadId": id }` in the `attachments` of POST /tickets/{ticketId}/messages within 24 hours; uploads never attached are deleted after 24 hours. Storage is counted when the upload is attached.
+     */
+    post: operations["createAttachmentUpload"];
   };
   "/tickets/{ticketId}/tags": {
     /** Add a tag (idempotent) */
@@ -537,10 +547,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -894,10 +907,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -920,7 +936,10 @@ export interface operations {
       };
     };
   };
-  /** Reply to the customer (public) or add an internal note */
+  /**
+   * Reply to the customer (public) or add an internal note
+   * @description Attach up to 10 files in two ways, mixed freely: inline as base64 (`{ fileName, mimeType, content }`, at most 4000000 decoded bytes per message, else 422 `ticket.attachments_too_large`), or uploaded first through POST /attachments (`{ uploadId }`, up to 25000000 bytes each). An upload must be of this project and environment and unexpired (else 422 `ticket.upload_not_found`), uploaded with its declared size (else 422 `ticket.upload_incomplete`) and is attached once (else 422 `ticket.upload_used`); these errors name the item in `details.fields`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 `{ "message": "Request Entity Too Large" }`.
+   */
   postTicketMessage: {
     parameters: {
       query?: {
@@ -945,11 +964,14 @@ export interface operations {
           body: string;
           /** @enum {string} */
           visibility?: "public" | "internal";
-          attachments?: {
+          attachments?: ({
               fileName: string;
               mimeType: string;
               content: string;
-            }[];
+            } | {
+              /** Format: uuid */
+              uploadId: string;
+            })[];
         };
       };
     };
@@ -1012,10 +1034,113 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /** @description validation.failed (details.fields lists each bad field) or a domain rule */
+      422: {
+        content: {
           "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate_limit.exceeded: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal: unexpected error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Start an upload: a presigned S3 PUT for one file, to attach to a message by its id
+   * @description For files too large to send inline (up to 25000000 bytes). PUT exactly `size` bytes to `uploadUrl` with the returned `headers` (Content-Type and Content-Length are signed) before `expiresAt` (15 minutes), then pass `{ "uploadId": id }` in the `attachments` of POST /tickets/{ticketId}/messages within 24 hours; uploads never attached are deleted after 24 hours. Storage is counted when the upload is attached.
+   */
+  createAttachmentUpload: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          fileName: string;
+          mimeType: string;
+          size: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            uploadUrl: string;
+            /** @constant */
+            method: "PUT";
+            headers: {
+              "Content-Type": string;
+              "Content-Length": string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description project.required: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description auth.unauthorized: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description auth.forbidden (scope or IP), project.forbidden, environment.forbidden, or a plan error (plan.*) */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -1105,10 +1230,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -1305,10 +1433,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -1410,10 +1541,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -1822,10 +1956,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -2154,10 +2291,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -2251,10 +2391,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -2526,10 +2669,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -2733,10 +2879,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -2827,10 +2976,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -2989,10 +3141,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -3169,10 +3324,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -3351,10 +3509,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -3648,10 +3809,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -3835,10 +3999,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -4132,10 +4299,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -4349,10 +4519,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -4567,10 +4740,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -4685,10 +4861,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -4897,10 +5076,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -5107,11 +5289,13 @@ export interface operations {
           "text/html": string;
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
-          "text/html": string;
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -5274,10 +5458,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -5459,10 +5646,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */
@@ -5645,10 +5835,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description payload_too_large */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description validation.failed (details.fields lists each bad field) or a domain rule */

@@ -12,7 +12,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'not_found: no such record in this project and environment',
   405: 'method_not_allowed',
   409: 'conflict: other requests kept changing the same record at the same moment; retry',
-  413: 'payload_too_large',
+  413: 'API Gateway, before the API runs: the request\'s Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }`',
   422: 'validation.failed (details.fields lists each bad field) or a domain rule',
   429: 'rate_limit.exceeded: over the per-key rate limit; see Retry-After',
   500: 'internal: unexpected error',
@@ -28,7 +28,7 @@ export function errorStatuses(route: RouteDef): number[] {
   if (route.query || route.body || route.tenancy !== 'public') statuses.add(422);
   // Writes retry concurrent changes to the same record a few times, then answer 409.
   if (route.method !== 'GET' && route.tenancy !== 'public') statuses.add(409);
-  // API Gateway's payload limit (10 MB), answered before any handler runs.
+  // Lambda's 6 MiB event limit (and API Gateway's 10 MB body limit), answered before any handler runs.
   if (route.body) statuses.add(413);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -93,7 +93,11 @@ const okResponse = (route: RouteDef) => {
   return { description: 'OK', content: answersHtml(route) ? { ...json, ...htmlContent } : json };
 };
 
+/** What API Gateway answers itself for a request too large for Lambda; HTTP APIs cannot reshape it. */
+const gatewayTooLarge = { type: 'object', properties: { message: { type: 'string', const: 'Request Entity Too Large' } }, required: ['message'] };
+
 const errorResponse = (route: RouteDef, status: number) => {
+  if (status === 413) return { description: ERROR_DESCRIPTIONS[413], content: { 'application/json': { schema: gatewayTooLarge } } };
   const json = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
   return {
     description: ERROR_DESCRIPTIONS[status] ?? 'Error',
@@ -109,6 +113,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
     const operation = {
       operationId: route.id,
       summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
       tags: route.tags ?? [route.group],
       security: route.tenancy === 'public' ? [] : [{ apiKey: route.scope ? [route.scope] : [] }],
       ...(route.scope ? { 'x-required-scope': route.scope } : {}),

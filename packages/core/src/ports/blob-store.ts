@@ -1,4 +1,12 @@
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { env, localCredentials } from '../config.js';
 
@@ -38,3 +46,42 @@ export async function deleteObjects(keys: string[]) {
 /** A time-limited GET URL for a stored object. */
 export const presignGet = (key: string, expiresInSeconds = 3600) =>
   getSignedUrl(s3, new GetObjectCommand({ Bucket: env.attachmentsBucket, Key: key }), { expiresIn: expiresInSeconds });
+
+/**
+ * A time-limited PUT URL for one object of exactly `size` bytes of `contentType`: both headers are
+ * signed (the presigner leaves Content-Type unsigned unless asked), so S3 refuses any other length or type.
+ */
+export const presignPut = (key: string, contentType: string, size: number, expiresInSeconds: number) =>
+  getSignedUrl(s3, new PutObjectCommand({ Bucket: env.attachmentsBucket, Key: key, ContentType: contentType, ContentLength: size }), {
+    expiresIn: expiresInSeconds,
+    signableHeaders: new Set(['content-type', 'content-length']),
+  });
+
+/** The stored object's size in bytes, or undefined when there is no such object. */
+export async function objectSize(key: string): Promise<number | undefined> {
+  try {
+    const out = await s3.send(new HeadObjectCommand({ Bucket: env.attachmentsBucket, Key: key }));
+    return out.ContentLength;
+  } catch (err) {
+    if (['NotFound', 'NoSuchKey'].includes((err as { name?: string }).name ?? '')) return undefined;
+    throw err;
+  }
+}
+
+/** A server-side copy within the bucket (one request up to 5 GB), keeping the object's content type. */
+export async function copyObject(from: string, to: string) {
+  const source = `${env.attachmentsBucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+  await s3.send(new CopyObjectCommand({ Bucket: env.attachmentsBucket, Key: to, CopySource: source }));
+}
+
+/** Every object under the prefix, with when it was written. */
+export async function listObjects(prefix: string): Promise<{ key: string; lastModified: Date }[]> {
+  const found: { key: string; lastModified: Date }[] = [];
+  let token: string | undefined;
+  do {
+    const out = await s3.send(new ListObjectsV2Command({ Bucket: env.attachmentsBucket, Prefix: prefix, ContinuationToken: token }));
+    for (const o of out.Contents ?? []) if (o.Key && o.LastModified) found.push({ key: o.Key, lastModified: o.LastModified });
+    token = out.IsTruncated ? out.NextContinuationToken : undefined;
+  } while (token);
+  return found;
+}
