@@ -68,10 +68,19 @@ export async function objectSize(key: string): Promise<number | undefined> {
   }
 }
 
-/** A server-side copy within the bucket (one request up to 5 GB), keeping the object's content type. */
-export async function copyObject(from: string, to: string) {
+/**
+ * A server-side copy within the bucket (one request up to 5 GB), keeping the object's content type;
+ * false when there is no source object.
+ */
+export async function copyObject(from: string, to: string): Promise<boolean> {
   const source = `${env.attachmentsBucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
-  await s3.send(new CopyObjectCommand({ Bucket: env.attachmentsBucket, Key: to, CopySource: source }));
+  try {
+    await s3.send(new CopyObjectCommand({ Bucket: env.attachmentsBucket, Key: to, CopySource: source }));
+    return true;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'NoSuchKey') return false;
+    throw err;
+  }
 }
 
 /** Every object under the prefix, with when it was written. */

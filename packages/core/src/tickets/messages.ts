@@ -55,6 +55,11 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
   let before = await getTicket(ctx, ticketId);
   const uploadRefs = given.flatMap((a, position) => ('uploadId' in a ? [{ uploadId: a.uploadId, position }] : []));
   const uploads = await loadUploads(ctx, uploadRefs);
+  // A concurrent message took an upload (or it expired) since the check above: checking again says which.
+  const uploadTaken = async () => {
+    await loadUploads(ctx, uploadRefs);
+    return errors.conflict('An upload');
+  };
   const files: File[] = given.map((a) => {
     if ('content' in a) {
       const bytes = Buffer.from(a.content, 'base64');
@@ -91,9 +96,11 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
   let after: TicketItem | undefined;
   try {
     await Promise.all(
-      attachments.map((a, i) => {
+      attachments.map(async (a, i) => {
         const f = files[i]!;
-        return 'bytes' in f ? putObject(a.objectKey, f.bytes, a.mimeType) : copyObject(f.upload.objectKey, a.objectKey);
+        if ('bytes' in f) return putObject(a.objectKey, f.bytes, a.mimeType);
+        // The message that attaches an upload deletes its object.
+        if (!(await copyObject(f.upload.objectKey, a.objectKey))) throw await uploadTaken();
       }),
     );
     const claims = uploads.map((u) => claimUpload(u, `${ticketId}/${messageId}`));
@@ -118,11 +125,8 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
       ];
       const result = await transactWriteWithCopies(items, next.after.status !== before.status ? [customerCopyUpdate(ctx, next.after)] : []);
       if (result.ok) after = next.after;
-      else if (result.codes.slice(0, claims.length).includes('ConditionalCheckFailed')) {
-        // A concurrent message took an upload (or it expired) since the check: the check now says which.
-        await loadUploads(ctx, uploadRefs);
-        throw errors.conflict('An upload');
-      } else if (attempt >= WRITE_ATTEMPTS) throw errors.conflict('The ticket');
+      else if (result.codes.slice(0, claims.length).includes('ConditionalCheckFailed')) throw await uploadTaken();
+      else if (attempt >= WRITE_ATTEMPTS) throw errors.conflict('The ticket');
       else {
         await conflictPause(attempt);
         // The ticket changed (or went) since it was read: read it again; else a collision: try again.

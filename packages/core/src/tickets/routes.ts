@@ -81,7 +81,8 @@ const fileName = v.pipe(
   // A lone surrogate cannot be written as UTF-8 (object keys, headers).
   v.check((s) => !LONE_SURROGATE.test(s), 'A file name of valid Unicode characters'),
 );
-const mimeType = v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type such as image/png'));
+// Bounded like a name (RFC 6838 allows 127 characters each side) so that an inline request's size is bounded.
+const mimeType = v.pipe(v.string(), v.maxLength(255), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type such as image/png'));
 
 const tagsResponse = v.object({ id: uuid, tags: v.array(v.string()) });
 const ticketParams = { ticketId: uuid };

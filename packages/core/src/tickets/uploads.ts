@@ -62,7 +62,9 @@ const refused = (code: string, ref: UploadRef, message: string, extra: Record<st
  */
 export async function loadUploads(ctx: TenantContext, refs: UploadRef[], now = Date.now()): Promise<UploadItem[]> {
   if (refs.length === 0) return [];
-  const { data } = await Upload.get(refs.map((r) => ({ projectId: ctx.projectId, env: ctx.env, uploadId: r.uploadId }))).go();
+  // BatchGetItem refuses a key listed twice; naming an upload twice is refused below.
+  const ids = [...new Set(refs.map((r) => r.uploadId))];
+  const { data } = await Upload.get(ids.map((uploadId) => ({ projectId: ctx.projectId, env: ctx.env, uploadId }))).go();
   const byId = new Map(data.map((u) => [u.uploadId, u]));
   const seen = new Set<string>();
   const items = refs.map((ref) => {
