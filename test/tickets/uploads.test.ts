@@ -123,7 +123,8 @@ describe('attaching uploads to a message', () => {
     expect((await app.call('DELETE', `/tickets/${c.id}`, { key: t.liveKey })).body.attachmentsRemoved).toBe(2);
     expect((await fetch(shown.url)).status).toBe(404);
     expect((await readUsage(t.accountId)).storageBytes).toBe(0);
-  });
+    // 20 MB through s3rver's files three times (PUT, copy, GET): seconds alone, far more beside other test files.
+  }, 120_000);
 
   it('links an upload once: a second use, or the same id twice in one message, is 422 naming the item', async () => {
     const t = await createTenant();
