@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { UPLOAD_PREFIX, UPLOAD_TTL_SECONDS } from '@helpdesk/core/tickets/model';
 
 export interface FilesProps {
   /** How long server access logs are kept. */
@@ -40,7 +41,11 @@ export class Files extends Construct {
       versioned: false,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'attachments/',
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Files PUT through POST /attachments and never attached (attaching copies them to the ticket's key).
+        { id: 'ExpireUnattachedUploads', prefix: UPLOAD_PREFIX, expiration: Duration.seconds(UPLOAD_TTL_SECONDS) },
+      ],
       removalPolicy,
     });
   }

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHelpdeskClient } from '@helpdesk/client';
+import { createHelpdeskClient, uploadAttachment, UploadError } from '@helpdesk/client';
+import { randomBytes } from 'node:crypto';
 import { allRoutes } from '@helpdesk/core/http/routes';
 import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
 import { publishedServers } from '@helpdesk/core/openapi/servers';
@@ -24,6 +25,27 @@ describe('typed client', () => {
     const denied = await createHelpdeskClient({ baseUrl: app.apiUrl, apiKey: 'sk_live_nope' }).GET('/projects');
     expect(denied.response.status).toBe(401);
     expect(denied.error?.error.code).toBe('auth.unauthorized');
+  });
+
+  it('uploadAttachment sends a file straight to S3 for a message to attach by its uploadId', async () => {
+    const t = await createTenant();
+    const client = createHelpdeskClient({ baseUrl: app.apiUrl, apiKey: t.liveKey });
+    const created = await client.POST('/tickets', { body: { subject: 'Logs attached', body: 'See the file', customer: { email: 'c@example.com' } } });
+    const data = randomBytes(6_000_000);
+    const upload = await uploadAttachment(client, { fileName: 'app.log', mimeType: 'text/plain', data });
+    expect(upload).toEqual({ uploadId: expect.any(String) });
+    const message = await client.POST('/tickets/{ticketId}/messages', {
+      params: { path: { ticketId: created.data!.id } },
+      body: { body: 'Attached', attachments: [upload] },
+    });
+    expect(message.response.status).toBe(200);
+    expect(message.data!.attachments).toEqual([expect.objectContaining({ fileName: 'app.log', fileSize: 6_000_000, mimeType: 'text/plain' })]);
+    const downloaded = Buffer.from(await (await fetch(message.data!.attachments[0]!.url)).arrayBuffer());
+    expect(downloaded.equals(data)).toBe(true);
+
+    const refused = uploadAttachment(client, { fileName: 'huge.bin', mimeType: 'application/octet-stream', data: new Uint8Array(25_000_001) });
+    await expect(refused).rejects.toBeInstanceOf(UploadError);
+    await expect(refused).rejects.toMatchObject({ status: 422, body: { error: { code: 'validation.failed' } } });
   });
 
   it('is generated from the current OpenAPI document, as docs/openapi.json is', () => {

@@ -29,7 +29,7 @@ describe('error catalog', () => {
     expect(routeProblems(route('getTicket')).sort()).toEqual(
       ['auth.forbidden', 'auth.unauthorized', 'environment.forbidden', 'internal', 'not_found', 'project.forbidden', 'project.required', 'rate_limit.exceeded', 'validation.failed'].sort(),
     );
-    expect(routeProblems(route('sendEmailBatch'))).toEqual(expect.arrayContaining(['plan.upgrade_required', 'conflict', 'payload_too_large']));
+    expect(routeProblems(route('sendEmailBatch'))).toEqual(expect.arrayContaining(['plan.upgrade_required', 'conflict']));
     expect(routeProblems(route('getOpenApi'))).toEqual(['internal']);
   });
 

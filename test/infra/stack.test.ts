@@ -215,6 +215,15 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     template.hasResourceProperties('AWS::S3::Bucket', { LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'attachments/' }) });
   });
 
+  it('deletes uploads nobody attached after one day (the attachments bucket lifecycle on uploads/)', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'attachments/' }),
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([Match.objectLike({ Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' })]),
+      },
+    });
+  });
+
   it('runs every Lambda on nodejs22.x or newer, arm64, with the deployed-stage environment', () => {
     const fns = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function');
     expect(fns.length).toBeGreaterThan(0);

@@ -166,7 +166,7 @@ describe('attachments', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('refuses more than 10 attachments, bad base64, bad names and more than 7 MB decoded with 422', async () => {
+  it('refuses more than 10 attachments, bad base64, bad names and types and more than 4,000,000 bytes decoded with 422', async () => {
     const t = await createTenant();
     const c = await createTicket(app, t.liveKey);
     const file = { fileName: 'a.txt', mimeType: 'text/plain', content: b64('a') };
@@ -175,6 +175,7 @@ describe('attachments', () => {
       [{ ...file, content: '***' }],
       [{ ...file, fileName: '../etc/passwd' }],
       [{ ...file, mimeType: 'text' }],
+      [{ ...file, mimeType: `text/${'x'.repeat(251)}` }],
       [{ ...file, extra: 1 }],
     ];
     for (const attachments of cases) {
@@ -183,12 +184,64 @@ describe('attachments', () => {
     }
     const big = await app.call('POST', `/tickets/${c.id}/messages`, {
       key: t.liveKey,
-      body: { body: 'x', attachments: [{ fileName: 'big.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(7 * 1024 * 1024 + 1)) }] },
+      body: {
+        body: 'x',
+        attachments: [
+          { fileName: 'big.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(3_000_000)) },
+          { fileName: 'more.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(1_000_001)) },
+        ],
+      },
     });
+    // Still small enough to reach the handler (about 5.3 MB of event), which answers the documented 422.
     expect(big.status).toBe(422);
-    expect(big.body.error.code).toBe('ticket.attachments_too_large');
+    expect(big.body.error).toMatchObject({ code: 'ticket.attachments_too_large', details: { maxBytes: 4_000_000, bytes: 4_000_001 } });
     expect((await readUsage(t.accountId)).storageBytes).toBe(0);
     expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
+  });
+});
+
+describe('the size of a request', () => {
+  it('the largest valid inline request still reaches the handler: 4,000,000 bytes, the longest body, names and types', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    // The characters that grow most when the body is escaped again inside the Lambda event. Names stop at
+    // 230 characters only because s3rver stores each object as files named after the key's last part.
+    const attachments = Array.from({ length: 10 }, (_, i) => ({
+      fileName: `${i}${'"'.repeat(229)}`,
+      mimeType: `application/${'x'.repeat(243)}`,
+      content: b64(Buffer.alloc(400_000, i)),
+    }));
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: '\u0001'.repeat(10_000), visibility: 'internal', attachments },
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.body.attachments.map((a: { fileSize: number }) => a.fileSize)).toEqual(Array(10).fill(400_000));
+  });
+
+  it('a request whose Lambda event would exceed 6 MiB gets API Gateway\'s own 413, before any handler runs', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    // 5,000,000 bytes are 6,666,668 base64 characters: more than a Lambda event may carry (6,291,456 bytes).
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', attachments: [{ fileName: 'five.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(5_000_000)) }] },
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.text).toBe('{"message":"Request Entity Too Large"}');
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull(); // the pipeline never ran
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
+    expect((await readUsage(t.accountId)).storageBytes).toBe(0);
+
+    // Any route: the limit is the invoke's, whatever the body holds (here JSON text of 6.3 MB).
+    const ticket = await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 'x', body: 'y'.repeat(6_300_000), customer: { email: 'a@example.com' } } });
+    expect(ticket.status).toBe(413);
+    expect(ticket.body).toEqual({ message: 'Request Entity Too Large' });
+    // And so is a body over API Gateway's own 10 MB limit.
+    const huge = await app.call('POST', '/tickets', { key: t.liveKey, rawBody: Buffer.alloc(10 * 1024 * 1024 + 1, 0x61), headers: { 'content-type': 'application/json' } });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toEqual({ message: 'Request Entity Too Large' });
   });
 });
 

@@ -29,3 +29,5 @@ export function createHelpdeskClient(options: HelpdeskClientOptions) {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }
+
+export { uploadAttachment, UploadError, type AttachmentFile } from './uploads.js';

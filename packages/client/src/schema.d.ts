@@ -33,8 +33,18 @@ export interface paths {
     patch: operations["updateTicket"];
   };
   "/tickets/{ticketId}/messages": {
-    /** Reply to the customer (public) or add an internal note */
+    /**
+     * Reply to the customer (public) or add an internal note
+     * @description Attach up to 10 files in two ways, mixed freely: inline as base64 (`{ fileName, mimeType, content }`, at most 4000000 decoded bytes per message, else 422 `ticket.attachments_too_large`), or uploaded first through POST /attachments (`{ uploadId }`, up to 25000000 bytes each). An upload must be of this project and environment and unexpired (else 422 `ticket.upload_not_found`), uploaded with its declared size (else 422 `ticket.upload_incomplete`) and is attached once (else 422 `ticket.upload_used`); these errors name the item in `details.fields`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 `{ "message": "Request Entity Too Large" }`.
+     */
     post: operations["postTicketMessage"];
+  };
+  "/attachments": {
+    /**
+     * Start an upload: a presigned S3 PUT for one file, to attach to a message by its id
+     * @description For files too large to send inline (up to 25000000 bytes). PUT exactly `size` bytes to `uploadUrl` with the returned `headers` (Content-Type and Content-Length are signed) before `expiresAt` (15 minutes), then pass `{ "uploadId": id }` in the `attachments` of POST /tickets/{ticketId}/messages within 24 hours; uploads never attached are deleted after 24 hours. Storage is counted when the upload is attached.
+     */
+    post: operations["createAttachmentUpload"];
   };
   "/tickets/{ticketId}/tags": {
     /** Add a tag (idempotent) */
@@ -304,11 +314,6 @@ export interface components {
       /** @constant */
       code: "conflict";
     };
-    /** @description over API Gateway's 10 MB payload limit */
-    "Problem.payload_too_large": {
-      /** @constant */
-      code: "payload_too_large";
-    };
     /** @description the input breaks its schema; details.fields lists each bad field */
     "Problem.validation.failed": {
       /** @constant */
@@ -384,7 +389,51 @@ export interface components {
           })[];
       };
     };
-    /** @description the attachments of one message are over 7 MB */
+    /** @description an uploadId names no unexpired upload of this project and environment */
+    "Problem.ticket.upload_not_found": {
+      /** @constant */
+      code: "ticket.upload_not_found";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+        uploadId: string;
+      };
+    };
+    /** @description an upload is already attached to a message, or named twice in one */
+    "Problem.ticket.upload_used": {
+      /** @constant */
+      code: "ticket.upload_used";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+        uploadId: string;
+      };
+    };
+    /** @description nothing, or a size other than declared, was uploaded for an uploadId */
+    "Problem.ticket.upload_incomplete": {
+      /** @constant */
+      code: "ticket.upload_incomplete";
+      details: {
+        fields: ({
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+          })[];
+        uploadId: string;
+        declaredBytes: number;
+        storedBytes: number | null;
+      };
+    };
+    /** @description the inline attachments of one message are over 4,000,000 bytes (send larger files through POST /attachments) */
     "Problem.ticket.attachments_too_large": {
       /** @constant */
       code: "ticket.attachments_too_large";
@@ -983,15 +1032,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -1475,15 +1522,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -1524,7 +1569,10 @@ export interface operations {
       };
     };
   };
-  /** Reply to the customer (public) or add an internal note */
+  /**
+   * Reply to the customer (public) or add an internal note
+   * @description Attach up to 10 files in two ways, mixed freely: inline as base64 (`{ fileName, mimeType, content }`, at most 4000000 decoded bytes per message, else 422 `ticket.attachments_too_large`), or uploaded first through POST /attachments (`{ uploadId }`, up to 25000000 bytes each). An upload must be of this project and environment and unexpired (else 422 `ticket.upload_not_found`), uploaded with its declared size (else 422 `ticket.upload_incomplete`) and is attached once (else 422 `ticket.upload_used`); these errors name the item in `details.fields`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 `{ "message": "Request Entity Too Large" }`.
+   */
   postTicketMessage: {
     parameters: {
       query?: {
@@ -1549,11 +1597,14 @@ export interface operations {
           body: string;
           /** @enum {string} */
           visibility?: "public" | "internal";
-          attachments?: {
+          attachments?: ({
               fileName: string;
               mimeType: string;
               content: string;
-            }[];
+            } | {
+              /** Format: uuid */
+              uploadId: string;
+            })[];
         };
       };
     };
@@ -1646,28 +1697,168 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
        * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
-       * - `ticket.attachments_too_large`: the attachments of one message are over 7 MB
+       * - `ticket.upload_not_found`: an uploadId names no unexpired upload of this project and environment
+       * - `ticket.upload_used`: an upload is already attached to a message, or named twice in one
+       * - `ticket.upload_incomplete`: nothing, or a size other than declared, was uploaded for an uploadId
+       * - `ticket.attachments_too_large`: the inline attachments of one message are over 4,000,000 bytes (send larger files through POST /attachments)
        */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
             error?: ({
               /** @enum {string} */
-              code?: "validation.failed" | "ticket.attachments_too_large";
-            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.attachments_too_large"]);
+              code?: "validation.failed" | "ticket.upload_not_found" | "ticket.upload_used" | "ticket.upload_incomplete" | "ticket.attachments_too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.upload_not_found"] | components["schemas"]["Problem.ticket.upload_used"] | components["schemas"]["Problem.ticket.upload_incomplete"] | components["schemas"]["Problem.ticket.attachments_too_large"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Start an upload: a presigned S3 PUT for one file, to attach to a message by its id
+   * @description For files too large to send inline (up to 25000000 bytes). PUT exactly `size` bytes to `uploadUrl` with the returned `headers` (Content-Type and Content-Length are signed) before `expiresAt` (15 minutes), then pass `{ "uploadId": id }` in the `attachments` of POST /tickets/{ticketId}/messages within 24 hours; uploads never attached are deleted after 24 hours. Storage is counted when the upload is attached.
+   */
+  createAttachmentUpload: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          fileName: string;
+          mimeType: string;
+          size: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            uploadUrl: string;
+            /** @constant */
+            method: "PUT";
+            headers: {
+              "Content-Type": string;
+              "Content-Length": string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -1791,15 +1982,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -2083,15 +2272,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -2239,15 +2426,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -2815,15 +3000,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -3309,15 +3492,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -3448,15 +3629,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -3839,15 +4018,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -4138,15 +4315,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -4285,15 +4460,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -4525,15 +4698,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -4804,15 +4975,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -5068,15 +5237,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -5493,15 +5660,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -5650,15 +5815,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -5919,15 +6082,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -6352,15 +6513,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -6641,15 +6800,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -6949,15 +7106,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -7117,15 +7272,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -7400,15 +7553,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -7685,16 +7836,13 @@ export interface operations {
           "text/html": string;
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
-          "text/html": string;
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
@@ -7925,15 +8073,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -8206,15 +8352,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /**
@@ -8483,15 +8627,13 @@ export interface operations {
           });
         };
       };
-      /** @description - `payload_too_large`: over API Gateway's 10 MB payload limit */
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
       413: {
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @enum {string} */
-              code?: "payload_too_large";
-            } & components["schemas"]["Problem.payload_too_large"];
-          });
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
         };
       };
       /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */

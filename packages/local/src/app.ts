@@ -10,6 +10,8 @@ export interface App {
   drain(timeoutMs?: number): Promise<void>;
   /** Fires the schedules due now (the local stand-in for EventBridge Scheduler). */
   fireSchedules(now?: Date): Promise<number>;
+  /** Deletes uploads older than 24 hours at `now` (the local stand-in for the bucket's lifecycle rule). */
+  sweepUploads(now?: Date): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startApp(options: {
   port: number;
   host?: string;
   scheduleEveryMs?: number;
+  sweepUploadsEveryMs?: number;
   /** false: leave messages on the queues (measurements that must see only the API's own requests). */
   consumers?: boolean;
 }): Promise<App> {
@@ -30,8 +33,13 @@ export async function startApp(options: {
   const pollers = startQueuePollers(options.endpoints.sqs, options.resources.queueUrls, options.consumers === false ? [] : undefined);
   const { fireDueSchedules } = await import('@helpdesk/core/ports/scheduler');
   const fireSchedules = (now?: Date) => fireDueSchedules(now);
+  const { sweepExpiredUploads } = await import('@helpdesk/core/tickets/uploads');
+  const sweepUploads = (now?: Date) => sweepExpiredUploads(now);
   const timer = options.scheduleEveryMs
     ? setInterval(() => void fireSchedules().catch((err) => console.error('[scheduler]', (err as Error).message)), options.scheduleEveryMs)
+    : undefined;
+  const sweeper = options.sweepUploadsEveryMs
+    ? setInterval(() => void sweepUploads().catch((err) => console.error('[uploads]', (err as Error).message)), options.sweepUploadsEveryMs)
     : undefined;
   return {
     url: http.url,
@@ -39,8 +47,10 @@ export async function startApp(options: {
     port: http.port,
     drain: (timeoutMs) => pollers.drain(timeoutMs),
     fireSchedules,
+    sweepUploads,
     async stop() {
       if (timer) clearInterval(timer);
+      if (sweeper) clearInterval(sweeper);
       await http.close();
       await pollers.stop();
     },

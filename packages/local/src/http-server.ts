@@ -2,14 +2,30 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { problem } from '@helpdesk/core/errors/problem';
 import { createMatcher } from '@helpdesk/core/http/match';
 import { allRoutes } from '@helpdesk/core/http/routes';
 import { lambdaContext } from './lambda-context.js';
 import { loadHandler } from './handlers.js';
 
-/** API Gateway HTTP APIs refuse payloads over 10 MB. */
+/** API Gateway HTTP APIs refuse request bodies over 10 MB themselves. */
 const MAX_PAYLOAD = 10 * 1024 * 1024;
+/**
+ * Lambda refuses a synchronous invoke whose payload, here the whole payload 2.0 event as JSON, exceeds
+ * 6 MiB (RequestEntityTooLargeException): a base64 body needs 4/3 of its bytes plus the event around it.
+ */
+export const MAX_EVENT_BYTES = 6 * 1024 * 1024;
+/**
+ * HTTP API's own answer when the Lambda invoke is refused as too large (the same status for bodies over
+ * 10 MB). It is not the API's error shape, and HTTP APIs have no gateway responses to reshape it.
+ */
+const requestTooLarge: APIGatewayProxyStructuredResultV2 = {
+  statusCode: 413,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ message: 'Request Entity Too Large' }),
+};
+
+/** The bytes Lambda counts against MAX_EVENT_BYTES. */
+export const eventBytes = (event: APIGatewayProxyEventV2) => Buffer.byteLength(JSON.stringify(event));
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
 
 const readBody = (req: http.IncomingMessage) =>
@@ -86,16 +102,13 @@ export async function startHttpServer(port: number, host = '127.0.0.1') {
   const server = http.createServer(async (req, res) => {
     try {
       const body = await readBody(req);
-      if (body === 'too-large') {
-        const refusal = problem('payload_too_large');
-        send(res, { statusCode: refusal.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(refusal.toBody()) });
-        return;
-      }
+      if (body === 'too-large') return send(res, requestTooLarge);
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       const found = match(req.method ?? 'GET', path);
       const target = found?.kind === 'route' ? found : undefined;
       const group = target ? target.route.group : 'account';
       const event = toApiGatewayEvent(req, body, target ?? { routeKey: '$default' });
+      if (eventBytes(event) > MAX_EVENT_BYTES) return send(res, requestTooLarge);
       const handler = await loadHandler('http', group);
       const result = (await handler(event, lambdaContext(`helpdesk-${group}`))) as APIGatewayProxyStructuredResultV2;
       send(res, result);

@@ -40,7 +40,7 @@ if (demoFile) {
   writeFileSync(demoFile, JSON.stringify({ accountId: demo.accountId }) + '\n');
 }
 
-const app = await startApp({ endpoints: emulators.endpoints, resources, port, scheduleEveryMs: 1_000 });
+const app = await startApp({ endpoints: emulators.endpoints, resources, port, scheduleEveryMs: 1_000, sweepUploadsEveryMs: 10 * 60_000 });
 writeStackFile(port, {
   pid: process.pid,
   apiUrl: app.apiUrl,

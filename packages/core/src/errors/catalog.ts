@@ -47,6 +47,19 @@ const quotaMessage = (d: v.InferInput<typeof quota>, name: string) =>
     : `This request needs ${d.requested} of the ${name} of ${d.allowance}, of which ${d.allowance - d.current} remain this month.`;
 
 const fieldOnly = v.object({ field: v.string() });
+/** An upload a message names (`attachments.<position>.uploadId`) that cannot be attached. */
+type UploadRef = { uploadId: string; position: number };
+type UploadIncomplete = UploadRef & { declaredBytes: number; storedBytes?: number };
+const uploadFields = (ref: UploadRef, message: string) => ({
+  fields: [{ field: `attachments.${ref.position}.uploadId`, in: 'body' as const, message }],
+  uploadId: ref.uploadId,
+});
+const uploadRefused = (summary: string, text: () => string) =>
+  define({ status: 422, summary, details: v.object({ fields, uploadId: v.string() }), message: (_: UploadRef) => text(), toDetails: (a: UploadRef) => uploadFields(a, text()) });
+const uploadIncompleteText = (a: UploadIncomplete) =>
+  a.storedBytes === undefined
+    ? 'Nothing was uploaded for this upload yet: PUT the file to its uploadUrl first.'
+    : `The uploaded file has ${a.storedBytes} bytes, not the ${a.declaredBytes} declared.`;
 const TEMPLATE_PARTS = ['subject', 'template', 'layout', 'partial'] as const;
 type TemplatePart = (typeof TEMPLATE_PARTS)[number];
 const templatePart = v.picklist(TEMPLATE_PARTS);
@@ -134,11 +147,6 @@ export const PROBLEMS = {
     summary: 'other requests kept changing the same record at the same moment; retry',
     message: (a: { what: string }) => `${a.what} is being changed by other requests at the same moment; retry.`,
   }),
-  payload_too_large: define({
-    status: 413,
-    summary: 'over API Gateway\'s 10 MB payload limit',
-    message: () => 'Request payloads are limited to 10 MB.',
-  }),
   'validation.failed': define({
     status: 422,
     summary: 'the input breaks its schema; details.fields lists each bad field',
@@ -182,13 +190,33 @@ export const PROBLEMS = {
     message: (a: { memberId: string }) => `No member ${a.memberId} in this account.`,
     toDetails: () => ({ fields: [{ field: 'assignedTo', in: 'body' as const, message: 'Not a member of this account' }] }),
   }),
+  'ticket.upload_not_found': uploadRefused(
+    'an uploadId names no unexpired upload of this project and environment',
+    () => 'No such upload in this project and environment (uploads expire after 24 hours).',
+  ),
+  'ticket.upload_used': uploadRefused(
+    'an upload is already attached to a message, or named twice in one',
+    () => 'This upload is already attached to a message; an upload is attached once.',
+  ),
+  'ticket.upload_incomplete': define({
+    status: 422,
+    summary: 'nothing, or a size other than declared, was uploaded for an uploadId',
+    details: v.object({ fields, uploadId: v.string(), declaredBytes: count, storedBytes: v.nullable(count) }),
+    message: (a: UploadIncomplete) => uploadIncompleteText(a),
+    toDetails: (a: UploadIncomplete) => ({
+      ...uploadFields(a, uploadIncompleteText(a)),
+      declaredBytes: a.declaredBytes,
+      storedBytes: a.storedBytes ?? null,
+    }),
+  }),
   'ticket.attachments_too_large': define({
     status: 422,
-    summary: 'the attachments of one message are over 7 MB',
+    summary: 'the inline attachments of one message are over 4,000,000 bytes (send larger files through POST /attachments)',
     details: v.object({ fields, maxBytes: count, bytes: count }),
-    message: (a: { maxBytes: number; bytes: number }) => `Attachments of one message may hold at most ${a.maxBytes} bytes.`,
+    message: (a: { maxBytes: number; bytes: number }) =>
+      `Inline attachments of one message may hold at most ${a.maxBytes} bytes; send larger files through POST /attachments.`,
     toDetails: (a: { maxBytes: number; bytes: number }) => ({
-      fields: [{ field: 'attachments', in: 'body' as const, message: `At most ${a.maxBytes} bytes in total` }],
+      fields: [{ field: 'attachments', in: 'body' as const, message: `At most ${a.maxBytes} bytes of inline content in total` }],
       ...a,
     }),
   }),

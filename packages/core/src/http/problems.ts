@@ -18,8 +18,6 @@ export function routeProblems(route: RouteDef): ProblemCode[] {
   if (route.plan) add('plan.upgrade_required');
   if (route.params) add('not_found');
   if (route.query || route.body) add('validation.failed');
-  // API Gateway's payload limit (10 MB), answered before any handler runs.
-  if (route.body) add('payload_too_large');
   add(...(route.problems ?? []));
   return [...codes];
 }

@@ -52,6 +52,8 @@ export interface RouteDef {
   root?: boolean;
   group: Group;
   summary: string;
+  /** Longer OpenAPI description (Markdown), where the summary cannot say enough. */
+  description?: string;
   tags?: string[];
   /**
    * `project`: an API key and a resolved project and environment; `account`: an API key, no project;

@@ -67,6 +67,17 @@ const okResponse = (route: RouteDef) => {
   return { description: 'OK', content: answersHtml(route) ? { ...json, ...htmlContent } : json };
 };
 
+/** What API Gateway answers itself for a request too large for Lambda; HTTP APIs cannot reshape it, so it is no catalog problem. */
+const gatewayTooLarge = {
+  description:
+    "API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ \"message\": \"Request Entity Too Large\" }`",
+  content: {
+    'application/json': {
+      schema: { type: 'object', properties: { message: { type: 'string', const: 'Request Entity Too Large' } }, required: ['message'] },
+    },
+  },
+};
+
 /** The component holding one problem's `code` and `details` schema, which an error response's `error` is one of. */
 const problemRef = (code: ProblemCode) => `#/components/schemas/Problem.${code}`;
 
@@ -108,6 +119,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
     const operation = {
       operationId: route.id,
       summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
       tags: route.tags ?? [route.group],
       security: route.tenancy === 'public' ? [] : [{ apiKey: route.scope ? [route.scope] : [] }],
       ...(route.scope ? { 'x-required-scope': route.scope } : {}),
@@ -116,6 +128,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
       responses: {
         200: okResponse(route),
         ...Object.fromEntries([...problemsByStatus(route)].map(([status, codes]) => [status, errorResponse(route, status, codes)])),
+        ...(route.body ? { 413: gatewayTooLarge } : {}),
       },
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;

@@ -124,6 +124,36 @@ export const Attachment = new Entity(
   entityConfig(),
 );
 
+/**
+ * A file the client PUTs straight to S3 (POST /attachments), attachable to one message of its project and
+ * environment until `expiresAt` (TTL). `attachedTo` is the message that took it: an upload is used once.
+ */
+export const Upload = new Entity(
+  {
+    model: { entity: 'ticketUpload', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      uploadId: { type: 'string', required: true, readOnly: true },
+      objectKey: { type: 'string', required: true, readOnly: true },
+      fileName: { type: 'string', required: true, readOnly: true },
+      mimeType: { type: 'string', required: true, readOnly: true },
+      size: { type: 'number', required: true, readOnly: true },
+      createdAt: { type: 'string', required: true, readOnly: true },
+      /** Epoch seconds (the table's TTL attribute). */
+      expiresAt: { type: 'number', required: true, readOnly: true },
+      /** `<ticketId>/<messageId>` once attached. */
+      attachedTo: { type: 'string' },
+    },
+    indexes: {
+      byId: {
+        pk: { field: 'pk', composite: ['projectId', 'env', 'uploadId'] },
+        sk: { field: 'sk', composite: [] },
+      },
+    },
+  },
+  entityConfig(),
+);
+
 export const Tag = new Entity(
   {
     model: { entity: 'ticketTag', version: '1', service: SERVICE },

@@ -6,18 +6,23 @@ import { prepareSystemEmail } from '../emails/system-send.js';
 import { problem } from '../errors/problem.js';
 import { errors } from '../http/errors.js';
 import { logger } from '../logger.js';
-import { deleteObjects, putObject } from '../ports/blob-store.js';
+import { copyObject, deleteObjects, putObject } from '../ports/blob-store.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Attachment, MAX_ATTACHMENT_BYTES, Message, Ticket } from './entities.js';
 import { eventCustomer, eventTicket, toMessage, type AttachmentItem, type MessageItem, type TicketItem } from './present.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
+import { claimUpload, loadUploads, type UploadItem } from './uploads.js';
 import { escapeHtml } from '../templates/escape.js';
 
 export interface PostMessageInput {
   body: string;
   visibility?: 'public' | 'internal';
-  attachments?: { fileName: string; mimeType: string; content: string }[];
+  /** Inline files (base64) and uploads (POST /attachments), in the order they are shown. */
+  attachments?: ({ fileName: string; mimeType: string; content: string } | { uploadId: string })[];
 }
+
+/** One file of a message: its bytes (inline) or the upload holding them. */
+type File = { fileName: string; mimeType: string; size: number } & ({ bytes: Buffer } | { upload: UploadItem });
 
 export const objectKeyOf = (ctx: TenantContext, ticketId: string, attachmentId: string, fileName: string) =>
   `${ctx.projectId}/${ctx.env}/tickets/${ticketId}/${attachmentId}/${fileName}`;
@@ -29,18 +34,34 @@ async function getTicket(ctx: TenantContext, ticketId: string) {
 }
 
 /**
- * A staff reply (public) or internal note. Attachments go to S3 first, under reserved storage; the
- * message, its attachments, the ticket's new last-message fields, its search item and the list counts
- * are one transaction: a GetItem and a TransactWriteItems.
+ * A staff reply (public) or internal note. Attachments go to S3 first, under reserved storage (inline
+ * files are written, uploads copied to the ticket's key); the message, its attachments, the uploads'
+ * claims, the ticket's new last-message fields, its search item and the list counts are one transaction.
  */
 export async function postMessage(ctx: TenantContext, ticketId: string, input: PostMessageInput) {
   const visibility = input.visibility ?? 'public';
-  const files = (input.attachments ?? []).map((a) => ({ ...a, bytes: Buffer.from(a.content, 'base64') }));
-  const totalBytes = files.reduce((n, f) => n + f.bytes.length, 0);
-  if (totalBytes > MAX_ATTACHMENT_BYTES) {
-    throw problem('ticket.attachments_too_large', { maxBytes: MAX_ATTACHMENT_BYTES, bytes: totalBytes });
+  const given = input.attachments ?? [];
+  const inlineBytes = given.reduce((n, a) => n + ('content' in a ? Buffer.byteLength(a.content, 'base64') : 0), 0);
+  if (inlineBytes > MAX_ATTACHMENT_BYTES) {
+    throw problem('ticket.attachments_too_large', { maxBytes: MAX_ATTACHMENT_BYTES, bytes: inlineBytes });
   }
   let before = await getTicket(ctx, ticketId);
+  const uploadRefs = given.flatMap((a, position) => ('uploadId' in a ? [{ uploadId: a.uploadId, position }] : []));
+  const uploads = await loadUploads(ctx, uploadRefs);
+  // A concurrent message took an upload (or it expired) since the check above: checking again says which.
+  const uploadTaken = async () => {
+    await loadUploads(ctx, uploadRefs);
+    return errors.conflict('An upload');
+  };
+  const files: File[] = given.map((a) => {
+    if ('content' in a) {
+      const bytes = Buffer.from(a.content, 'base64');
+      return { fileName: a.fileName, mimeType: a.mimeType, size: bytes.length, bytes };
+    }
+    const upload = uploads.find((u) => u.uploadId === a.uploadId)!;
+    return { fileName: upload.fileName, mimeType: upload.mimeType, size: upload.size, upload };
+  });
+  const totalBytes = files.reduce((n, f) => n + f.size, 0);
   const tenant = { projectId: ctx.projectId, env: ctx.env, ticketId };
   const messageId = randomUUID();
   const createdAt = new Date().toISOString();
@@ -53,7 +74,7 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
       attachmentId,
       position,
       fileName: f.fileName,
-      fileSize: f.bytes.length,
+      fileSize: f.size,
       mimeType: f.mimeType,
       objectKey: objectKeyOf(ctx, ticketId, attachmentId, f.fileName),
       createdAt,
@@ -67,7 +88,15 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
   await reserveStorage(ctx, totalBytes);
   let after: TicketItem | undefined;
   try {
-    await Promise.all(attachments.map((a, i) => putObject(a.objectKey, files[i]!.bytes, a.mimeType)));
+    await Promise.all(
+      attachments.map(async (a, i) => {
+        const f = files[i]!;
+        if ('bytes' in f) return putObject(a.objectKey, f.bytes, a.mimeType);
+        // The message that attaches an upload deletes its object.
+        if (!(await copyObject(f.upload.objectKey, a.objectKey))) throw await uploadTaken();
+      }),
+    );
+    const claims = uploads.map((u) => claimUpload(u, `${ticketId}/${messageId}`));
     for (let attempt = 1; !after; attempt++) {
       const next = applyChanges(
         ctx,
@@ -80,21 +109,21 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         },
         createdAt,
       );
-      const result = await transactWriteWithCopies(
-        [
-          ...next.writes,
-          put(Message.create(message).params()),
-          ...attachments.map((a) => put(Attachment.create(a).params())),
-          ...(reply ? [put(reply.params)] : []),
-        ],
-        next.after.status !== before.status ? [customerCopyUpdate(ctx, next.after)] : [],
-      );
+      const items = [
+        ...claims,
+        ...next.writes,
+        put(Message.create(message).params()),
+        ...attachments.map((a) => put(Attachment.create(a).params())),
+        ...(reply ? [put(reply.params)] : []),
+      ];
+      const result = await transactWriteWithCopies(items, next.after.status !== before.status ? [customerCopyUpdate(ctx, next.after)] : []);
       if (result.ok) after = next.after;
+      else if (result.codes.slice(0, claims.length).includes('ConditionalCheckFailed')) throw await uploadTaken();
       else if (attempt >= WRITE_ATTEMPTS) throw errors.conflict('The ticket');
       else {
         await conflictPause(attempt);
         // The ticket changed (or went) since it was read: read it again; else a collision: try again.
-        if (result.codes[0] === 'ConditionalCheckFailed') before = await getTicket(ctx, ticketId);
+        if (result.codes[claims.length] === 'ConditionalCheckFailed') before = await getTicket(ctx, ticketId);
       }
     }
   } catch (err) {
@@ -102,6 +131,8 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
     if (attachments.length) await deleteObjects(attachments.map((a) => a.objectKey));
     throw err;
   }
+  // The copies are the attachments now; the lifecycle rule would remove these later anyway.
+  if (uploads.length) await deleteObjects(uploads.map((u) => u.objectKey)).catch((error: unknown) => logger.warn('Could not delete attached uploads', { error: error as Error }));
 
   await emitEvent(ctx, 'message.received', {
     ticket: eventTicket(after),

@@ -17,5 +17,17 @@ export const BODY_MAX = 10_000;
 export const TAG_MAX = 50;
 export const TAGS_PER_CREATE = 20;
 export const ATTACHMENTS_PER_MESSAGE = 10;
-/** Decoded attachment bytes allowed per message: keeps the request under API Gateway's 10 MB payload. */
-export const MAX_ATTACHMENT_BYTES = 7 * 1024 * 1024;
+/**
+ * Decoded bytes of inline (base64) attachments allowed per message. Lambda takes at most 6 MiB of event
+ * per synchronous invoke; 4,000,000 bytes are 5,333,336 base64 characters, so the largest valid inline
+ * request (body, names and headers included) still reaches the handler. Larger files go through uploads.
+ */
+export const MAX_ATTACHMENT_BYTES = 4_000_000;
+/** Bytes one upload (POST /attachments) may declare. */
+export const MAX_UPLOAD_BYTES = 25_000_000;
+/** How long the presigned PUT of an upload is valid. */
+export const UPLOAD_URL_SECONDS = 15 * 60;
+/** How long an upload can be attached; the bucket's lifecycle rule deletes its object after as long. */
+export const UPLOAD_TTL_SECONDS = 24 * 60 * 60;
+/** Key prefix of uploaded objects not yet attached (the lifecycle rule's filter). */
+export const UPLOAD_PREFIX = 'uploads/';

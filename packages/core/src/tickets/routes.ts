@@ -4,6 +4,8 @@ import { boolQuery, integer, intQuery, isoDateTime, pageMeta, pageQuery, uuid } 
 import {
   ATTACHMENTS_PER_MESSAGE,
   BODY_MAX,
+  MAX_ATTACHMENT_BYTES,
+  MAX_UPLOAD_BYTES,
   CATEGORIES,
   PRIORITIES,
   SENDER_TYPES,
@@ -69,6 +71,19 @@ const ticketDetail = v.object({
 });
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The attachment rules, shared by inline attachments and uploads. */
+const fileName = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1),
+  v.maxLength(255),
+  v.regex(/^[^/\\\u0000-\u001f\u007f]+$/, 'A file name, without slashes or control characters'),
+  // A lone surrogate cannot be written as UTF-8 (object keys, headers).
+  v.check((s) => !LONE_SURROGATE.test(s), 'A file name of valid Unicode characters'),
+);
+// Bounded like a name (RFC 6838 allows 127 characters each side) so that an inline request's size is bounded.
+const mimeType = v.pipe(v.string(), v.maxLength(255), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type such as image/png'));
 
 const tagsResponse = v.object({ id: uuid, tags: v.array(v.string()) });
 const ticketParams = { ticketId: uuid };
@@ -189,6 +204,7 @@ export const ticketRoutes = {
     method: 'POST',
     path: '/tickets/{ticketId}/messages',
     summary: 'Reply to the customer (public) or add an internal note',
+    description: `Attach up to ${ATTACHMENTS_PER_MESSAGE} files in two ways, mixed freely: inline as base64 (\`{ fileName, mimeType, content }\`, at most ${MAX_ATTACHMENT_BYTES} decoded bytes per message, else 422 \`ticket.attachments_too_large\`), or uploaded first through POST /attachments (\`{ uploadId }\`, up to ${MAX_UPLOAD_BYTES} bytes each). An upload must be of this project and environment and unexpired (else 422 \`ticket.upload_not_found\`), uploaded with its declared size (else 422 \`ticket.upload_incomplete\`) and is attached once (else 422 \`ticket.upload_used\`); these errors name the item in \`details.fields\`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 \`{ "message": "Request Entity Too Large" }\`.`,
     scope: 'tickets:write',
     params: ticketParams,
     body: v.strictObject({
@@ -197,27 +213,47 @@ export const ticketRoutes = {
       attachments: v.optional(
         v.pipe(
           v.array(
-            v.strictObject({
-              fileName: v.pipe(
-                v.string(),
-                v.trim(),
-                v.minLength(1),
-                v.maxLength(255),
-                v.regex(/^[^/\\\u0000-\u001f\u007f]+$/, 'A file name, without slashes or control characters'),
-                // A lone surrogate cannot be written as UTF-8 (object keys, headers).
-                v.check((s) => !LONE_SURROGATE.test(s), 'A file name of valid Unicode characters'),
-              ),
-              mimeType: v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type such as image/png')),
-              // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
-              content: v.pipe(v.string(), v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content')),
-            }),
+            v.union(
+              [
+                v.strictObject({
+                  fileName,
+                  mimeType,
+                  // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
+                  content: v.pipe(v.string(), v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content')),
+                }),
+                v.strictObject({ uploadId: uuid }),
+              ],
+              'An inline file { fileName, mimeType, content } or an upload { uploadId }',
+            ),
           ),
           v.maxLength(ATTACHMENTS_PER_MESSAGE),
         ),
       ),
     }),
     response: message,
-    problems: ['plan.storage_limit', 'ticket.attachments_too_large'],
+    problems: ['plan.storage_limit', 'ticket.attachments_too_large', 'ticket.upload_not_found', 'ticket.upload_used', 'ticket.upload_incomplete'],
+  }),
+  createAttachmentUpload: defineRoute({
+    ...base,
+    id: 'createAttachmentUpload',
+    method: 'POST',
+    path: '/attachments',
+    summary: 'Start an upload: a presigned S3 PUT for one file, to attach to a message by its id',
+    description: `For files too large to send inline (up to ${MAX_UPLOAD_BYTES} bytes). PUT exactly \`size\` bytes to \`uploadUrl\` with the returned \`headers\` (Content-Type and Content-Length are signed) before \`expiresAt\` (15 minutes), then pass \`{ "uploadId": id }\` in the \`attachments\` of POST /tickets/{ticketId}/messages within 24 hours; uploads never attached are deleted after 24 hours. Storage is counted when the upload is attached.`,
+    scope: 'tickets:write',
+    body: v.strictObject({
+      fileName,
+      mimeType,
+      size: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_UPLOAD_BYTES, `At most ${MAX_UPLOAD_BYTES} bytes`)),
+    }),
+    response: v.object({
+      id: uuid,
+      uploadUrl: v.string(),
+      method: v.literal('PUT'),
+      headers: v.object({ 'Content-Type': v.string(), 'Content-Length': v.string() }),
+      expiresAt: isoDateTime,
+    }),
+    errors: [422],
   }),
   addTicketTag: defineRoute({
     ...base,
