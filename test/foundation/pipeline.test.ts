@@ -3,7 +3,7 @@ import { Entity } from 'electrodb';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { entityConfig, SERVICE } from '@helpdesk/core/db/client';
-import { revokeApiKey } from '@helpdesk/core/auth/keys';
+import { listApiKeys, revokeApiKey } from '@helpdesk/core/auth/keys';
 import { clearPrincipalCache, KEY_CACHE_TTL_MS, resolvePrincipal } from '@helpdesk/core/auth/principal';
 import { errors } from '@helpdesk/core/http/errors';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
@@ -114,6 +114,23 @@ describe('authentication', () => {
     expect(await resolvePrincipal(t.liveKey, now + 1_000)).not.toBeNull();
     expect(KEY_CACHE_TTL_MS).toBeLessThanOrEqual(60_000);
     expect(await resolvePrincipal(t.liveKey, now + KEY_CACHE_TTL_MS + 1)).toBeNull();
+  });
+  it("records a key's last use when a Lambda loads it, not on every cached request", async () => {
+    const t = await createTenant();
+    const keys = async () => listApiKeys(t.accountId);
+    expect((await keys()).map((k) => k.lastUsedAt)).toEqual([undefined, undefined]);
+    const now = Date.now();
+    const { keyId } = (await resolvePrincipal(t.liveKey, now))!;
+    const lastUsed = async () => (await keys()).find((k) => k.keyId === keyId)!.lastUsedAt;
+    const first = await lastUsed();
+    expect(Math.abs(Date.parse(first!) - Date.now())).toBeLessThan(60_000);
+    expect((await keys()).filter((k) => k.lastUsedAt).length).toBe(1);
+    // Within the cache period the key is not read again, so nothing is written.
+    await new Promise((r) => setTimeout(r, 5));
+    await resolvePrincipal(t.liveKey, now + 1_000);
+    expect(await lastUsed()).toBe(first);
+    await resolvePrincipal(t.liveKey, now + KEY_CACHE_TTL_MS + 1);
+    expect((await lastUsed())! > first!).toBe(true);
   });
 });
 

@@ -104,6 +104,8 @@ export const ApiKey = new Entity(
       /** The first characters of the key, to recognise it in a listing. */
       hint: { type: 'string', required: true },
       revokedAt: { type: 'string' },
+      /** When a request last authenticated with the key, to within the principal cache's 30 s (auth/principal.ts). */
+      lastUsedAt: { type: 'string' },
       ...timestamps,
     },
     indexes: {

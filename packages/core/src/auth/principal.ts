@@ -1,3 +1,4 @@
+import { logger } from '../logger.js';
 import { ApiKey } from './entities.js';
 import { loadTenant } from './accounts.js';
 import { hashKey, keyEnvironment } from './keys.js';
@@ -15,10 +16,23 @@ const cache = new Map<string, { principal: Principal | null; expires: number }>(
 
 export const clearPrincipalCache = () => cache.clear();
 
+/**
+ * Records the key's last use. It runs only when a Lambda loads the key (at most once per cache period
+ * per instance), beside the tenant read, so a steady stream of requests costs no write; a failure to
+ * record it never fails the request.
+ */
+async function touch(hash: string) {
+  try {
+    await ApiKey.patch({ keyHash: hash }).set({ lastUsedAt: new Date().toISOString() }).go({ response: 'none' });
+  } catch (error) {
+    logger.warn('Could not record the key\'s last use', { error: error as Error });
+  }
+}
+
 async function load(hash: string): Promise<Principal | null> {
   const { data: key } = await ApiKey.get({ keyHash: hash }).go();
   if (!key || key.revokedAt) return null;
-  const { account, projects } = await loadTenant(key.accountId);
+  const [{ account, projects }] = await Promise.all([loadTenant(key.accountId), touch(hash)]);
   if (!account) return null;
   const reachable = key.projectIds ? projects.filter((p) => key.projectIds!.includes(p.projectId)) : projects;
   return {

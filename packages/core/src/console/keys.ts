@@ -4,21 +4,20 @@ import { errors } from '../http/errors.js';
 import { isValidCidr } from '../http/ip.js';
 import { SCOPES } from '../http/route.js';
 import { redirect, show, signedIn, type ConsoleRequest } from './guard.js';
+import { csrfField, when } from './forms.js';
 import { html, type Html } from './html.js';
 
-const csrfField = (req: ConsoleRequest) => html`<input type="hidden" name="csrf" value="${req.session.csrf}">`;
-const when = (iso: string | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
 
 const keyTable = async (req: ConsoleRequest) => {
   const keys = await listApiKeys(req.ctx.accountId);
   const projectName = (id: string) => req.chrome.projects.find((p) => p.id === id)?.name ?? id;
   if (keys.length === 0) return html`<p>No API keys yet.</p>`;
   return html`<div class="scroll"><table>
-<caption class="muted" style="text-align:left">Last use is not recorded: a key's requests are counted per minute for its rate limit only.</caption>
-<thead><tr><th scope="col">Prefix</th><th scope="col">Environment</th><th scope="col">Projects</th><th scope="col">Scopes</th><th scope="col">IP allowlist</th><th scope="col">Rate limit</th><th scope="col">Created</th><th scope="col">State</th></tr></thead>
+<caption class="muted" style="text-align:left">Last used is recorded when a Lambda first sees the key in a while: accurate to about 30 seconds.</caption>
+<thead><tr><th scope="col">Prefix</th><th scope="col">Environment</th><th scope="col">Projects</th><th scope="col">Scopes</th><th scope="col">IP allowlist</th><th scope="col">Rate limit</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
 <tbody>${keys.map(
     (k) => html`<tr data-key-id="${k.keyId}"><td><code>${k.hint}…</code></td><td>${k.env}</td><td>${k.projectIds?.length ? k.projectIds.map(projectName).join(', ') : 'all'}</td>
-<td>${k.scopes.length ? k.scopes.join(', ') : 'full access'}</td><td>${k.allowIps.length ? k.allowIps.join(', ') : 'any'}</td><td>${k.rateLimit}/min</td><td>${when(k.createdAt)}</td>
+<td>${k.scopes.length ? k.scopes.join(', ') : 'full access'}</td><td>${k.allowIps.length ? k.allowIps.join(', ') : 'any'}</td><td>${k.rateLimit}/min</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
 <td>${
       k.revokedAt
         ? html`revoked ${when(k.revokedAt)}`
