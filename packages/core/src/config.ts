@@ -53,8 +53,12 @@ export const env = {
   get schedulerRoleArn(): string | undefined {
     return read('SCHEDULER_ROLE_ARN');
   },
+  /** Signs links and seals webhook secrets; only the local stack may fall back to a development value. */
   get signingSecret(): string {
-    return read('SIGNING_SECRET') ?? 'local-development-signing-secret';
+    const secret = read('SIGNING_SECRET');
+    if (secret) return secret;
+    if (env.stage !== 'local') throw new Error(missingMessage(['SIGNING_SECRET']));
+    return 'local-development-signing-secret';
   },
   get embedderMode(): 'bedrock' | 'local' {
     return read('EMBEDDER') === 'bedrock' ? 'bedrock' : 'local';
@@ -63,6 +67,22 @@ export const env = {
     return read('EMBEDDING_MODEL_ID') ?? 'amazon.titan-embed-text-v2:0';
   },
 };
+
+/** What a deployed stage cannot run without (the stack sets each; the local stack has defaults). */
+const REQUIRED_IN_DEPLOYED_STAGES = ['TABLE_NAME', 'SIGNING_SECRET'] as const;
+
+const missingMessage = (names: string[]) =>
+  `Stage ${env.stage} cannot start: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not set (the CDK stack sets ${names.length === 1 ? 'it' : 'them'}; see docs/architecture.md, Deployment).`;
+
+/**
+ * Called by every handler factory at cold start: a deployed stage refuses to start without its
+ * settings and secrets, naming them, rather than running with a development default.
+ */
+export function assertDeployedConfig() {
+  if (env.stage === 'local') return;
+  const missing = REQUIRED_IN_DEPLOYED_STAGES.filter((name) => read(name) === undefined);
+  if (missing.length > 0) throw new Error(missingMessage(missing));
+}
 
 /** Credentials for the local stand-ins; real deployments use the Lambda role. */
 export const localCredentials = (service: 's3' | 'other') =>

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
 import { resolvePrincipal } from '../auth/principal.js';
 import { requirePlan } from '../auth/quota.js';
+import { assertDeployedConfig } from '../config.js';
 import { logger } from '../logger.js';
 import { problem } from '../errors/problem.js';
 import { errors, HttpError, type FieldIssue } from './errors.js';
@@ -259,6 +260,7 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
   impls: RouteImpls<T>,
   options: GroupHandlerOptions = {},
 ) {
+  assertDeployedConfig();
   const table = new Map<string, { route: RouteDef; impl: RouteImpl<RouteDef> }>();
   for (const [name, route] of Object.entries(routes)) {
     table.set(routeKey(route), { route, impl: impls[name as keyof T] as unknown as RouteImpl<RouteDef> });

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
+import { assertDeployedConfig } from '../config.js';
 import { logger } from '../logger.js';
 import { QUEUES, type QueueMessage, type QueueName } from './queues.js';
 
@@ -38,6 +39,7 @@ function readRecord<Q extends QueueName>(queue: Q, record: Pick<SQSRecord, 'body
  * queue's maxReceiveCount and then moves it to the dead-letter queue, where it can be inspected.
  */
 export function consumer<Q extends QueueName>(queue: Q, work: ConsumerWork<QueueMessage<Q>>) {
+  assertDeployedConfig();
   type M = QueueMessage<Q>;
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failed: string[] = [];
