@@ -63,10 +63,11 @@ export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
    */
   webhooks: { send: ['webhooks'], scheduler: true },
   /**
-   * Renders and sends through SES; emits email.* webhook events; a sandbox send puts its simulated
-   * SES event on the sesEvents queue (emails/deliver.ts). It neither reads attachments nor schedules.
+   * Renders and sends through SES; keeps the rendered copy of a live send in the bucket (for the
+   * console); emits email.* webhook events; a sandbox send puts its simulated SES event on the
+   * sesEvents queue (emails/deliver.ts). It does not schedule.
    */
-  emails: { send: ['webhooks', 'sesEvents'], ses: true },
+  emails: { send: ['webhooks', 'sesEvents'], ses: true, bucket: true },
   /** Fingerprints log events and upserts log issues: the table only. */
   'log-grouping': { send: [] },
   /** Embeds articles for search; writes the search snapshots to the bucket. */

@@ -109,6 +109,10 @@ describe('console pages over HTTP: roles and tenancy', () => {
     const detail = await admin.get(`/console/emails/${ids.emailId}`);
     expect(detail.text).toContain('Hello &lt;b&gt;there&lt;/b&gt;');
     expect(detail.text).toContain('Status history');
+    // A live send shows what SES was given, as a sandbox capture shows its rendered message.
+    expect(detail.text).toContain('<iframe title="Rendered HTML of the email" sandbox=""');
+    expect(detail.text).toContain('&lt;em&gt;body&lt;/em&gt;');
+    expect(detail.text).toMatch(/<pre>[^<]*Plain body/);
   });
 
   it('sends a webhook test and lists its delivery; rotating shows the new secret once', async () => {

@@ -1,6 +1,7 @@
 import { listEmails, getEmail } from '../emails/read.js';
 import { emailRoutes } from '../emails/routes.js';
 import { EMAIL_STATUSES } from '../emails/schemas.js';
+import { readSentCopy } from '../emails/sent-copy.js';
 import { show, signedIn } from './guard.js';
 import { filtersFrom, pager, selectField, textField, when } from './forms.js';
 import { html } from './html.js';
@@ -34,11 +35,12 @@ ${pager('/console/emails', req.query, result.page, result.limit, result.total)}`
 });
 
 /**
- * One message: its timeline and, for a sandbox capture, the rendered HTML in a sandboxed frame (no
+ * One message: its timeline and, for a sandbox capture or sent mail, the rendered HTML in a sandboxed frame (no
  * scripts, an opaque origin, and the console's CSP: no remote images or fonts) and the text.
  */
 export const emailDetail = signedIn('admin', async (req) => {
   const e = await getEmail(req.ctx, req.params.emailId!);
+  const rendered = e.captured ?? (e.sentAt ? await readSentCopy({ projectId: req.ctx.projectId, env: req.ctx.env, emailId: e.id }) : undefined);
   const steps: [string, string | null][] = [
     ['Created', e.createdAt],
     ['Scheduled for', e.scheduledAt],
@@ -60,11 +62,11 @@ ${Object.keys(e.metadata).length ? html`<dt>Metadata</dt><dd>${Object.entries(e.
 <h2>Status history</h2>
 <ol>${steps.filter(([, at]) => at).map(([label, at]) => html`<li>${label}: ${when(at)}</li>`)}</ol>
 ${
-  e.captured
+  rendered
     ? html`<h2>Rendered HTML</h2>
-<iframe title="Rendered HTML of the email" sandbox="" srcdoc="${e.captured.html}"></iframe>
-<h2>Text</h2><pre>${e.captured.text}</pre>`
-    : html`<p class="muted">The rendered message is kept for sandbox captures; live mail goes to SES as rendered at sending time.</p>`
+<iframe title="Rendered HTML of the email" sandbox="" srcdoc="${rendered.html}"></iframe>
+<h2>Text</h2><pre>${rendered.text}</pre>`
+    : html`<p class="muted">The rendered message is shown once it has been sent or captured.</p>`
 }`,
   );
 });

@@ -11,6 +11,7 @@ import type { EmailStatus } from './schemas.js';
 import { bareAddress } from './mailbox.js';
 import { isPermanentSesError, sendViaSes } from './ses.js';
 import { sesTags, type SesEvent } from './ses-events.js';
+import { keepSentCopy } from './sent-copy.js';
 import { suppressedAmong } from './suppression.js';
 
 /** A claim older than the queue's visibility timeout belongs to a consumer that died: SQS has redelivered. */
@@ -128,6 +129,7 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
       return giveBack();
     }
     await finish(key, 'sent', { ...content, sentAt: new Date().toISOString(), sesMessageId: messageId });
+    await keepSentCopy(key, rendered);
     if (env.stage === 'local') await simulateSesEvents([row.to, ...cc, ...bcc], tags, messageId);
   } catch (err) {
     // Hand the row back so the redelivered message can claim it at once.
