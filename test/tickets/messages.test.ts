@@ -107,6 +107,60 @@ describe('POST /tickets/{ticketId}/messages', () => {
   });
 });
 
+describe("the customer's own messages (senderType customer)", () => {
+  it('reopens a pending or resolved ticket, sets lastSenderType customer, is never emailed and fires message.received', async () => {
+    const t = await createTenant();
+    const email = customerEmail();
+    const c = await createTicket(app, t.liveKey, { subject: 'Widget chat', customer: { email, name: 'Ada' } });
+    const awaiting = async () =>
+      (await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: 'true' } })).body.tickets.map((r: { id: string }) => r.id);
+    const say = (body: string) =>
+      app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body, senderType: 'customer' } });
+    const detail = async () => (await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body;
+
+    // A new ticket keeps its status; a staff reply opens it and it no longer awaits a reply.
+    expect((await say('Also, the app crashes')).body).toMatchObject({ senderType: 'customer', visibility: 'public' });
+    expect(await detail()).toMatchObject({ status: 'new', lastSenderType: 'customer' });
+    await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Which version?' } });
+    expect(await awaiting()).not.toContain(c.id);
+
+    for (const waiting of ['pending', 'resolved'] as const) {
+      await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { status: waiting } });
+      const res = await say(`Still broken (${waiting})`);
+      expect(res.status).toBe(200);
+      expect(await detail()).toMatchObject({ status: 'open', lastSenderType: 'customer', lastMessageAt: res.body.createdAt });
+      expect(await awaiting()).toContain(c.id);
+      const received = events.filter((e) => e.name === 'message.received' && e.data.message.id === res.body.id);
+      expect(received.map((e) => e.data.message)).toEqual([
+        { id: res.body.id, senderType: 'customer', visibility: 'public', body: `Still broken (${waiting})`, createdAt: res.body.createdAt },
+      ]);
+    }
+    // A closed ticket stays closed (reopen it with PATCH).
+    await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { status: 'closed' } });
+    await say('Hello?');
+    expect((await detail()).status).toBe('closed');
+
+    await app.drain();
+    // Only the one staff reply was mailed: the customer is never emailed their own words.
+    expect((await mailsTo(email)).map((m) => m.subject)).toEqual([expect.stringContaining('Widget chat')]);
+  });
+
+  it('refuses an internal customer message and an unknown senderType with 422', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    const internal = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', senderType: 'customer', visibility: 'internal' },
+    });
+    expect(internal.status).toBe(422);
+    expect(internal.body.error.details.fields).toEqual([expect.objectContaining({ field: 'visibility', in: 'body' })]);
+    const bad = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', senderType: 'bot' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.fields).toEqual([expect.objectContaining({ field: 'senderType' })]);
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
+  });
+});
+
 describe('attachments', () => {
   it('stores attachments in S3, serves presigned URLs, counts storage, and DELETE removes them all', async () => {
     const t = await createTenant();

@@ -34,8 +34,8 @@ export interface paths {
   };
   "/tickets/{ticketId}/messages": {
     /**
-     * Reply to the customer (public) or add an internal note
-     * @description Attach up to 10 files in two ways, mixed freely: inline as base64 (`{ fileName, mimeType, content }`, at most 4000000 decoded bytes per message, else 422 `ticket.attachments_too_large`), or uploaded first through POST /attachments (`{ uploadId }`, up to 25000000 bytes each). An upload must be of this project and environment and unexpired (else 422 `ticket.upload_not_found`), uploaded with its declared size (else 422 `ticket.upload_incomplete`) and is attached once (else 422 `ticket.upload_used`); these errors name the item in `details.fields`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 `{ "message": "Request Entity Too Large" }`.
+     * Reply to the customer (public), add an internal note, or record the customer's own message (senderType customer)
+     * @description `senderType` is `staff` (default: a public reply is emailed to the customer) or `customer` (for apps and chat widgets that host the conversation: always public, never emailed; it moves a pending or resolved ticket to open and sets lastSenderType customer, so awaitingReply finds it). Attach up to 10 files in two ways, mixed freely: inline as base64 (`{ fileName, mimeType, content }`, at most 4000000 decoded bytes per message, else 422 `ticket.attachments_too_large`), or uploaded first through POST /attachments (`{ uploadId }`, up to 25000000 bytes each). An upload must be of this project and environment and unexpired (else 422 `ticket.upload_not_found`), uploaded with its declared size (else 422 `ticket.upload_incomplete`) and is attached once (else 422 `ticket.upload_used`); these errors name the item in `details.fields`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 `{ "message": "Request Entity Too Large" }`.
      */
     post: operations["postTicketMessage"];
   };
@@ -1570,8 +1570,8 @@ export interface operations {
     };
   };
   /**
-   * Reply to the customer (public) or add an internal note
-   * @description Attach up to 10 files in two ways, mixed freely: inline as base64 (`{ fileName, mimeType, content }`, at most 4000000 decoded bytes per message, else 422 `ticket.attachments_too_large`), or uploaded first through POST /attachments (`{ uploadId }`, up to 25000000 bytes each). An upload must be of this project and environment and unexpired (else 422 `ticket.upload_not_found`), uploaded with its declared size (else 422 `ticket.upload_incomplete`) and is attached once (else 422 `ticket.upload_used`); these errors name the item in `details.fields`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 `{ "message": "Request Entity Too Large" }`.
+   * Reply to the customer (public), add an internal note, or record the customer's own message (senderType customer)
+   * @description `senderType` is `staff` (default: a public reply is emailed to the customer) or `customer` (for apps and chat widgets that host the conversation: always public, never emailed; it moves a pending or resolved ticket to open and sets lastSenderType customer, so awaitingReply finds it). Attach up to 10 files in two ways, mixed freely: inline as base64 (`{ fileName, mimeType, content }`, at most 4000000 decoded bytes per message, else 422 `ticket.attachments_too_large`), or uploaded first through POST /attachments (`{ uploadId }`, up to 25000000 bytes each). An upload must be of this project and environment and unexpired (else 422 `ticket.upload_not_found`), uploaded with its declared size (else 422 `ticket.upload_incomplete`) and is attached once (else 422 `ticket.upload_used`); these errors name the item in `details.fields`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 `{ "message": "Request Entity Too Large" }`.
    */
   postTicketMessage: {
     parameters: {
@@ -1597,6 +1597,8 @@ export interface operations {
           body: string;
           /** @enum {string} */
           visibility?: "public" | "internal";
+          /** @enum {string} */
+          senderType?: "customer" | "staff";
           attachments?: ({
               fileName: string;
               mimeType: string;

@@ -9,6 +9,7 @@ import { logger } from '../logger.js';
 import { copyObject, deleteObjects, putObject } from '../ports/blob-store.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Attachment, MAX_ATTACHMENT_BYTES, Message, Ticket } from './entities.js';
+import type { SenderType, Status } from './model.js';
 import { eventCustomer, eventTicket, toMessage, type AttachmentItem, type MessageItem, type TicketItem } from './present.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
 import { claimUpload, loadUploads, type UploadItem } from './uploads.js';
@@ -17,6 +18,8 @@ import { escapeHtml } from '../templates/escape.js';
 export interface PostMessageInput {
   body: string;
   visibility?: 'public' | 'internal';
+  /** `customer`: the customer's own message, recorded by an integrator's app (public, never emailed). */
+  senderType?: SenderType;
   /** Inline files (base64) and uploads (POST /attachments), in the order they are shown. */
   attachments?: ({ fileName: string; mimeType: string; content: string } | { uploadId: string })[];
 }
@@ -34,7 +37,7 @@ async function getTicket(ctx: TenantContext, ticketId: string) {
 }
 
 /**
- * A staff reply (public) or internal note. Attachments go to S3 first, under reserved storage (inline
+ * A staff reply (public), an internal note, or the customer's own message. Attachments go to S3 first, under reserved storage (inline
  * files are written, uploads copied to the ticket's key); the message, its attachments, the uploads'
  * claims, the ticket's new last-message fields, its search item and the list counts are one transaction.
  */
@@ -65,7 +68,8 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
   const tenant = { projectId: ctx.projectId, env: ctx.env, ticketId };
   const messageId = randomUUID();
   const createdAt = new Date().toISOString();
-  const message: MessageItem = { ...tenant, messageId, senderType: 'staff', visibility, body: input.body, createdAt };
+  const senderType = input.senderType ?? 'staff';
+  const message: MessageItem = { ...tenant, messageId, senderType, visibility, body: input.body, createdAt };
   const attachments: AttachmentItem[] = files.map((f, position) => {
     const attachmentId = randomUUID();
     return {
@@ -83,7 +87,7 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
 
   const view = await toMessage(message, attachments);
   // The customer's copy of a public reply: its Email Logs row is written in the message's transaction.
-  const reply = visibility === 'public' && ctx.env === 'live' ? replyEmail(ctx, before, view) : undefined;
+  const reply = senderType === 'staff' && visibility === 'public' && ctx.env === 'live' ? replyEmail(ctx, before, view) : undefined;
 
   await reserveStorage(ctx, totalBytes);
   let after: TicketItem | undefined;
@@ -102,10 +106,10 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         ctx,
         before,
         {
-          lastSenderType: 'staff',
+          lastSenderType: senderType,
           lastMessageAt: createdAt,
           attachmentBytes: before.attachmentBytes + totalBytes,
-          ...(visibility === 'public' && before.status === 'new' ? { status: 'open' as const } : {}),
+          ...statusAfter(before.status, senderType, visibility),
         },
         createdAt,
       );
@@ -144,6 +148,17 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
     await reply.dispatch().catch((error: unknown) => logger.error('Could not queue the ticket reply email', { ticketId, error: error as Error }));
   }
   return view;
+}
+
+/**
+ * Where a message moves the ticket: a staff reply opens a new ticket; the customer answering reopens
+ * one that waited on them or was resolved. Every other status stays (a closed ticket is reopened by a
+ * PATCH, not by a message).
+ */
+function statusAfter(status: Status, senderType: SenderType, visibility: 'public' | 'internal'): { status?: 'open' } {
+  if (visibility !== 'public') return {};
+  const opens = senderType === 'staff' ? status === 'new' : status === 'pending' || status === 'resolved';
+  return opens ? { status: 'open' } : {};
 }
 
 /** The customer's copy of a public reply (never in sandbox), with links to its attachments. */

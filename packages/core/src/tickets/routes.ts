@@ -203,33 +203,41 @@ export const ticketRoutes = {
     id: 'postTicketMessage',
     method: 'POST',
     path: '/tickets/{ticketId}/messages',
-    summary: 'Reply to the customer (public) or add an internal note',
-    description: `Attach up to ${ATTACHMENTS_PER_MESSAGE} files in two ways, mixed freely: inline as base64 (\`{ fileName, mimeType, content }\`, at most ${MAX_ATTACHMENT_BYTES} decoded bytes per message, else 422 \`ticket.attachments_too_large\`), or uploaded first through POST /attachments (\`{ uploadId }\`, up to ${MAX_UPLOAD_BYTES} bytes each). An upload must be of this project and environment and unexpired (else 422 \`ticket.upload_not_found\`), uploaded with its declared size (else 422 \`ticket.upload_incomplete\`) and is attached once (else 422 \`ticket.upload_used\`); these errors name the item in \`details.fields\`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 \`{ "message": "Request Entity Too Large" }\`.`,
+    summary: "Reply to the customer (public), add an internal note, or record the customer's own message (senderType customer)",
+    description: `\`senderType\` is \`staff\` (default: a public reply is emailed to the customer) or \`customer\` (for apps and chat widgets that host the conversation: always public, never emailed; it moves a pending or resolved ticket to open and sets lastSenderType customer, so awaitingReply finds it). Attach up to ${ATTACHMENTS_PER_MESSAGE} files in two ways, mixed freely: inline as base64 (\`{ fileName, mimeType, content }\`, at most ${MAX_ATTACHMENT_BYTES} decoded bytes per message, else 422 \`ticket.attachments_too_large\`), or uploaded first through POST /attachments (\`{ uploadId }\`, up to ${MAX_UPLOAD_BYTES} bytes each). An upload must be of this project and environment and unexpired (else 422 \`ticket.upload_not_found\`), uploaded with its declared size (else 422 \`ticket.upload_incomplete\`) and is attached once (else 422 \`ticket.upload_used\`); these errors name the item in \`details.fields\`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 \`{ "message": "Request Entity Too Large" }\`.`,
     scope: 'tickets:write',
     params: ticketParams,
-    body: v.strictObject({
-      body: v.pipe(v.string(), v.minLength(1), v.maxLength(BODY_MAX)),
-      visibility: v.optional(v.picklist(VISIBILITIES)),
-      attachments: v.optional(
-        v.pipe(
-          v.array(
-            v.union(
-              [
-                v.strictObject({
-                  fileName,
-                  mimeType,
-                  // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
-                  content: v.pipe(v.string(), v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content')),
-                }),
-                v.strictObject({ uploadId: uuid }),
-              ],
-              'An inline file { fileName, mimeType, content } or an upload { uploadId }',
+    body: v.pipe(
+      v.strictObject({
+        body: v.pipe(v.string(), v.minLength(1), v.maxLength(BODY_MAX)),
+        visibility: v.optional(v.picklist(VISIBILITIES)),
+        senderType: v.optional(v.picklist(SENDER_TYPES)),
+        attachments: v.optional(
+          v.pipe(
+            v.array(
+              v.union(
+                [
+                  v.strictObject({
+                    fileName,
+                    mimeType,
+                    // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
+                    content: v.pipe(v.string(), v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content')),
+                  }),
+                  v.strictObject({ uploadId: uuid }),
+                ],
+                'An inline file { fileName, mimeType, content } or an upload { uploadId }',
+              ),
             ),
+            v.maxLength(ATTACHMENTS_PER_MESSAGE),
           ),
-          v.maxLength(ATTACHMENTS_PER_MESSAGE),
         ),
+      }),
+      // The customer's own words are never an internal note.
+      v.forward(
+        v.check((m) => !(m.senderType === 'customer' && m.visibility === 'internal'), 'A customer message is public: internal is for staff notes'),
+        ['visibility'],
       ),
-    }),
+    ),
     response: message,
     problems: ['plan.storage_limit', 'ticket.attachments_too_large', 'ticket.upload_not_found', 'ticket.upload_used', 'ticket.upload_incomplete'],
   }),
