@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -70,7 +71,7 @@ describe('console pages over HTTP: roles and tenancy', () => {
     ['POST', `/console/tickets/${ids.ticketId}/messages`],
     ['POST', `/console/tickets/${ids.ticketId}/update`],
   ] as const;
-  const form = { status: 'resolved', body: 'hello', event: 'ticket.created', priority: 'high' };
+  const form = { status: 'resolved', body: 'hello', visibility: 'public', event: 'ticket.created', priority: 'high' };
 
   it('answers 404 to another account for every id route, and changes nothing', async () => {
     for (const [method, path] of idRoutes()) {
@@ -140,6 +141,17 @@ describe('console pages over HTTP: roles and tenancy', () => {
     const mails = await mailsTo(ids.customer);
     expect(mails.map((m) => m.body.text ?? '').join('\n')).toContain('Try resetting it.');
     expect(mails.map((m) => m.body.text ?? '').join('\n')).not.toContain('confused');
+    // What the API refuses, the console refuses: a note is never mailed for a mistyped or missing choice.
+    for (const form of [
+      { body: 'Secret A', visibility: 'Internal' },
+      { body: 'Secret B' },
+      { body: 'x'.repeat(10_001), visibility: 'public' },
+    ]) {
+      expect((await agent.post(`${t}/messages`, form)).status).toBe(422);
+    }
+    const thread = await agent.get(t);
+    expect(thread.text).not.toContain('Secret A');
+    expect(thread.text).not.toContain('Secret B');
     const list = await agent.get('/console/tickets?status=pending&priority=high');
     expect(list.text).toContain(t);
     expect((await agent.get('/console/tickets?status=closed')).text).not.toContain(t);
@@ -186,6 +198,12 @@ describe('console pages over HTTP: roles and tenancy', () => {
     expect(bad.status).toBe(422);
     expect(bad.text).toContain('not-an-ip');
     expect(bad.text).not.toContain('id="new-secret"');
+    // An unknown project or scope is refused: dropping it would widen the key to every project or all scopes.
+    for (const form of [{ env: 'live', [`project:${randomUUID()}`]: 'on' }, { env: 'live', 'scope:admin:all': 'on' }]) {
+      const refused = await admin.post('/console/keys', form);
+      expect(refused.status).toBe(422);
+      expect(refused.text).not.toContain('id="new-secret"');
+    }
   });
 
   it('keeps agents out of keys (and off the navigation)', async () => {

@@ -16,6 +16,15 @@ export function filtersFrom<E extends v.ObjectEntries>(entries: E, query: Record
   return parsed.output;
 }
 
+/** A form's fields, parsed with the API route's own body schema: the console accepts what the API accepts. */
+export function bodyFrom<S extends v.GenericSchema>(schema: S, fields: Record<string, unknown>): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, fields);
+  if (!parsed.success) {
+    throw errors.validation(parsed.issues.map((i) => ({ field: v.getDotPath(i) ?? '(body)', in: 'body' as const, message: i.message })));
+  }
+  return parsed.output;
+}
+
 export const csrfField = (req: ConsoleRequest) => html`<input type="hidden" name="csrf" value="${req.session.csrf}">`;
 
 export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) : '—');

@@ -60,9 +60,16 @@ export const keysCreate = signedIn('admin', async (req) => {
   if (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > 100_000) {
     throw errors.validation([{ field: 'rateLimit', in: 'body', message: 'Expected a whole number from 1 to 100000' }]);
   }
-  const projectIds = req.chrome.projects.filter((p) => form[`project:${p.id}`]).map((p) => p.id);
-  const scopes = SCOPES.filter((s) => form[`scope:${s}`]);
-  const created = await createApiKey({ accountId: req.ctx.accountId, env, projectIds: projectIds.length ? projectIds : undefined, scopes, allowIps, rateLimit });
+  // A ticked box the form never offered (another account's project, a made-up scope) is refused, not
+  // dropped: dropping it would leave the list empty, and an empty list means every project or full access.
+  const ticked = (prefix: string) => Object.keys(form).filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length));
+  const projectIds = ticked('project:');
+  const unknownProject = projectIds.find((id) => !req.chrome.projects.some((p) => p.id === id));
+  if (unknownProject !== undefined) throw errors.validation([{ field: `project:${unknownProject}`, in: 'body', message: 'Not a project of this account' }]);
+  const scopes = ticked('scope:');
+  const unknownScope = scopes.find((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknownScope !== undefined) throw errors.validation([{ field: `scope:${unknownScope}`, in: 'body', message: `Expected one of ${SCOPES.join(', ')}` }]);
+  const created = await createApiKey({ accountId: req.ctx.accountId, env, projectIds: projectIds.length ? projectIds : undefined, scopes: scopes as (typeof SCOPES)[number][], allowIps, rateLimit });
   return keysPage(
     req,
     html`<div class="card" role="status"><h2>Key created</h2><p>Copy it now: it is shown this once and cannot be shown again.</p><p class="secret" id="new-secret">${created.key}</p></div>`,

@@ -7,7 +7,7 @@ import { ticketRoutes } from '../tickets/routes.js';
 import { getTicketDetail } from '../tickets/thread.js';
 import { updateTicket, type UpdateTicketInput } from '../tickets/update.js';
 import { redirect, show, signedIn } from './guard.js';
-import { csrfField, filtersFrom, pager, selectField, textField, when } from './forms.js';
+import { bodyFrom, csrfField, filtersFrom, pager, selectField, textField, when } from './forms.js';
 import { html } from './html.js';
 
 const UNASSIGNED = 'unassigned';
@@ -68,7 +68,7 @@ ${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href
 )}
 <form method="post" action="/console/tickets/${t.id}/messages" class="card">${csrfField(req)}
 <label for="reply-body">Reply or note</label>
-<textarea id="reply-body" name="body" required maxlength="50000"></textarea>
+<textarea id="reply-body" name="body" required maxlength="10000"></textarea>
 <fieldset><legend>Visibility</legend>
 <label style="font-weight:400"><input type="radio" name="visibility" value="public" checked> Reply to the customer (emailed)</label>
 <label style="font-weight:400"><input type="radio" name="visibility" value="internal"> Internal note (staff only)</label>
@@ -79,10 +79,10 @@ ${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href
 });
 
 export const ticketReply = signedIn('any', async (req) => {
-  const body = (req.form.body ?? '').trim();
-  const visibility = req.form.visibility === 'internal' ? 'internal' : 'public';
-  if (!body) throw errors.validation([{ field: 'body', in: 'body', message: 'Write a message first' }]);
-  await postMessage(req.ctx, req.params.ticketId!, { body, visibility });
+  // The form always says which it is: a note must never go to the customer by default.
+  if (req.form.visibility === undefined) throw errors.validation([{ field: 'visibility', in: 'body', message: 'Choose a reply or an internal note' }]);
+  const input = bodyFrom(ticketRoutes.postTicketMessage.body, { body: (req.form.body ?? '').trim(), visibility: req.form.visibility });
+  await postMessage(req.ctx, req.params.ticketId!, input);
   return redirect(`/console/tickets/${req.params.ticketId}`);
 });
 
