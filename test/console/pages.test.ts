@@ -142,7 +142,7 @@ describe('console pages over HTTP: roles and tenancy', () => {
     expect(mails.map((m) => m.body.text ?? '').join('\n')).toContain('Try resetting it.');
     expect(mails.map((m) => m.body.text ?? '').join('\n')).not.toContain('confused');
     // What the API refuses, the console refuses: a note is never mailed for a mistyped or missing choice.
-    for (const form of [
+    for (const form of <Record<string, string>[]>[
       { body: 'Secret A', visibility: 'Internal' },
       { body: 'Secret B' },
       { body: 'x'.repeat(10_001), visibility: 'public' },

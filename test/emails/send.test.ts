@@ -225,6 +225,36 @@ describe('POST /emails/send (live)', () => {
     expect(res.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'usd', in: 'partial', key: 'price' } });
   });
 
+  it("refuses a custom send's unknown layout or a layout calling a missing helper at request time, single and batched", async () => {
+    const t = await createTenant();
+    await importer(app, t.liveKey)('money.hbs', '<div>{{money2 total}}{{{body}}}</div>', { type: 'layout' });
+    const to = uniqueAddress();
+    const nope = await app.call('POST', '/emails/send', { key: t.liveKey, body: { ...custom(to), layout: 'nope' } });
+    expect(nope.status).toBe(422);
+    expect(nope.body.error).toMatchObject({ code: 'template.not_found', details: { layout: 'nope' } });
+    const helper = await app.call('POST', '/emails/send', { key: t.liveKey, body: { ...custom(to), layout: 'money' } });
+    expect(helper.status).toBe(422);
+    expect(helper.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'money2', in: 'layout', key: 'money' } });
+    const batch = await app.call('POST', '/emails/batch', {
+      key: t.liveKey,
+      body: { emails: [{ ...custom(to), layout: 'nope' }, { ...custom(to), layout: 'money' }] },
+    });
+    expect(batch.body.results.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(['template.not_found', 'template.unknown_helper']);
+    expect((await app.call('GET', '/emails', { key: t.liveKey })).body.total).toBe(0);
+  });
+
+  it('refuses variables that would put a line break or control character into the rendered subject (no header injection)', async () => {
+    const t = await createTenant();
+    await importer(app, t.liveKey)('hello.hbs', '{{!-- subject: Hi {{name}} --}}<p>Hello</p>');
+    const to = uniqueAddress();
+    for (const name of ['x\r\nBcc: evil@example.com', 'bell\u0007', 'line\u2028sep']) {
+      const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'hello', variables: { name } } });
+      expect(res.status, JSON.stringify(name)).toBe(422);
+      expect(res.body.error.details.fields).toEqual([expect.objectContaining({ field: 'variables', in: 'body' })]);
+    }
+    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'hello', variables: { name: 'Ann' } } })).body.subject).toBe('Hi Ann');
+  });
+
   it('needs the emails:send scope', async () => {
     const t = await createTenant();
     const key = await t.key({ scopes: ['tickets:read'] });

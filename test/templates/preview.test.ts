@@ -61,6 +61,20 @@ describe('POST /emails/preview, custom', () => {
     expect(extra.body.error.code).toBe('validation.failed');
   });
 
+  it('bounds layout and templateKey before any lookup, and a self-including partial imports without a false warning', async () => {
+    const t = await createTenant();
+    const long = 'k'.repeat(1_100);
+    for (const body of [{ subject: 'S', body: 'B', layout: long }, { templateKey: long }]) {
+      const res = await app.call('POST', '/emails/preview', { key: t.liveKey, body });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('validation.failed');
+      expect(res.body.error.message.length).toBeLessThan(500);
+    }
+    const tree = await importer(app, t.liveKey)('node.hbs', '<li>{{name}}<ul>{{#each children}}{{> node}}{{/each}}</ul></li>', { type: 'partial' });
+    expect(tree.status).toBe(200);
+    expect(tree.body.warnings).toEqual([]);
+  });
+
   it('names the failing fields of the variant meant, chosen by the presence of templateKey', async () => {
     const t = await createTenant();
     const fields = async (body: unknown) => {

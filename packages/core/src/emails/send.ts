@@ -3,7 +3,8 @@ import type { TenantContext } from '../auth/context.js';
 import { errors, HttpError } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { resolveTemplate, templateNotFound } from '../templates/resolve.js';
-import { renderSubject } from '../templates/subject.js';
+import { checkLayout, renderSubject } from '../templates/subject.js';
+import { PLAIN_LINE } from './mailbox.js';
 import { createEmail, type EmailDraft } from './create.js';
 import { idempotent } from './idempotency.js';
 import { bareAddress } from './mailbox.js';
@@ -25,12 +26,19 @@ function scheduleTime(iso: string, now = Date.now()) {
 }
 
 async function contentOf(ctx: TenantContext, body: SendBody): Promise<EmailDraft['content']> {
-  if (body.templateKey === undefined) return { kind: 'custom', subject: body.subject!, body: body.body!, layout: body.layout };
+  if (body.templateKey === undefined) {
+    if (body.layout !== undefined) await checkLayout(ctx, body.layout);
+    return { kind: 'custom', subject: body.subject!, body: body.body!, layout: body.layout };
+  }
   const variables = body.variables ?? {};
   if (JSON.stringify(variables).length > MAX_VARIABLES_JSON) throw invalid('variables', `variables must serialize to at most ${MAX_VARIABLES_JSON} characters.`);
   const template = await resolveTemplate(ctx, body.templateKey);
   if (!template) throw templateNotFound(body.templateKey);
   const subject = await renderSubject(ctx, template.head, variables);
+  // A header value: what a custom subject may not hold, variables may not bring in (no header injection).
+  if (!PLAIN_LINE.test(subject)) {
+    throw invalid('variables', "The template's subject, rendered with these variables, holds control characters or line breaks.");
+  }
   return { kind: 'template', templateKey: body.templateKey, templateVersion: template.version, variables, subject };
 }
 

@@ -35,7 +35,8 @@ export async function sendViaSes(mail: OutgoingMail): Promise<string> {
       ReplyToAddresses: mail.replyTo ? [headerMailbox(mail.replyTo)] : undefined,
       Content: {
         Simple: {
-          Subject: { Data: mail.subject, Charset: charset },
+          // A header: one line whatever a template's partials rendered since the send was accepted.
+          Subject: { Data: mail.subject.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' '), Charset: charset },
           Body: { Html: { Data: mail.html, Charset: charset }, Text: { Data: mail.text, Charset: charset } },
           Headers: Object.entries(mail.headers).map(([Name, Value]) => ({ Name, Value })),
         },

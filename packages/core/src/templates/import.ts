@@ -109,7 +109,9 @@ async function prepare(
   };
   const asHead: Head = { ...head, scope, createdAt: existing?.createdAt ?? now, updatedAt: now };
   const set = await loadRenderSet(ctx, asHead, layoutRefOf(asHead), compiled);
-  for (const partial of set.unresolvedPartials) warnings.push(`Partial ${partial} does not resolve; it renders empty until it is imported.`);
+  // A partial that includes itself (recursion over a tree) resolves once this import is stored.
+  const itself = head.type === 'partial' ? qualifiedKey(asHead) : undefined;
+  for (const partial of set.unresolvedPartials.filter((p) => p !== itself)) warnings.push(`Partial ${partial} does not resolve; it renders empty until it is imported.`);
   for (const piece of [...(set.layout ? [set.layout] : []), ...set.partialPieces.values()]) {
     warnHelpers(warnings, `The ${piece.head.type} ${qualifiedKey(piece.head)}`, piece.compiled);
   }

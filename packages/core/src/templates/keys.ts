@@ -2,6 +2,8 @@
 export const ACCOUNT_PREFIX = '@account/';
 
 export const KEY_PATTERN = /^[A-Za-z0-9._-]{1,100}$/;
+/** A key as a request names it (`@account/` prefix included): bounded before any lookup. */
+export const REF_MAX = 200;
 /** A key as items are referred to: a project key, or an account key behind its prefix. */
 export const REF_PATTERN = /^(@account\/)?[A-Za-z0-9._-]{1,100}$/;
 

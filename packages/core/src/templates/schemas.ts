@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { plainLine } from '../emails/schemas.js';
 import { integer, isoDateTime, jsonObject, uuid } from '../http/schemas.js';
-import { TEMPLATE_TYPES } from './keys.js';
+import { REF_MAX, TEMPLATE_TYPES } from './keys.js';
 
 /** Files above this are refused with a 422 of ours; the multipart parser's own limit sits higher. */
 export const MAX_FILE_BYTES = 512 * 1024;
@@ -72,7 +72,7 @@ export const previewBody = v.variant(
   'templateKey',
   [
     v.strictObject({
-      templateKey: v.pipe(v.string(), v.minLength(1)),
+      templateKey: v.pipe(v.string(), v.minLength(1), v.maxLength(REF_MAX)),
       variables: v.optional(jsonObject, {}),
       format,
     }),
@@ -80,7 +80,7 @@ export const previewBody = v.variant(
       templateKey: v.optional(v.never()),
       subject: v.pipe(v.string(), v.minLength(1), v.maxLength(200), plainLine),
       body: v.pipe(v.string(), v.minLength(1), v.maxLength(50000)),
-      layout: v.optional(v.pipe(v.string(), v.minLength(1))),
+      layout: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(REF_MAX))),
       format,
     }),
   ],

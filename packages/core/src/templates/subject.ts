@@ -1,9 +1,9 @@
 import { HttpError } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { layoutRefOf, loadHeads } from './heads.js';
-import { qualifiedKey } from './keys.js';
+import { parseRef, qualifiedKey } from './keys.js';
 import { refuseUnknownHelpers, type Part } from './resolve.js';
-import { versionId, type Head, type Owner } from './store.js';
+import { getHead, versionId, type Head, type Owner } from './store.js';
 import { problem } from '../errors/problem.js';
 
 /**
@@ -25,6 +25,32 @@ export function renderStep(where: Omit<Part, 'unknownHelpers'>, render: () => st
 export const subjectCacheKey = (head: Pick<Head, 'id' | 'version'>) => `${versionId(head)}#subject`;
 
 /**
+ * The helpers a template (or layout), its layout and its partials call that do not exist, from what
+ * import recorded on their heads (one BatchGetItem per nesting level, nothing compiled).
+ */
+async function helperUses(owner: Owner, head: Head): Promise<Part[]> {
+  const { layout, partials } = await loadHeads(owner, head, layoutRefOf(head));
+  const heads = [head, ...(layout ? [layout] : []), ...partials.values()];
+  if (heads.every((h) => h.unknownHelpers !== undefined)) {
+    return heads.map((h) => ({ part: h.type, key: qualifiedKey(h), unknownHelpers: h.unknownHelpers }));
+  }
+  // Items imported before unknown helpers were recorded: compile them this once (cached per version).
+  const { helperParts, loadRenderSet } = await import('./render-set.js');
+  return helperParts(await loadRenderSet(owner, head, layoutRefOf(head)));
+}
+
+/**
+ * A custom send's layout, checked before the send is accepted (as a template send's parts are): it
+ * exists, and neither it nor its partials call a helper that does not exist.
+ */
+export async function checkLayout(owner: Owner, layout: string): Promise<void> {
+  const ref = parseRef(layout);
+  const head = ref && (await getHead(owner, { ref, type: 'layout' }));
+  if (!head) throw problem('template.not_found', { layout });
+  refuseUnknownHelpers(await helperUses(owner, head));
+}
+
+/**
  * A template send, checked and its subject rendered with the send's variables, before the send is
  * accepted: a template, subject, layout or partial that calls a helper that does not exist is refused
  * now rather than failing at delivery. The check reads the layout's and partials' heads (one
@@ -36,15 +62,7 @@ export async function renderSubject(owner: Owner, head: Head, variables: Record<
   const { compileVersion } = await import('./compile.js');
   const subject = compileVersion(subjectCacheKey(head), head.scope, head.subject, { escape: false });
   const key = qualifiedKey(head);
-  const { layout, partials } = await loadHeads(owner, head, layoutRefOf(head));
-  const heads = [head, ...(layout ? [layout] : []), ...partials.values()];
-  let found: Part[] = heads.map((h) => ({ part: h.type, key: qualifiedKey(h), unknownHelpers: h.unknownHelpers }));
-  if (heads.some((h) => h.unknownHelpers === undefined)) {
-    // Items imported before unknown helpers were recorded: compile them this once (cached per version).
-    const { helperParts, loadRenderSet } = await import('./render-set.js');
-    found = helperParts(await loadRenderSet(owner, head, layoutRefOf(head)));
-  }
-  refuseUnknownHelpers([{ part: 'subject', key, unknownHelpers: subject.unknownHelpers }, ...found]);
+  refuseUnknownHelpers([{ part: 'subject', key, unknownHelpers: subject.unknownHelpers }, ...(await helperUses(owner, head))]);
   let renderPartials = {};
   if (subject.partials.length) {
     const { loadRenderSet } = await import('./render-set.js');
