@@ -71,6 +71,10 @@ describe('POST /log-issues/{id}/merge', () => {
     const intoMerged = await merge(t.liveKey, a, { into: b });
     expect([intoMerged.status, intoMerged.body.error.code, intoMerged.body.error.details]).toEqual([422, 'log_issue.already_merged', { id: b, mergedInto: a }]);
     expect((await merge(t.liveKey, b, { into: a })).body.error.code).toBe('log_issue.already_merged');
+    // A merged issue has no status of its own any more: PATCH names the issue it went into.
+    const patched = await app.call('PATCH', `/log-issues/${b}`, { key: t.liveKey, body: { status: 'resolved' } });
+    expect([patched.status, patched.body.error.code, patched.body.error.details]).toEqual([422, 'log_issue.already_merged', { id: b, mergedInto: a }]);
+    expect((await get(t.liveKey, b)).body.status).not.toBe('resolved');
     expect((await merge(t.liveKey, a, { into: 'not-a-uuid' })).status).toBe(422);
     expect((await merge(t.liveKey, a, {})).status).toBe(422);
     expect((await merge(t.liveKey, a, { into: b, extra: 1 })).status).toBe(422);

@@ -5671,14 +5671,17 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `log_issue.already_merged`: the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only
+       */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "validation.failed";
-            } & components["schemas"]["Problem.validation.failed"];
+              code?: "validation.failed" | "log_issue.already_merged";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.log_issue.already_merged"]);
           });
         };
       };

@@ -99,16 +99,23 @@ export async function mergeLogIssue(ctx: TenantContext, issueId: string, into: s
   throw problem('log_issue.already_merged', { id: outcome.id, mergedInto: outcome.mergedInto });
 }
 
-/** PATCH /log-issues/{id}: a status set by a person clears the regression mark. */
+/**
+ * PATCH /log-issues/{id}: a status set by a person clears the regression mark. A merged issue has no
+ * status of its own any more (422, naming the issue it went into, as merging it again does).
+ */
 export async function setLogIssueStatus(ctx: TenantContext, issueId: string, status: IssueStatus) {
+  const key = { projectId: ctx.projectId, env: ctx.env, issueId };
   try {
-    const { data } = await LogIssue.patch({ projectId: ctx.projectId, env: ctx.env, issueId })
+    const { data } = await LogIssue.patch(key)
       .set({ status, regressed: false })
       .add({ version: 1 })
+      .where((a, op) => op.notExists(a.mergedInto))
       .go({ response: 'all_new' });
     return toIssue(data as StoredIssue);
   } catch (err) {
-    if (isConditionFailure(err)) throw errors.notFound('Log issue');
-    throw err;
+    if (!isConditionFailure(err)) throw err;
+    const { data } = await LogIssue.get(key).go();
+    if (data?.mergedInto) throw problem('log_issue.already_merged', { id: issueId, mergedInto: data.mergedInto });
+    throw errors.notFound('Log issue');
   }
 }

@@ -132,6 +132,7 @@ export const logRoutes = {
     params: issueParams,
     body: v.strictObject({ status: v.picklist(ISSUE_STATUSES) }),
     response: logIssue,
+    problems: ['log_issue.already_merged'],
   }),
   mergeLogIssue: defineRoute({
     ...common,
