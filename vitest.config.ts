@@ -12,6 +12,7 @@ const UNIT = [
   'test/emails/sender.test.ts',
   'test/foundation/config.test.ts',
   'test/foundation/error-catalog.test.ts',
+  'test/foundation/layers.test.ts',
   'test/foundation/missing-java.test.ts',
   'test/foundation/route-table.test.ts',
   'test/logs/fingerprint.test.ts',

@@ -1,0 +1,98 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layers of packages/core (docs/architecture.md, Layers): imports go one way, kernel -> identity
+ * -> areas -> top. esbuild (which builds every Lambda) reads the import graph, static and dynamic
+ * imports alike; type-only imports vanish at build time and are not checked.
+ */
+const CORE = 'packages/core/src/';
+const LAYERS: [name: string, test: RegExp][] = [
+  ['top', /^(http\/(pipeline|tenancy|rate-limit|routes)\.ts|openapi\/|console\/)/],
+  ['kernel', /^((config|logger)\.ts|(errors|db|ports)\/|http\/)/],
+  ['identity', /^auth\//],
+  ['area', /^(tickets|emails|templates|articles|logs|customers|feedback|webhooks)\//],
+];
+const RANK: Record<string, number> = { kernel: 0, identity: 1, area: 2, top: 3 };
+const layerOf = (file: string) => LAYERS.find(([, test]) => test.test(file))?.[0];
+
+/** Upward imports that remain, each to be removed by issue 15's refactor; a new one fails. */
+const KNOWN = new Set([
+  'ports/queue-messages.ts -> webhooks/events.ts',
+  'ports/queue-messages.ts -> logs/levels.ts',
+  'ports/queue-messages.ts -> auth/plans.ts',
+]);
+
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+
+async function importGraph() {
+  const { metafile } = await build({
+    entryPoints: files(CORE),
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outdir: 'out',
+    splitting: true,
+    logLevel: 'silent',
+  });
+  const edges: [from: string, to: string][] = [];
+  for (const [file, input] of Object.entries(metafile.inputs)) {
+    for (const imported of input.imports) if (!imported.external) edges.push([file, imported.path]);
+  }
+  return edges;
+}
+
+describe('layers of packages/core', () => {
+  it('import only downward (kernel -> identity -> areas -> top), never outside core, and without cycles', async () => {
+    const edges = await importGraph();
+    expect(edges.length).toBeGreaterThan(500);
+    const upward: string[] = [];
+    const outside: string[] = [];
+    const seen = new Set<string>();
+    for (const [from, to] of edges) {
+      if (!from.startsWith(CORE)) continue;
+      if (!to.startsWith(CORE)) {
+        outside.push(`${from} -> ${to}`);
+        continue;
+      }
+      const [a, b] = [from.slice(CORE.length), to.slice(CORE.length)];
+      const [la, lb] = [layerOf(a), layerOf(b)];
+      if (!la || !lb) throw new Error(`No layer for ${la ? b : a}: add its folder to LAYERS`);
+      seen.add(`${a} -> ${b}`);
+      if (RANK[lb]! > RANK[la]! && !KNOWN.has(`${a} -> ${b}`)) upward.push(`${a} (${la}) -> ${b} (${lb})`);
+    }
+    expect(outside, 'core imports code outside packages/core').toEqual([]);
+    expect(upward, 'imports that go up a layer').toEqual([]);
+    expect([...KNOWN].filter((k) => !seen.has(k)), 'known violations that are gone: remove them from KNOWN').toEqual([]);
+
+    // Cycles between modules (a depth-first walk over the graph).
+    const next = new Map<string, string[]>();
+    for (const [from, to] of edges) if (from.startsWith(CORE) && to.startsWith(CORE)) next.set(from, [...(next.get(from) ?? []), to]);
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (node: string, trail: string[]) => {
+      state.set(node, 'open');
+      for (const to of next.get(node) ?? []) {
+        if (state.get(to) === 'open') cycles.push([...trail.slice(trail.indexOf(to)), node, to].map((f) => f.slice(CORE.length)).join(' -> '));
+        else if (!state.has(to)) visit(to, [...trail, node]);
+      }
+      state.set(node, 'done');
+    };
+    for (const node of next.keys()) if (!state.has(node)) visit(node, []);
+    expect(cycles, 'import cycles').toEqual([]);
+  });
+
+  it('catches an upward import (the check itself works)', () => {
+    expect(layerOf('tickets/tags.ts')).toBe('area');
+    expect(layerOf('http/pipeline.ts')).toBe('top');
+    expect(layerOf('http/schemas.ts')).toBe('kernel');
+    expect(layerOf('auth/keys.ts')).toBe('identity');
+    expect(RANK.top! > RANK.area!).toBe(true);
+  });
+});
