@@ -43,6 +43,8 @@ const lambdaEnv = {
   AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
   TABLE_NAME: 'bench',
   STAGE: 'dev',
+  // A deployed stage refuses to start without its secret, as the stack sets it from Secrets Manager.
+  SIGNING_SECRET: 'bench-signing-secret',
   POWERTOOLS_LOG_LEVEL: 'CRITICAL',
 };
 
