@@ -32,6 +32,10 @@ export const env = {
   get defaultSender(): string {
     return read('DEFAULT_SENDER') ?? 'no-reply@helpdesk.local';
   },
+  /** The domain whose mail SES (or the local SMTP stand-in) receives: inbound and reply addresses. */
+  get inboundDomain(): string {
+    return read('INBOUND_DOMAIN') ?? 'inbound.helpdesk.local';
+  },
   get sesConfigurationSet(): string | undefined {
     return read('SES_CONFIGURATION_SET');
   },
