@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import type { Environment } from '../auth/entities.js';
 import { isConditionFailure } from '../db/errors.js';
-import { conflictPause, WRITE_ATTEMPTS as ATTEMPTS } from '../db/transact.js';
+import { commit, put, remove, update } from '../db/commit.js';
 import { errors } from '../http/errors.js';
 import { paginate } from '../http/list.js';
 import { logger } from '../logger.js';
 import { enqueue } from '../ports/queue.js';
-import { Article, articleService, NO_CATEGORY } from './entities.js';
+import { Article, ArticleBody, ArticleCategory, articleService, NO_CATEGORY, SlugClaim } from './entities.js';
 import type { ArticleCreateInput, ArticleUpdateInput } from './routes.js';
-import { freeSlug, rejectedAt } from './slugs.js';
+import { freeSlug } from './slugs.js';
 import { problem } from '../errors/problem.js';
 
 // Markdown and HTML-to-text (~200 KB bundled) load when an article is written or read in full, not
@@ -17,8 +17,6 @@ import { problem } from '../errors/problem.js';
 const text = () => import('./text.js');
 
 type ArticleRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof Article.get>['go']>>['data']>;
-
-/** Optimistic writes retry this often when another request changed the same items first. */
 
 const keyOf = (ctx: Pick<TenantContext, 'projectId' | 'env'>, articleId: string) => ({ projectId: ctx.projectId, env: ctx.env, articleId });
 
@@ -76,41 +74,39 @@ export async function createArticle(ctx: TenantContext, input: ArticleCreateInpu
   const categoryId = input.categoryId ?? NO_CATEGORY;
   const manual = input.excerpt !== undefined && input.excerpt !== null;
   const now = new Date().toISOString();
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const slug = input.slug ?? (await freeSlug(ctx, 'article', slugify(input.title)));
-    const result = await articleService.transaction
-      .write(({ article, articleBody, slugClaim, category }) => [
-        slugClaim.create({ projectId: ctx.projectId, env: ctx.env, kind: 'article', slug, ownerId: articleId }).commit(),
-        article
-          .create({
-            ...keyOf(ctx, articleId),
-            title: input.title,
-            slug,
-            status,
-            excerpt: manual ? input.excerpt! : (deriveExcerpt(body) ?? ''),
-            excerptManual: manual,
-            categoryId,
-            ...(status === 'published' ? { publishedAt: now } : {}),
-            createdAt: now,
-            updatedAt: now,
-          })
-          .commit(),
-        articleBody.create({ ...keyOf(ctx, articleId), body }).commit(),
-        ...(categoryId === NO_CATEGORY
-          ? []
-          : [category.patch({ projectId: ctx.projectId, env: ctx.env, categoryId }).add({ articleCount: 1 }).commit()]),
-      ])
-      .go();
-    if (!result.canceled) {
-      if (status === 'published') await requestIndexing(ctx, articleId);
-      return getArticle(ctx, articleId);
-    }
-    const failed = ['slug', 'article', 'body', 'category'][rejectedAt(result.data)];
-    if (failed === 'category') throw categoryMissing();
-    if (failed === 'slug' && input.slug) throw slugTaken(input.slug);
-    await conflictPause(attempt + 1);
-  }
-  throw errors.conflict('The article slug');
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  const freshSlug = async () => input.slug ?? (await freeSlug(ctx, 'article', slugify(input.title)));
+  let slug = await freshSlug();
+  await commit({
+    items: () => ({
+      slug: put(SlugClaim.create({ ...tenant, kind: 'article', slug, ownerId: articleId })),
+      article: put(
+        Article.create({
+          ...keyOf(ctx, articleId),
+          title: input.title,
+          slug,
+          status,
+          excerpt: manual ? input.excerpt! : (deriveExcerpt(body) ?? ''),
+          excerptManual: manual,
+          categoryId,
+          ...(status === 'published' ? { publishedAt: now } : {}),
+          createdAt: now,
+          updatedAt: now,
+        }),
+      ),
+      body: put(ArticleBody.create({ ...keyOf(ctx, articleId), body })),
+      category: categoryId !== NO_CATEGORY && update(ArticleCategory.patch({ ...tenant, categoryId }).add({ articleCount: 1 })),
+    }),
+    refused: async (names) => {
+      if (names.has('category')) throw categoryMissing();
+      if (names.has('slug') && input.slug) throw slugTaken(input.slug);
+      // A derived slug was claimed meanwhile: the next free one.
+      slug = await freshSlug();
+    },
+    exhausted: () => errors.conflict('The article slug'),
+  });
+  if (status === 'published') await requestIndexing(ctx, articleId);
+  return getArticle(ctx, articleId);
 }
 
 export async function getArticle(ctx: TenantContext, articleId: string) {
@@ -121,7 +117,8 @@ export async function getArticle(ctx: TenantContext, articleId: string) {
 
 export async function updateArticle(ctx: TenantContext, articleId: string, input: ArticleUpdateInput) {
   const { deriveExcerpt } = await text();
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  const plan = async () => {
     const found = await loadArticle(ctx, articleId);
     if (!found) throw errors.notFound('Article');
     const { article: current } = found;
@@ -131,61 +128,50 @@ export async function updateArticle(ctx: TenantContext, articleId: string, input
     const categoryId = input.categoryId === undefined ? current.categoryId : (input.categoryId ?? NO_CATEGORY);
     const manual = input.excerpt === undefined ? current.excerptManual : input.excerpt !== null;
     const excerpt = manual ? (input.excerpt ?? current.excerpt ?? '') : (deriveExcerpt(body) ?? '');
-    const now = new Date().toISOString();
-    const tenant = { projectId: ctx.projectId, env: ctx.env };
-    const bodyChanged = body !== found.body;
-    const slugChanged = slug !== current.slug;
-    const addTo = categoryId !== current.categoryId && categoryId !== NO_CATEGORY;
-    const removeFrom = categoryId !== current.categoryId && current.categoryId !== NO_CATEGORY;
-    // Same order as the transaction's items: the refused one tells why.
-    const labels = [
-      'article',
-      ...(bodyChanged ? ['body'] : []),
-      ...(slugChanged ? ['slug', 'oldSlug'] : []),
-      ...(addTo ? ['category'] : []),
-      ...(removeFrom ? ['oldCategory'] : []),
-    ];
-
-    const result = await articleService.transaction
-      .write(({ article, articleBody, slugClaim, category }) => [
-        article
-          .patch(keyOf(ctx, articleId))
-          .set({
-            title: input.title ?? current.title,
-            slug,
-            status,
-            excerpt,
-            excerptManual: manual,
-            categoryId,
-            // publishedAt records the first publication; unpublishing keeps it.
-            ...(status === 'published' && !current.publishedAt ? { publishedAt: now } : {}),
-            revision: current.revision + 1,
-            updatedAt: now,
-          })
-          .where((a, op) => op.eq(a.revision, current.revision))
-          .commit(),
-        ...(bodyChanged ? [articleBody.put({ ...keyOf(ctx, articleId), body }).commit()] : []),
-        ...(slugChanged
-          ? [
-              slugClaim.create({ ...tenant, kind: 'article', slug, ownerId: articleId }).commit(),
-              slugClaim.delete({ ...tenant, kind: 'article', slug: current.slug }).commit(),
-            ]
-          : []),
-        ...(addTo ? [category.patch({ ...tenant, categoryId }).add({ articleCount: 1 }).commit()] : []),
-        ...(removeFrom ? [category.patch({ ...tenant, categoryId: current.categoryId }).add({ articleCount: -1 }).commit()] : []),
-      ])
-      .go();
-    if (!result.canceled) {
-      if (status === 'published' || current.status === 'published') await requestIndexing(ctx, articleId);
-      return getArticle(ctx, articleId);
-    }
-    const failed = labels[rejectedAt(result.data)];
-    if (failed === 'slug') throw slugTaken(slug);
-    if (failed === 'category') throw categoryMissing();
-    // 'article': another update won the revision race; anything else was a transaction conflict. Retry.
-    await conflictPause(attempt + 1);
-  }
-  throw errors.conflict('The article');
+    return { found, current, body, status, slug, categoryId, manual, excerpt };
+  };
+  let next = await plan();
+  await commit({
+    items: () => {
+      const { found, current, body, status, slug, categoryId, manual, excerpt } = next;
+      const now = new Date().toISOString();
+      const slugChanged = slug !== current.slug;
+      const categoryChanged = categoryId !== current.categoryId;
+      return {
+        article: update(
+          Article.patch(keyOf(ctx, articleId))
+            .set({
+              title: input.title ?? current.title,
+              slug,
+              status,
+              excerpt,
+              excerptManual: manual,
+              categoryId,
+              // publishedAt records the first publication; unpublishing keeps it.
+              ...(status === 'published' && !current.publishedAt ? { publishedAt: now } : {}),
+              revision: current.revision + 1,
+              updatedAt: now,
+            })
+            .where((a, op) => op.eq(a.revision, current.revision)),
+        ),
+        body: body !== found.body && put(ArticleBody.put({ ...keyOf(ctx, articleId), body })),
+        slug: slugChanged && put(SlugClaim.create({ ...tenant, kind: 'article', slug, ownerId: articleId })),
+        oldSlug: slugChanged && remove(SlugClaim.delete({ ...tenant, kind: 'article', slug: current.slug })),
+        category: categoryChanged && categoryId !== NO_CATEGORY && update(ArticleCategory.patch({ ...tenant, categoryId }).add({ articleCount: 1 })),
+        oldCategory:
+          categoryChanged && current.categoryId !== NO_CATEGORY && update(ArticleCategory.patch({ ...tenant, categoryId: current.categoryId }).add({ articleCount: -1 })),
+      };
+    },
+    refused: async (names) => {
+      if (names.has('slug')) throw slugTaken(next.slug);
+      if (names.has('category')) throw categoryMissing();
+      // Another update won the revision race: start over from what it wrote.
+      next = await plan();
+    },
+    exhausted: () => errors.conflict('The article'),
+  });
+  if (next.status === 'published' || next.current.status === 'published') await requestIndexing(ctx, articleId);
+  return getArticle(ctx, articleId);
 }
 
 export async function listArticles(

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
-import { ArticleCategory, articleService } from './entities.js';
+import { ArticleCategory, SlugClaim } from './entities.js';
 import type { CategoryInput } from './routes.js';
-import { freeSlug, rejectedAt } from './slugs.js';
-import { conflictPause, WRITE_ATTEMPTS as ATTEMPTS } from '../db/transact.js';
+import { freeSlug } from './slugs.js';
+import { commit, put, remove, update } from '../db/commit.js';
 import { problem } from '../errors/problem.js';
 
 type CategoryRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof ArticleCategory.get>['go']>>['data']>;
@@ -33,28 +33,29 @@ export async function listCategories(ctx: TenantContext) {
 
 export async function createCategory(ctx: TenantContext, input: CategoryInput) {
   const categoryId = randomUUID();
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const slug = input.slug ?? (await freeSlug(ctx, 'category', (await import('./text.js')).slugify(input.name)));
-    const result = await articleService.transaction
-      .write(({ slugClaim, category }) => [
-        slugClaim.create({ ...tenantOf(ctx), kind: 'category', slug, ownerId: categoryId }).commit(),
-        category
-          .create({
-            ...tenantOf(ctx),
-            categoryId,
-            name: input.name,
-            slug,
-            ...(input.description ? { description: input.description } : {}),
-            position: input.position ?? 0,
-          })
-          .commit(),
-      ])
-      .go();
-    if (!result.canceled) return getCategory(ctx, categoryId);
-    if (rejectedAt(result.data) === 0 && input.slug) throw slugTaken(input.slug);
-    await conflictPause(attempt + 1);
-  }
-  throw errors.conflict('The category slug');
+  const freshSlug = async () => input.slug ?? (await freeSlug(ctx, 'category', (await import('./text.js')).slugify(input.name)));
+  let slug = await freshSlug();
+  await commit({
+    items: () => ({
+      slug: put(SlugClaim.create({ ...tenantOf(ctx), kind: 'category', slug, ownerId: categoryId })),
+      category: put(
+        ArticleCategory.create({
+          ...tenantOf(ctx),
+          categoryId,
+          name: input.name,
+          slug,
+          ...(input.description ? { description: input.description } : {}),
+          position: input.position ?? 0,
+        }),
+      ),
+    }),
+    refused: async (names) => {
+      if (names.has('slug') && input.slug) throw slugTaken(input.slug);
+      slug = await freshSlug();
+    },
+    exhausted: () => errors.conflict('The category slug'),
+  });
+  return getCategory(ctx, categoryId);
 }
 
 async function readCategory(ctx: TenantContext, categoryId: string) {
@@ -66,53 +67,51 @@ async function readCategory(ctx: TenantContext, categoryId: string) {
 const getCategory = async (ctx: TenantContext, categoryId: string) => toCategory(await readCategory(ctx, categoryId));
 
 export async function updateCategory(ctx: TenantContext, categoryId: string, input: Partial<CategoryInput>) {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const current = await readCategory(ctx, categoryId);
-    const slug = input.slug ?? current.slug;
-    const slugChanged = slug !== current.slug;
-    const result = await articleService.transaction
-      .write(({ slugClaim, category }) => [
-        category
-          .patch({ ...tenantOf(ctx), categoryId })
-          .set({
-            name: input.name ?? current.name,
-            slug,
-            position: input.position ?? current.position,
-            description: input.description === undefined ? (current.description ?? '') : (input.description ?? ''),
-            updatedAt: new Date().toISOString(),
-          })
-          .where((a, op) => op.eq(a.slug, current.slug))
-          .commit(),
-        ...(slugChanged
-          ? [
-              slugClaim.create({ ...tenantOf(ctx), kind: 'category', slug, ownerId: categoryId }).commit(),
-              slugClaim.delete({ ...tenantOf(ctx), kind: 'category', slug: current.slug }).commit(),
-            ]
-          : []),
-      ])
-      .go();
-    if (!result.canceled) return getCategory(ctx, categoryId);
-    if (rejectedAt(result.data) === 1) throw slugTaken(slug);
-  }
-  throw errors.conflict('The category');
+  let current = await readCategory(ctx, categoryId);
+  await commit({
+    items: () => {
+      const slug = input.slug ?? current.slug;
+      const slugChanged = slug !== current.slug;
+      return {
+        category: update(
+          ArticleCategory.patch({ ...tenantOf(ctx), categoryId })
+            .set({
+              name: input.name ?? current.name,
+              slug,
+              position: input.position ?? current.position,
+              description: input.description === undefined ? (current.description ?? '') : (input.description ?? ''),
+              updatedAt: new Date().toISOString(),
+            })
+            .where((a, op) => op.eq(a.slug, current.slug)),
+        ),
+        slug: slugChanged && put(SlugClaim.create({ ...tenantOf(ctx), kind: 'category', slug, ownerId: categoryId })),
+        oldSlug: slugChanged && remove(SlugClaim.delete({ ...tenantOf(ctx), kind: 'category', slug: current.slug })),
+      };
+    },
+    refused: async (names) => {
+      if (names.has('slug')) throw slugTaken(input.slug!);
+      // Renamed or deleted meanwhile: read it again (a 404 once it is gone).
+      current = await readCategory(ctx, categoryId);
+    },
+    exhausted: () => errors.conflict('The category'),
+  });
+  return getCategory(ctx, categoryId);
 }
 
 /** Refused while articles are filed under the category: articleCount is kept in the articles' transactions. */
 export async function deleteCategory(ctx: TenantContext, categoryId: string) {
   const current = await readCategory(ctx, categoryId);
-  const result = await articleService.transaction
-    .write(({ slugClaim, category }) => [
-      category
-        .delete({ ...tenantOf(ctx), categoryId })
-        .where((a, op) => `${op.exists(a.categoryId)} AND ${op.eq(a.articleCount, 0)}`)
-        .commit(),
-      slugClaim.delete({ ...tenantOf(ctx), kind: 'category', slug: current.slug }).commit(),
-    ])
-    .go();
-  if (result.canceled) {
-    const latest = await ArticleCategory.get({ ...tenantOf(ctx), categoryId }).go();
-    if (!latest.data) throw errors.notFound('Category');
-    throw problem('category.not_empty', { articleCount: latest.data.articleCount });
-  }
+  await commit({
+    items: () => ({
+      category: remove(ArticleCategory.delete({ ...tenantOf(ctx), categoryId }).where((a, op) => `${op.exists(a.categoryId)} AND ${op.eq(a.articleCount, 0)}`)),
+      slug: remove(SlugClaim.delete({ ...tenantOf(ctx), kind: 'category', slug: current.slug })),
+    }),
+    refused: async () => {
+      const latest = await ArticleCategory.get({ ...tenantOf(ctx), categoryId }).go();
+      if (!latest.data) throw errors.notFound('Category');
+      throw problem('category.not_empty', { articleCount: latest.data.articleCount });
+    },
+    exhausted: () => errors.conflict('The category'),
+  });
   return { deleted: true, id: categoryId };
 }

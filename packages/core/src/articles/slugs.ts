@@ -24,7 +24,3 @@ export async function slugOwner(ctx: TenantContext, kind: SlugKind, slug: string
   const { data } = await SlugClaim.get({ projectId: ctx.projectId, env: ctx.env, kind, slug }).go();
   return data?.ownerId;
 }
-
-/** Index of the first transaction item refused by its condition, or -1. */
-export const rejectedAt = (items: { rejected: boolean; code: string }[]) =>
-  items.findIndex((item) => item.rejected && item.code === 'ConditionalCheckFailed');

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { problem } from '../errors/problem.js';
 import { emitEvent } from '../webhooks/emit.js';
-import { customerService, type UniqueKind } from './entities.js';
+import { commit, put } from '../db/commit.js';
+import { errors } from '../http/errors.js';
+import { Customer, CustomerKey, type UniqueKind } from './entities.js';
 import { normalizeEmail, toCustomer, type CustomerItem, type TenantKey, type TenantRef } from './record.js';
 
 export interface NewCustomer {
@@ -14,13 +16,6 @@ export interface NewCustomer {
 
 type InsertResult = { ok: true; item: CustomerItem } | { ok: false; taken: UniqueKind };
 
-const MAX_CONFLICT_RETRIES = 5;
-
-/**
- * Writes the customer and its uniqueness items in one transaction. A value already taken answers
- * which one; a transaction that merely collided with a concurrent one is retried, and the retry then
- * sees the winner's items.
- */
 /** A new customer's record, with `ticketCount` tickets already counted. */
 export function customerRecord(ctx: TenantKey, input: NewCustomer, ticketCount = 0): CustomerItem {
   const now = new Date().toISOString();
@@ -49,31 +44,28 @@ export const emailKey = (record: CustomerItem) => ({
   ...(record.name ? { name: record.name } : {}),
 });
 
+/**
+ * Writes the customer and its uniqueness items in one transaction. A value already taken answers
+ * which one; a transaction that merely collided with a concurrent one is retried.
+ */
 export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promise<InsertResult> {
   const { projectId, env } = ctx;
   const record = customerRecord(ctx, input);
   const { customerId } = record;
-  const kinds: UniqueKind[] = input.externalId ? ['email', 'externalId'] : ['email'];
-  for (let attempt = 0; ; attempt++) {
-    const result = await customerService.transaction
-      .write(({ customer, customerKey }) => [
-        customer.create(record).commit(),
-        ...kinds.map((kind) =>
-          customerKey
-            .create(kind === 'email' ? emailKey(record) : { projectId, env, kind, value: input.externalId!, customerId })
-            .commit(),
-        ),
-      ])
-      .go();
-    if (!result.canceled) return { ok: true, item: record };
-    const codes = result.data.map((d) => d.code);
-    const taken = kinds.find((_, i) => codes[i + 1] === 'ConditionalCheckFailed');
-    if (taken) return { ok: false, taken };
-    if (!codes.includes('TransactionConflict') || attempt >= MAX_CONFLICT_RETRIES) {
-      throw new Error(`Customer insert cancelled: ${codes.join(', ')}`);
-    }
-    await new Promise((r) => setTimeout(r, 20 * (attempt + 1) + Math.random() * 30));
-  }
+  let taken: UniqueKind | undefined;
+  const committed = await commit({
+    items: () => ({
+      customer: put(Customer.create(record)),
+      email: put(CustomerKey.create(emailKey(record))),
+      externalId: input.externalId ? put(CustomerKey.create({ projectId, env, kind: 'externalId', value: input.externalId, customerId })) : undefined,
+    }),
+    refused: (names) => {
+      taken = names.has('email') ? 'email' : names.has('externalId') ? 'externalId' : undefined;
+      return taken ? 'stop' : undefined;
+    },
+    exhausted: () => errors.conflict('The customer'),
+  });
+  return committed ? { ok: true, item: record } : { ok: false, taken: taken! };
 }
 
 export const takenError = (kind: UniqueKind, value: string) =>

@@ -1,7 +1,8 @@
 import { CustomerFeedback } from '../feedback/entities.js';
 import { errors } from '../http/errors.js';
 import { CustomerTicket } from '../tickets/entities.js';
-import { customerService } from './entities.js';
+import { commit, remove } from '../db/commit.js';
+import { Customer, CustomerKey } from './entities.js';
 import { allCustomerHistory } from './history.js';
 import type { TenantKey } from './record.js';
 
@@ -14,17 +15,18 @@ export async function deleteCustomer(ctx: TenantKey, customerId: string) {
   const key = { projectId: ctx.projectId, env: ctx.env };
   const { customer: [current], ticket: tickets, feedback } = await allCustomerHistory(ctx, customerId);
   if (!current) throw errors.notFound('Customer');
-  const result = await customerService.transaction
-    .write(({ customer, customerKey }) => [
-      customer.delete({ ...key, customerId }).where((attr, op) => op.exists(attr.customerId)).commit(),
-      customerKey.delete({ ...key, kind: 'email', value: current.email }).commit(),
-      ...(current.externalId ? [customerKey.delete({ ...key, kind: 'externalId', value: current.externalId }).commit()] : []),
-    ])
-    .go();
-  if (result.canceled) {
-    if (result.data[0]?.code === 'ConditionalCheckFailed') throw errors.notFound('Customer');
-    throw new Error(`Customer delete cancelled: ${result.data.map((d) => d.code).join(', ')}`);
-  }
+  await commit({
+    items: () => ({
+      customer: remove(Customer.delete({ ...key, customerId }).where((attr, op) => op.exists(attr.customerId))),
+      email: remove(CustomerKey.delete({ ...key, kind: 'email', value: current.email })),
+      externalId: current.externalId !== undefined && remove(CustomerKey.delete({ ...key, kind: 'externalId', value: current.externalId })),
+    }),
+    // Deleted meanwhile.
+    refused: () => {
+      throw errors.notFound('Customer');
+    },
+    exhausted: () => errors.conflict('The customer'),
+  });
   await Promise.all([
     tickets.length ? CustomerTicket.delete(tickets).go() : undefined,
     feedback.length ? CustomerFeedback.delete(feedback).go() : undefined,

@@ -1,6 +1,8 @@
 import { isConditionFailure } from '../db/errors.js';
 import { emitEvent } from '../webhooks/emit.js';
-import { put, update } from '../db/transact.js';
+import { put, update } from '../db/commit.js';
+import { AGAIN, retrying } from '../db/retry.js';
+import { errors } from '../http/errors.js';
 import { Customer, CustomerKey } from './entities.js';
 import { customerRecord, emailKey, insertCustomer } from './create.js';
 import { findEmailKey } from './read.js';
@@ -21,17 +23,18 @@ export async function matchOrCreateCustomer(
   input: { email: string; name?: string },
 ): Promise<{ customer: { id: string; email: string; name: string | null }; created: boolean }> {
   const email = normalizeEmail(input.email);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await findEmailKey(ctx, email);
-    if (existing) return { customer: summary({ ...existing, email }), created: false };
-    const inserted = await insertCustomer(ctx, { email, name: input.name });
-    if (inserted.ok) {
+  // Lost the race for this email: read the winner (deleted meanwhile -> create again).
+  return retrying(
+    async () => {
+      const existing = await findEmailKey(ctx, email);
+      if (existing) return { customer: summary({ ...existing, email }), created: false };
+      const inserted = await insertCustomer(ctx, { email, name: input.name });
+      if (!inserted.ok) return AGAIN;
       await emitEvent(ctx, 'customer.created', { customer: toCustomer(inserted.item) });
       return { customer: summary(inserted.item), created: true };
-    }
-    // Lost the race for this email: loop to read the winner (deleted meanwhile -> create again).
-  }
-  throw new Error(`Could not match or create the customer ${email}`);
+    },
+    () => errors.conflict('The customer'),
+  );
 }
 
 /**
@@ -49,7 +52,7 @@ export async function matchCustomerForTicket(ctx: TenantRef, input: { email: str
     return {
       customer: summary({ ...existing, email }),
       created: false,
-      writes: [update(Customer.update(key).add({ ticketCount: 1 }).where((attr, op) => op.exists(attr.customerId)).params())],
+      writes: [update(Customer.update(key).add({ ticketCount: 1 }).where((attr, op) => op.exists(attr.customerId)))],
       committed: async () => {},
     };
   }
@@ -57,7 +60,7 @@ export async function matchCustomerForTicket(ctx: TenantRef, input: { email: str
   return {
     customer: summary(record),
     created: true,
-    writes: [put(Customer.create(record).params()), put(CustomerKey.create(emailKey(record)).params())],
+    writes: [put(Customer.create(record)), put(CustomerKey.create(emailKey(record)))],
     committed: () => emitEvent(ctx, 'customer.created', { customer: toCustomer(record) }),
   };
 }

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey, TenantRef } from '../customers/record.js';
-import { transactWriteWithCopies, update } from '../db/transact.js';
+import { commit, put, update } from '../db/commit.js';
 import { sendSystemEmail } from '../emails/system-send.js';
 import { errors } from '../http/errors.js';
 import { paginate } from '../http/list.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { conversationCopy, conversationCopyPatch } from './customer-feedback.js';
-import { FeedbackConversation, feedbackService } from './entities.js';
+import { CustomerFeedback, FeedbackConversation, FeedbackMessage, feedbackService } from './entities.js';
 import type { CONVERSATION_STATUSES } from './values.js';
 import { toConversation, toConversationRow, type ConversationItem, type ConversationView, type MessageItem } from './present.js';
 import { sentimentOf } from './sentiment.js';
@@ -99,14 +99,14 @@ export async function createConversation(
     body: input.body,
     source: 'api',
   });
-  const result = await feedbackService.transaction
-    .write(({ conversation: c, message: m, copy }) => [
-      c.create(conversation).commit(),
-      m.create(message!).commit(),
-      copy.create(conversationCopy(conversation)).commit(),
-    ])
-    .go();
-  if (result.canceled) throw new Error(`Conversation create cancelled: ${result.data.map((d) => d.code).join(', ')}`);
+  await commit({
+    items: () => ({
+      conversation: put(FeedbackConversation.create(conversation)),
+      message: put(FeedbackMessage.create(message!)),
+      copy: put(CustomerFeedback.create(conversationCopy(conversation))),
+    }),
+    exhausted: () => errors.conflict('The conversation'),
+  });
   const view = toConversation(conversation, [message!]);
   await emitFeedbackSubmitted(ctx, view, null, input.body);
   return view;
@@ -121,14 +121,18 @@ export async function getConversation(ref: TenantKey, conversationId: string) {
 export async function setConversationStatus(ref: TenantKey, conversationId: string, status: ConversationStatus) {
   const { conversation, messages } = await requireThread(ref, conversationId);
   const updatedAt = new Date().toISOString();
-  const result = await transactWriteWithCopies(
-    [update(FeedbackConversation.patch({ projectId: ref.projectId, env: ref.env, conversationId }).set({ status, updatedAt }).params())],
-    [update(conversationCopyPatch(conversation).set({ status }).params())],
-  );
-  if (!result.ok) {
-    if (result.codes[0] === 'ConditionalCheckFailed') throw errors.notFound('Conversation');
-    throw new Error(`Conversation status change cancelled: ${result.codes.join(', ')}`);
-  }
+  await commit({
+    items: () => ({
+      conversation: update(FeedbackConversation.patch({ projectId: ref.projectId, env: ref.env, conversationId }).set({ status, updatedAt })),
+      customerCopy: update(conversationCopyPatch(conversation).set({ status })),
+    }),
+    optional: ['customerCopy'],
+    // Deleted meanwhile.
+    refused: () => {
+      throw errors.notFound('Conversation');
+    },
+    exhausted: () => errors.conflict('The conversation'),
+  });
   return toConversation({ ...conversation, status, updatedAt }, messages);
 }
 
@@ -149,19 +153,20 @@ export async function replyToConversation(ctx: TenantContext, conversationId: st
     body,
     createdAt: now,
   };
-  const result = await feedbackService.transaction
-    .write(({ conversation: c, message: m }) => [
-      m.create(message).commit(),
-      c.patch({ projectId: ctx.projectId, env: ctx.env, conversationId })
-        .set({ updatedAt: now })
-        .where((attr, op) => op.eq(attr.status, 'open'))
-        .commit(),
-    ])
-    .go();
-  if (result.canceled) {
-    if (result.data[1]?.code === 'ConditionalCheckFailed') throw closedError();
-    throw new Error(`Reply cancelled: ${result.data.map((d) => d.code).join(', ')}`);
-  }
+  await commit({
+    items: () => ({
+      message: put(FeedbackMessage.create(message)),
+      conversation: update(
+        FeedbackConversation.patch({ projectId: ctx.projectId, env: ctx.env, conversationId })
+          .set({ updatedAt: now })
+          .where((attr, op) => op.eq(attr.status, 'open')),
+      ),
+    }),
+    refused: () => {
+      throw closedError();
+    },
+    exhausted: () => errors.conflict('The conversation'),
+  });
   const link = feedbackLink({ kind: 'c', projectId: ctx.projectId, env: ctx.env, id: conversationId });
   await sendSystemEmail(ctx, {
     to: conversation.customerEmail,

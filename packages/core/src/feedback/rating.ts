@@ -1,5 +1,5 @@
 import type { TenantRef } from '../customers/record.js';
-import { put, transactWriteWithCopies, update } from '../db/transact.js';
+import { commit, put, update } from '../db/commit.js';
 import { conversationCopy, requestCopyPatch } from './customer-feedback.js';
 import { CustomerFeedback, FeedbackConversation, FeedbackMessage, FeedbackRequest } from './entities.js';
 import { conversationRecords, emitFeedbackSubmitted, loadThread } from './conversations.js';
@@ -33,24 +33,23 @@ export async function feedbackPage(token: string): Promise<{ status: number; htm
   if (!request) return { status: 404, html: notFoundPage() };
   if (request.status !== 'opened') {
     const openedAt = new Date().toISOString();
-    const result = await transactWriteWithCopies(
-      [
-        update(
+    // Opened or answered meanwhile (refused): the page is still the right answer until a rating is posted.
+    await commit({
+      items: () => ({
+        request: update(
           FeedbackRequest.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
             .set({ status: 'opened', openedAt, updatedAt: openedAt })
-            .where((attr, op) => `${op.eq(attr.status, 'pending')} OR ${op.eq(attr.status, 'sent')}`)
-            .params(),
+            .where((attr, op) => `${op.eq(attr.status, 'pending')} OR ${op.eq(attr.status, 'sent')}`),
         ),
-      ],
-      [update(requestCopyPatch(request).set({ status: 'opened' }).params())],
-    );
-    // Opened or answered meanwhile: the page is still the right answer until a rating is posted.
-    if (!result.ok && result.codes[0] !== 'ConditionalCheckFailed') throw new Error(`Request open cancelled: ${result.codes.join(', ')}`);
+        customerCopy: update(requestCopyPatch(request).set({ status: 'opened' })),
+      }),
+      optional: ['customerCopy'],
+      refused: () => 'stop',
+      exhausted: () => new Error('Opening the feedback request kept colliding'),
+    });
   }
   return { status: 200, html: ratingPage(request.message) };
 }
-
-const MAX_ATTEMPTS = 3;
 
 /**
  * POST /public/feedback/{token}: records the rating in a new conversation and marks the request
@@ -58,41 +57,37 @@ const MAX_ATTEMPTS = 3;
  * Undefined when the link is not (or no longer) valid.
  */
 export async function submitRating(token: string, input: { rating: number; comment?: string }) {
-  const claims = verifyFeedbackToken(token);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const request = await openRequest(claims);
-    if (!request) return undefined;
-    const ref: TenantRef = { accountId: request.accountId, projectId: request.projectId, env: request.env };
-    const { conversation, message } = await conversationRecords(ref, {
-      customer: { id: request.customerId, email: request.customerEmail, name: request.customerName ?? null },
-      subject: `Rated ${input.rating} out of 5`,
-      rating: input.rating,
-      body: input.comment,
-      source: 'request',
-      requestId: request.requestId,
-    });
-    const now = conversation.createdAt;
-    const result = await transactWriteWithCopies(
-      [
-        update(
-          FeedbackRequest.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
-            .set({ status: 'responded', respondedAt: now, rating: input.rating, conversationId: conversation.conversationId, updatedAt: now })
-            .where((attr, op) => op.ne(attr.status, 'responded'))
-            .params(),
-        ),
-        put(FeedbackConversation.create(conversation).params()),
-        ...(message ? [put(FeedbackMessage.create(message).params())] : []),
-        put(CustomerFeedback.create(conversationCopy(conversation)).params()),
-      ],
-      [update(requestCopyPatch(request).set({ status: 'responded', rating: input.rating }).params())],
-    );
-    if (result.ok) {
-      const view = toConversation(conversation, message ? [message] : []);
-      await emitFeedbackSubmitted(ref, view, request.requestId, input.comment ?? null);
-      return view;
-    }
-    if (result.codes[0] === 'ConditionalCheckFailed') return undefined;
-    // A concurrent submission collided: read again; the winner's commit makes this one a 404.
-  }
-  throw new Error('Rating submission kept colliding');
+  const request = await openRequest(verifyFeedbackToken(token));
+  if (!request) return undefined;
+  const ref: TenantRef = { accountId: request.accountId, projectId: request.projectId, env: request.env };
+  const { conversation, message } = await conversationRecords(ref, {
+    customer: { id: request.customerId, email: request.customerEmail, name: request.customerName ?? null },
+    subject: `Rated ${input.rating} out of 5`,
+    rating: input.rating,
+    body: input.comment,
+    source: 'request',
+    requestId: request.requestId,
+  });
+  const now = conversation.createdAt;
+  const committed = await commit({
+    items: () => ({
+      request: update(
+        FeedbackRequest.patch({ projectId: request.projectId, env: request.env, requestId: request.requestId })
+          .set({ status: 'responded', respondedAt: now, rating: input.rating, conversationId: conversation.conversationId, updatedAt: now })
+          .where((attr, op) => op.ne(attr.status, 'responded')),
+      ),
+      conversation: put(FeedbackConversation.create(conversation)),
+      message: message && put(FeedbackMessage.create(message)),
+      conversationCopy: put(CustomerFeedback.create(conversationCopy(conversation))),
+      requestCopy: update(requestCopyPatch(request).set({ status: 'responded', rating: input.rating })),
+    }),
+    optional: ['requestCopy'],
+    // Answered by a concurrent submission (or deleted): the link is used up.
+    refused: (names) => (names.has('request') ? 'stop' : undefined),
+    exhausted: () => new Error('Rating submission kept colliding'),
+  });
+  if (!committed) return undefined;
+  const view = toConversation(conversation, message ? [message] : []);
+  await emitFeedbackSubmitted(ref, view, request.requestId, input.comment ?? null);
+  return view;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey } from '../customers/record.js';
-import { put, transactWrite, transactWriteWithCopies, update } from '../db/transact.js';
+import { commit, put, update } from '../db/commit.js';
 import { sendSystemEmail } from '../emails/system-send.js';
 import { errors } from '../http/errors.js';
 import { paginate } from '../http/list.js';
@@ -43,8 +43,10 @@ export async function createRequest(ctx: TenantContext, input: { customer: { ema
     createdAt: now,
     updatedAt: now,
   };
-  const created = await transactWrite([put(FeedbackRequest.create(item).params()), put(CustomerFeedback.create(requestCopy(item)).params())]);
-  if (!created.ok) throw new Error(`Feedback request create cancelled: ${created.codes.join(', ')}`);
+  await commit({
+    items: () => ({ request: put(FeedbackRequest.create(item)), customerCopy: put(CustomerFeedback.create(requestCopy(item))) }),
+    exhausted: () => errors.conflict('The feedback request'),
+  });
   const link = feedbackLink({ kind: 'r', projectId: ctx.projectId, env: ctx.env, id: key.requestId });
   let email: { id: string };
   try {
@@ -60,15 +62,17 @@ export async function createRequest(ctx: TenantContext, input: { customer: { ema
     throw err;
   }
   const sent = { status: 'sent' as const, sentAt: new Date().toISOString(), emailId: email.id };
-  const result = await transactWriteWithCopies(
-    // Only from pending: the customer may already have opened the link.
-    [update(FeedbackRequest.patch(key).set({ ...sent, updatedAt: sent.sentAt }).where((attr, op) => op.eq(attr.status, 'pending')).params())],
-    [update(requestCopyPatch(item).set({ status: sent.status, sentAt: sent.sentAt }).params())],
-  );
-  if (!result.ok) {
-    if (result.codes[0] !== 'ConditionalCheckFailed') throw new Error(`Feedback request update cancelled: ${result.codes.join(', ')}`);
-    return getRequest(ctx, key.requestId);
-  }
+  const committed = await commit({
+    items: () => ({
+      // Only from pending: the customer may already have opened the link.
+      request: update(FeedbackRequest.patch(key).set({ ...sent, updatedAt: sent.sentAt }).where((attr, op) => op.eq(attr.status, 'pending'))),
+      customerCopy: update(requestCopyPatch(item).set({ status: sent.status, sentAt: sent.sentAt })),
+    }),
+    optional: ['customerCopy'],
+    refused: () => 'stop',
+    exhausted: () => errors.conflict('The feedback request'),
+  });
+  if (!committed) return getRequest(ctx, key.requestId);
   return toRequest({ ...item, ...sent, updatedAt: sent.sentAt });
 }
 

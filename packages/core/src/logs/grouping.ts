@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { ttlIn } from '../db/client.js';
-import { LogIssue, logService } from './entities.js';
+import { commit, put, update } from '../db/commit.js';
+import { LogIssue, LogMarker } from './entities.js';
 import type { GroupingMessage } from './events.js';
 import { GROUPING_VERSION } from './fingerprint.js';
 import { higherLevel } from './levels.js';
@@ -11,7 +12,6 @@ import { Templates } from './templates.js';
 
 /** Markers outlive any redelivery: SQS keeps a message at most 14 days. */
 const MARKER_TTL_SECONDS = 15 * 86_400;
-const ATTEMPTS = 8;
 /** Version-1 issues known to exist or not, per consumer (none is created any more, so both answers last). */
 const previousIssues = new Map<string, boolean>();
 /** `issue>target` pairs this consumer saw merged (merges are final, so they stay true). */
@@ -115,47 +115,47 @@ async function countEvents(tenant: Tenant, message: GroupingMessage, issueId: st
   let key = { ...tenant, issueId };
   const markerExpiresAt = ttlIn(MARKER_TTL_SECONDS);
   let pending = message.events;
-  for (let attempt = 0; attempt < ATTEMPTS && pending.length; attempt++) {
-    if (attempt) await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
-    let { data: issue } = await LogIssue.get(key).go({ consistent: true });
-    if (issue?.mergedInto) {
-      issue = (await liveIssue(tenant, issue.mergedInto)) ?? null;
-      if (issue) key = { ...tenant, issueId: issue.issueId };
-    }
-    const current = issue;
-    // A template that just generalized retitles its issue (`Invalid user <*> from <*>`).
-    const next = { ...merged(current, pending), ...(generalTitle && key.issueId === issueId ? { title: generalTitle } : {}) };
-    const events = pending;
-    const { canceled, data } = await logService.transaction
-      .write(({ logIssue, logMarker }) => [
-        ...events.map((e) => logMarker.create({ ...tenant, eventId: e.id, expiresAt: markerExpiresAt }).commit()),
-        current
-          ? logIssue
-              .update(key)
-              .set(next)
-              .add({ count: events.length, version: 1 })
-              .where((a, op) => `${op.eq(a.version, current.version)} AND ${op.notExists(a.mergedInto)}`)
-              .commit()
-          : logIssue
-              .create({
+  const marker = (eventId: string) => `marker ${eventId}`;
+  const committed = await commit({
+    items: async () => {
+      let { data: issue } = await LogIssue.get(key).go({ consistent: true });
+      if (issue?.mergedInto) {
+        issue = (await liveIssue(tenant, issue.mergedInto)) ?? null;
+        if (issue) key = { ...tenant, issueId: issue.issueId };
+      }
+      const current = issue;
+      // A template that just generalized retitles its issue (`Invalid user <*> from <*>`).
+      const next = { ...merged(current, pending), ...(generalTitle && key.issueId === issueId ? { title: generalTitle } : {}) };
+      return {
+        ...Object.fromEntries(pending.map((e) => [marker(e.id), put(LogMarker.create({ ...tenant, eventId: e.id, expiresAt: markerExpiresAt }))])),
+        issue: current
+          ? update(
+              LogIssue.update(key)
+                .set(next)
+                .add({ count: pending.length, version: 1 })
+                .where((a, op) => `${op.eq(a.version, current.version)} AND ${op.notExists(a.mergedInto)}`),
+            )
+          : put(
+              LogIssue.create({
                 ...key,
                 ...next,
                 title: next.title ?? message.title,
                 fingerprint: message.fingerprint,
                 scope: message.scope,
-                count: events.length,
+                count: pending.length,
                 version: 1,
                 grouping: GROUPING_VERSION,
-              })
-              .commit(),
-      ])
-      .go();
-    if (!canceled) return key.issueId;
-    // Events whose marker exists were counted by an earlier delivery; the rest are tried again.
-    const codes = (data as { code: string }[]).map((r) => r.code);
-    const counted = new Set(events.filter((_, i) => codes[i] === 'ConditionalCheckFailed').map((e) => e.id));
-    pending = events.filter((e) => !counted.has(e.id));
-  }
-  if (pending.length) throw new Error(`Log issue ${issueId}: gave up after ${ATTEMPTS} conflicting attempts`);
-  return (await liveIssue(tenant, key.issueId))?.issueId ?? key.issueId;
+              }),
+            ),
+      };
+    },
+    // Events whose marker exists were counted by an earlier delivery; the rest are tried again (the
+    // issue is read again in any case: a refused issue write means it changed or was merged).
+    refused: (names) => {
+      pending = pending.filter((e) => !names.has(marker(e.id)));
+      return pending.length ? undefined : 'stop';
+    },
+    exhausted: () => new Error(`Log issue ${issueId}: gave up after conflicting attempts`),
+  });
+  return committed ? key.issueId : ((await liveIssue(tenant, key.issueId))?.issueId ?? key.issueId);
 }

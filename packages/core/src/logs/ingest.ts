@@ -4,6 +4,7 @@ import type { TenantContext } from '../auth/context.js';
 import { LOG_RETENTION_DAYS } from '../auth/plans.js';
 import { consumeQuota, releaseQuota } from '../auth/quota.js';
 import { ttlIn } from '../db/client.js';
+import { AGAIN, retrying } from '../db/retry.js';
 import { enqueueMany } from '../ports/queue.js';
 import { LogEvent } from './entities.js';
 import type { GroupingMessage, LogEventInput } from './events.js';
@@ -13,20 +14,21 @@ import { fingerprintV1 } from './fingerprint-v1.js';
 const DAY_SECONDS = 86_400;
 /** Events per grouping message: its markers plus the issue write fit one DynamoDB transaction (100 items). */
 const EVENTS_PER_MESSAGE = 50;
-const WRITE_ATTEMPTS = 5;
 
 type EventRow = EntityItem<typeof LogEvent>;
 
 async function putAll(rows: EventRow[]) {
   let pending = rows;
-  for (let attempt = 0; attempt < WRITE_ATTEMPTS && pending.length; attempt++) {
-    if (attempt) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-    // ElectroDB splits into BatchWriteItem requests of 25 and hands back what DynamoDB left unprocessed.
-    const { unprocessed } = await LogEvent.put(pending).go({ concurrency: 4 });
-    const left = new Set(unprocessed.map((key) => key.eventId));
-    pending = pending.filter((row) => left.has(row.eventId));
-  }
-  if (pending.length) throw new Error(`DynamoDB left ${pending.length} log events unprocessed`);
+  await retrying(
+    async () => {
+      // ElectroDB splits into BatchWriteItem requests of 25 and hands back what DynamoDB left unprocessed.
+      const { unprocessed } = await LogEvent.put(pending).go({ concurrency: 4 });
+      const left = new Set(unprocessed.map((key) => key.eventId));
+      pending = pending.filter((row) => left.has(row.eventId));
+      return pending.length ? AGAIN : undefined;
+    },
+    () => new Error(`DynamoDB left ${pending.length} log events unprocessed`),
+  );
 }
 
 type Grouped = { row: EventRow; title: string; learn: boolean; previousIssueId?: string };

@@ -1,5 +1,6 @@
 import type { EntityItem } from 'electrodb';
-import { LogIssue, logService } from './entities.js';
+import { commit, put, update } from '../db/commit.js';
+import { LogIssue } from './entities.js';
 import { GROUPING_VERSION } from './fingerprint.js';
 import { higherLevel } from './levels.js';
 
@@ -7,7 +8,6 @@ import { higherLevel } from './levels.js';
 export const MERGED_KEPT = 25;
 /** A merge chain longer than this is not followed (merges only go forward, so chains are short). */
 const MAX_HOPS = 20;
-const ATTEMPTS = 8;
 
 type Issue = EntityItem<typeof LogIssue>;
 export interface Tenant {
@@ -32,8 +32,6 @@ export async function liveIssue(tenant: Tenant, issueId: string): Promise<Issue 
   return issue ?? undefined;
 }
 
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
-
 /**
  * Merges issue `fromId` into `intoId`, both live: the target takes the summed count, the earliest
  * first-seen, the latest last-seen and the higher level, and lists the source among its merged issues;
@@ -43,46 +41,55 @@ const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.rando
  * created already merged (a fingerprint whose events belong to the target).
  */
 export async function mergeIssue(tenant: Tenant, fromId: string, intoId: string, alias?: AliasFields): Promise<MergeOutcome> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    if (attempt) await backoff(attempt);
-    const [from, into] = await Promise.all([getIssue(tenant, fromId), getIssue(tenant, intoId)]);
-    if (!into || (!from && !alias)) return { refused: 'not_found' };
-    if (fromId === intoId) return { refused: 'same' };
-    if (into.mergedInto) return { refused: 'already_merged', id: intoId, mergedInto: into.mergedInto };
-    if (from?.mergedInto) return { refused: 'already_merged', id: fromId, mergedInto: from.mergedInto };
-    const source = from ?? { ...alias!, count: 0, mergedFrom: [] };
-    const mergedFrom = [...new Set([fromId, ...(source.mergedFrom ?? []), ...(into.mergedFrom ?? [])])].slice(0, MERGED_KEPT);
-    const newer = source.lastSeenAt > into.lastSeenAt;
-    const next = {
-      count: into.count + source.count,
-      level: higherLevel(into.level, source.level),
-      firstSeenAt: source.firstSeenAt < into.firstSeenAt ? source.firstSeenAt : into.firstSeenAt,
-      lastSeenAt: newer ? source.lastSeenAt : into.lastSeenAt,
-      lastEventId: newer ? source.lastEventId : into.lastEventId,
-      mergedFrom,
-    };
-    const key = (issueId: string) => ({ ...tenant, issueId });
-    const { canceled } = await logService.transaction
-      .write(({ logIssue }) => [
-        from
-          ? logIssue
-              .update(key(fromId))
-              .set({ mergedInto: intoId })
-              .add({ version: 1 })
-              .where((a, op) => `${op.eq(a.version, from.version)} AND ${op.notExists(a.mergedInto)}`)
-              .commit()
-          : logIssue.create({ ...key(fromId), ...alias!, count: 0, version: 1, grouping: GROUPING_VERSION, mergedInto: intoId }).commit(),
-        logIssue
-          .update(key(intoId))
-          .set(next)
-          .add({ version: 1 })
-          .where((a, op) => `${op.eq(a.version, into.version)} AND ${op.notExists(a.mergedInto)}`)
-          .commit(),
-      ])
-      .go();
-    if (!canceled) return { merged: { ...into, ...next, version: into.version + 1 } };
-  }
-  throw new Error(`Log issue merge ${fromId} -> ${intoId}: gave up after ${ATTEMPTS} conflicting attempts`);
+  let outcome: MergeOutcome | undefined;
+  // Both issues are read before every attempt: a refused write means one of them changed.
+  await commit({
+    items: async () => {
+      const [from, into] = await Promise.all([getIssue(tenant, fromId), getIssue(tenant, intoId)]);
+      outcome = refusal(fromId, intoId, from, into, alias);
+      if (outcome || !into) return {};
+      const source = from ?? { ...alias!, count: 0, mergedFrom: [] };
+      const mergedFrom = [...new Set([fromId, ...(source.mergedFrom ?? []), ...(into.mergedFrom ?? [])])].slice(0, MERGED_KEPT);
+      const newer = source.lastSeenAt > into.lastSeenAt;
+      const next = {
+        count: into.count + source.count,
+        level: higherLevel(into.level, source.level),
+        firstSeenAt: source.firstSeenAt < into.firstSeenAt ? source.firstSeenAt : into.firstSeenAt,
+        lastSeenAt: newer ? source.lastSeenAt : into.lastSeenAt,
+        lastEventId: newer ? source.lastEventId : into.lastEventId,
+        mergedFrom,
+      };
+      outcome = { merged: { ...into, ...next, version: into.version + 1 } };
+      const key = (issueId: string) => ({ ...tenant, issueId });
+      return {
+        from: from
+          ? update(
+              LogIssue.update(key(fromId))
+                .set({ mergedInto: intoId })
+                .add({ version: 1 })
+                .where((a, op) => `${op.eq(a.version, from.version)} AND ${op.notExists(a.mergedInto)}`),
+            )
+          : put(LogIssue.create({ ...key(fromId), ...alias!, count: 0, version: 1, grouping: GROUPING_VERSION, mergedInto: intoId })),
+        into: update(
+          LogIssue.update(key(intoId))
+            .set(next)
+            .add({ version: 1 })
+            .where((a, op) => `${op.eq(a.version, into.version)} AND ${op.notExists(a.mergedInto)}`),
+        ),
+      };
+    },
+    exhausted: () => new Error(`Log issue merge ${fromId} -> ${intoId}: gave up after conflicting attempts`),
+  });
+  return outcome!;
+}
+
+/** Why the issues as read cannot be merged, if they cannot. */
+function refusal(fromId: string, intoId: string, from: Issue | null, into: Issue | null, alias: AliasFields | undefined): MergeOutcome | undefined {
+  if (!into || (!from && !alias)) return { refused: 'not_found' };
+  if (fromId === intoId) return { refused: 'same' };
+  if (into.mergedInto) return { refused: 'already_merged', id: intoId, mergedInto: into.mergedInto };
+  if (from?.mergedInto) return { refused: 'already_merged', id: fromId, mergedInto: from.mergedInto };
+  return undefined;
 }
 
 /**
@@ -93,7 +100,8 @@ export async function mergeIssue(tenant: Tenant, fromId: string, intoId: string,
 export async function ensureMerged(tenant: Tenant, fromId: string, intoId: string, alias: AliasFields): Promise<string> {
   let source = fromId;
   let target = intoId;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  // Each refusal moves one end a hop along its merge chain.
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
     if (source === target) return target;
     const outcome = await mergeIssue(tenant, source, target, alias);
     if ('merged' in outcome) return target;

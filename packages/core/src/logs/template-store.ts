@@ -1,10 +1,10 @@
 import { isConditionFailure } from '../db/errors.js';
+import { AGAIN, retrying } from '../db/retry.js';
 import { LogTemplates } from './entities.js';
 import type { Tenant } from './merge.js';
 import { serially } from './serially.js';
 import { type Learned, Templates, type TemplateState } from './templates.js';
 
-const ATTEMPTS = 8;
 /** Projects whose templates a consumer keeps in memory (least recently used dropped first). */
 const CACHED_PROJECTS = 200;
 
@@ -30,29 +30,32 @@ async function load(tenant: Tenant): Promise<Cached> {
 export function learnTemplate(tenant: Tenant, scope: string, words: string[], issueId: string): Promise<Learned> {
   const key = `${tenant.projectId}\n${tenant.env}`;
   return serially(key, async () => {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const entry = cache.get(key) ?? (await load(tenant));
-      cache.delete(key);
-      cache.set(key, entry);
-      if (cache.size > CACHED_PROJECTS) cache.delete(cache.keys().next().value!);
-      const learned = entry.templates.learn(scope, words, issueId);
-      if (!learned.changed) return learned;
-      const state = entry.templates.serialize();
-      try {
-        if (entry.version) {
-          await LogTemplates.patch(tenant)
-            .set({ state, version: entry.version + 1 })
-            .where((a, op) => op.eq(a.version, entry.version))
-            .go();
-        } else await LogTemplates.create({ ...tenant, state, version: 1 }).go();
-        entry.version++;
-        return learned;
-      } catch (err) {
-        // The change in memory was not stored: the next attempt (or message) starts from the table.
+    return retrying(
+      async () => {
+        const entry = cache.get(key) ?? (await load(tenant));
         cache.delete(key);
-        if (!isConditionFailure(err)) throw err;
-      }
-    }
-    throw new Error(`Log templates of ${tenant.projectId}: gave up after ${ATTEMPTS} conflicting writes`);
+        cache.set(key, entry);
+        if (cache.size > CACHED_PROJECTS) cache.delete(cache.keys().next().value!);
+        const learned = entry.templates.learn(scope, words, issueId);
+        if (!learned.changed) return learned;
+        const state = entry.templates.serialize();
+        try {
+          if (entry.version) {
+            await LogTemplates.patch(tenant)
+              .set({ state, version: entry.version + 1 })
+              .where((a, op) => op.eq(a.version, entry.version))
+              .go();
+          } else await LogTemplates.create({ ...tenant, state, version: 1 }).go();
+          entry.version++;
+          return learned;
+        } catch (err) {
+          // The change in memory was not stored: the next attempt (or message) starts from the table.
+          cache.delete(key);
+          if (!isConditionFailure(err)) throw err;
+          return AGAIN;
+        }
+      },
+      () => new Error(`Log templates of ${tenant.projectId}: gave up after conflicting writes`),
+    );
   });
 }

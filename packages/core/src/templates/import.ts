@@ -7,8 +7,8 @@ import { layoutRefOf } from './heads.js';
 import { templateVariables } from './render.js';
 import { loadRenderSet } from './render-set.js';
 import { MAX_FILE_BYTES, MAX_SUBJECT_SOURCE } from './schemas.js';
-import { compressSource, getHead, writeVersion, type Head, type HeadInput, type Owner } from './store.js';
-import { conflictPause, WRITE_ATTEMPTS } from '../db/transact.js';
+import { compressSource, getHead, versionWrites, type Head, type HeadInput, type Owner } from './store.js';
+import { commit } from '../db/commit.js';
 import { problem } from '../errors/problem.js';
 
 export interface ImportInput {
@@ -51,13 +51,17 @@ export async function importTemplate(ctx: Owner, scope: Scope, input: ImportInpu
     throw problem('template.too_large');
   }
 
-  for (let attempt = 1; ; attempt++) {
-    const existing = await getHead(ctx, { ref: { scope, key }, type: input.type });
-    const prepared = await prepare(ctx, scope, key, input, compiled, directives, existing);
-    if (await writeVersion(ctx, scope, prepared.head, stored)) return prepared.result;
-    if (attempt === WRITE_ATTEMPTS) throw errors.conflict(`The ${input.type} ${key}`);
-    await conflictPause(attempt);
-  }
+  const prepareNext = async () => prepare(ctx, scope, key, input, compiled, directives, await getHead(ctx, { ref: { scope, key }, type: input.type }));
+  let prepared = await prepareNext();
+  await commit({
+    items: () => versionWrites(ctx, scope, prepared.head, stored),
+    // Another import of the key moved its head first: prepare again on top of it.
+    refused: async () => {
+      prepared = await prepareNext();
+    },
+    exhausted: () => errors.conflict(`The ${input.type} ${key}`),
+  });
+  return prepared.result;
 }
 
 async function prepare(

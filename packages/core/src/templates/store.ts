@@ -1,8 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { Service } from 'electrodb';
+import { put } from '../db/commit.js';
 import type { AccountContext } from '../auth/context.js';
 import type { Environment } from '../auth/entities.js';
-import { entityConfig } from '../db/client.js';
 import { AccountTemplate, AccountTemplateVersion, ProjectTemplate, ProjectTemplateVersion } from './entities.js';
 import { qualifiedKey, type ItemRef, type Scope, type TemplateType } from './keys.js';
 
@@ -122,38 +121,24 @@ export async function listHeads(owner: Owner, scope: Scope): Promise<Head[]> {
 
 export const compressSource = (source: string) => gzipSync(Buffer.from(source, 'utf8'));
 
-const projectTx = new Service({ head: ProjectTemplate, version: ProjectTemplateVersion }, entityConfig());
-const accountTx = new Service({ head: AccountTemplate, version: AccountTemplateVersion }, entityConfig());
-
 export type HeadInput = Omit<Head, 'scope' | 'createdAt' | 'updatedAt'> & { createdAt?: string };
 
 /**
- * Writes a new head state and its version row in one transaction. The head write is conditioned on
- * the version it replaces, so two concurrent imports cannot both claim the same version.
- * Returns false when another import won the race.
+ * The writes of a new version: its row, and the head moved to it only from the version it was
+ * prepared from (or created), so of two concurrent imports one is refused on `head` and prepares again.
  */
-export async function writeVersion(owner: Owner, scope: Scope, head: HeadInput, source: Buffer): Promise<boolean> {
+export function versionWrites(owner: Owner, scope: Scope, head: HeadInput, source: Buffer) {
   const previous = head.version - 1;
   const { createdAt: _c, ...row } = { ...head, source };
-  const result =
-    scope === 'account'
-      ? await accountTx.transaction
-          .write(({ head: h, version: v }) => [
-            h
-              .put({ accountId: owner.accountId, ...head })
-              .where((attr, op) => (previous === 0 ? op.notExists(attr.id) : op.eq(attr.version, previous)))
-              .commit(),
-            v.create({ accountId: owner.accountId, ...row }).commit(),
-          ])
-          .go()
-      : await projectTx.transaction
-          .write(({ head: h, version: v }) => [
-            h
-              .put({ ...projectKeys(owner), ...head })
-              .where((attr, op) => (previous === 0 ? op.notExists(attr.id) : op.eq(attr.version, previous)))
-              .commit(),
-            v.create({ ...projectKeys(owner), ...row }).commit(),
-          ])
-          .go();
-  return !result.canceled;
+  if (scope === 'account') {
+    const keys = { accountId: owner.accountId };
+    return {
+      head: put(AccountTemplate.put({ ...keys, ...head }).where((attr, op) => (previous === 0 ? op.notExists(attr.id) : op.eq(attr.version, previous)))),
+      version: put(AccountTemplateVersion.create({ ...keys, ...row })),
+    };
+  }
+  return {
+    head: put(ProjectTemplate.put({ ...projectKeys(owner), ...head }).where((attr, op) => (previous === 0 ? op.notExists(attr.id) : op.eq(attr.version, previous)))),
+    version: put(ProjectTemplateVersion.create({ ...projectKeys(owner), ...row })),
+  };
 }

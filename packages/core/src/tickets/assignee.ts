@@ -1,7 +1,7 @@
 import type { TenantContext } from '../auth/context.js';
 import { getMember } from '../auth/accounts.js';
 import { Member } from '../auth/entities.js';
-import type { TransactItem } from '../db/transact.js';
+import { check, type WriteItem } from '../db/commit.js';
 import { errors } from '../http/errors.js';
 import { UNASSIGNED } from './entities.js';
 import { problem } from '../errors/problem.js';
@@ -17,7 +17,7 @@ export async function assigneeFor(ctx: TenantContext, memberId: string | null | 
 }
 
 /** assigneeFor as a condition of the caller's transaction, instead of a read before it. */
-export function memberCheck(ctx: TenantContext, memberId: string): TransactItem {
+export function memberCheck(ctx: TenantContext, memberId: string): WriteItem {
   const { TableName, Key } = Member.get({ accountId: ctx.accountId, memberId }).params();
-  return { ConditionCheck: { TableName, Key, ConditionExpression: 'attribute_exists(pk)' } };
+  return check({ TableName, Key, ConditionExpression: 'attribute_exists(pk)' });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { ticketQuotaWrite } from '../auth/quota.js';
 import { matchCustomerForTicket } from '../customers/match.js';
-import { conflictPause, put, transactWrite, update, WRITE_ATTEMPTS, type TransactItem } from '../db/transact.js';
+import { commit, put, update } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
 import { CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED, type Category, type Priority } from './entities.js';
@@ -21,10 +21,6 @@ export interface CreateTicketInput {
   tags?: string[];
   assignedTo?: string;
 }
-
-/** Reads of the customer: the first, and one more after a concurrent create or delete of it. */
-const CUSTOMER_READS = 2;
-/** Every create of an account updates its usage item in a transaction: collisions are expected. */
 
 /**
  * Creates a ticket with the customer's first message. Requests: the number counter (which also counts
@@ -48,60 +44,50 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
   const quotaItem = quota.update && update(quota.update);
   const memberItem = input.assignedTo ? memberCheck(ctx, input.assignedTo) : undefined;
   const [numbered, matched] = await Promise.allSettled([nextTicketNumber(ctx, facets), matchCustomerForTicket(ctx, input.customer)]);
-  let ticket: TicketItem | undefined;
+  let ticket: TicketItem;
   try {
     if (numbered.status === 'rejected') throw numbered.reason;
     if (matched.status === 'rejected') throw matched.reason;
     const number = numbered.value;
     let match = matched.value;
-    for (let attempt = 1, reads = 1; !ticket; attempt++) {
-      const { customer } = match;
-      const next: TicketItem = {
-        ...tenant,
-        ...facets,
-        ticketId,
-        number,
-        subject: input.subject,
-        customerId: customer.id,
-        customerEmail: customer.email,
-        customerName: input.customer.name ?? customer.name ?? customer.email,
-        lastMessageAt: now,
-        attachmentBytes: 0,
-        createdAt: now,
-        updatedAt: now,
-      };
-      const items: TransactItem[] = [
-        ...(quotaItem ? [quotaItem] : []),
-        ...(memberItem ? [memberItem] : []),
-        put(Ticket.create(next).params()),
-        searchItemPut(next),
-        put(
-          Message.create({ ...tenant, ticketId, messageId: randomUUID(), senderType: 'customer', visibility: 'public', body: input.body, createdAt: now }).params(),
-        ),
-        put(TicketNumber.create({ ...tenant, number, ticketId }).params()),
-        put(CustomerTicket.create({ ...tenant, customerId: customer.id, ticketId, number, subject: input.subject, status: 'new', createdAt: now }).params()),
-        ...uniqueTags(input.tags ?? []).map((t, position) => put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now, position }).params())),
-        ...match.writes,
-      ];
-      const result = await transactWrite(items);
-      if (result.ok) {
-        ticket = next;
-        continue;
-      }
-      const failed = (item: TransactItem | undefined) => item !== undefined && result.codes[items.indexOf(item)] === 'ConditionalCheckFailed';
-      if (failed(quotaItem)) throw await quota.refusal();
-      if (failed(memberItem)) throw unknownMember(input.assignedTo!);
-      if (match.writes.some(failed) && reads < CUSTOMER_READS) {
-        match = await matchCustomerForTicket(ctx, input.customer);
-        reads++;
-      } else if (result.codes.includes('TransactionConflict') && attempt < WRITE_ATTEMPTS) {
-        await conflictPause(attempt);
-      } else if (result.codes.includes('TransactionConflict')) {
-        throw errors.conflict('The ticket');
-      } else {
-        throw new Error(`Ticket ${ticketId} (#${number}) could not be written: ${result.codes.join(',')}`);
-      }
-    }
+    const ticketOf = (customer: typeof match.customer): TicketItem => ({
+      ...tenant,
+      ...facets,
+      ticketId,
+      number,
+      subject: input.subject,
+      customerId: customer.id,
+      customerEmail: customer.email,
+      customerName: input.customer.name ?? customer.name ?? customer.email,
+      lastMessageAt: now,
+      attachmentBytes: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const message = { ...tenant, ticketId, messageId: randomUUID(), senderType: 'customer' as const, visibility: 'public' as const, body: input.body, createdAt: now };
+    await commit({
+      items: () => {
+        const next = ticketOf(match.customer);
+        return {
+          quota: quotaItem,
+          member: memberItem,
+          ticket: [put(Ticket.create(next)), searchItemPut(next)],
+          message: put(Message.create(message)),
+          number: put(TicketNumber.create({ ...tenant, number, ticketId })),
+          customerCopy: put(CustomerTicket.create({ ...tenant, customerId: match.customer.id, ticketId, number, subject: input.subject, status: 'new', createdAt: now })),
+          tags: uniqueTags(input.tags ?? []).map((t, position) => put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now, position }))),
+          customer: match.writes,
+        };
+      },
+      refused: async (names) => {
+        if (names.has('quota')) throw await quota.refusal();
+        if (names.has('member')) throw unknownMember(input.assignedTo!);
+        // The customer was deleted, or created by a concurrent call: the next read sees which.
+        if (names.has('customer')) match = await matchCustomerForTicket(ctx, input.customer);
+      },
+      exhausted: () => errors.conflict('The ticket'),
+    });
+    ticket = ticketOf(match.customer);
     await match.committed();
   } catch (err) {
     if (numbered.status === 'fulfilled') await applyCountDeltas(ctx, countDeltas(facets, undefined));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { releaseStorage, reserveStorage } from '../auth/quota.js';
-import { conflictPause, put, transactWriteWithCopies, WRITE_ATTEMPTS } from '../db/transact.js';
+import { commit, put } from '../db/commit.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { problem } from '../errors/problem.js';
 import { errors } from '../http/errors.js';
@@ -89,8 +89,21 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
   // The customer's copy of a public reply: its Email Logs row is written in the message's transaction.
   const reply = senderType === 'staff' && visibility === 'public' && ctx.env === 'live' ? replyEmail(ctx, before, view) : undefined;
 
+  const nextTicket = (current: TicketItem) =>
+    applyChanges(
+      ctx,
+      current,
+      {
+        lastSenderType: senderType,
+        lastMessageAt: createdAt,
+        attachmentBytes: current.attachmentBytes + totalBytes,
+        ...statusAfter(current.status, senderType, visibility),
+      },
+      createdAt,
+    );
+
   await reserveStorage(ctx, totalBytes);
-  let after: TicketItem | undefined;
+  let after: TicketItem;
   try {
     await Promise.all(
       attachments.map(async (a, i) => {
@@ -101,35 +114,26 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
       }),
     );
     const claims = uploads.map((u) => claimUpload(u, `${ticketId}/${messageId}`));
-    for (let attempt = 1; !after; attempt++) {
-      const next = applyChanges(
-        ctx,
-        before,
-        {
-          lastSenderType: senderType,
-          lastMessageAt: createdAt,
-          attachmentBytes: before.attachmentBytes + totalBytes,
-          ...statusAfter(before.status, senderType, visibility),
-        },
-        createdAt,
-      );
-      const items = [
-        ...claims,
-        ...next.writes,
-        put(Message.create(message).params()),
-        ...attachments.map((a) => put(Attachment.create(a).params())),
-        ...(reply ? [put(reply.params)] : []),
-      ];
-      const result = await transactWriteWithCopies(items, next.after.status !== before.status ? [customerCopyUpdate(ctx, next.after)] : []);
-      if (result.ok) after = next.after;
-      else if (result.codes.slice(0, claims.length).includes('ConditionalCheckFailed')) throw await uploadTaken();
-      else if (attempt >= WRITE_ATTEMPTS) throw errors.conflict('The ticket');
-      else {
-        await conflictPause(attempt);
-        // The ticket changed (or went) since it was read: read it again; else a collision: try again.
-        if (result.codes[claims.length] === 'ConditionalCheckFailed') before = await getTicket(ctx, ticketId);
-      }
-    }
+    let next = nextTicket(before);
+    await commit({
+      items: () => ({
+        uploads: claims,
+        ticket: next.writes,
+        message: put(Message.create(message)),
+        attachments: attachments.map((a) => put(Attachment.create(a))),
+        email: reply && put(reply.params),
+        customerCopy: next.after.status !== before.status && customerCopyUpdate(ctx, next.after),
+      }),
+      optional: ['customerCopy'],
+      refused: async (names) => {
+        if (names.has('uploads')) throw await uploadTaken();
+        // The ticket changed (or went) since it was read: read it again.
+        if (names.has('ticket')) before = await getTicket(ctx, ticketId);
+        next = nextTicket(before);
+      },
+      exhausted: () => errors.conflict('The ticket'),
+    });
+    after = next.after;
   } catch (err) {
     await releaseStorage(ctx, totalBytes);
     if (attachments.length) await deleteObjects(attachments.map((a) => a.objectKey));

@@ -2,7 +2,7 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TenantContext } from '../auth/context.js';
 import { env } from '../config.js';
 import { documentClient } from '../db/client.js';
-import { put, type TransactItem } from '../db/transact.js';
+import { put, type WriteItem } from '../db/commit.js';
 import { Ticket } from './entities.js';
 import type { TicketItem } from './present.js';
 
@@ -17,7 +17,7 @@ const partition = (ctx: Pick<TenantContext, 'projectId' | 'env'>) => `tsearch#${
 
 export const searchTextOf = (t: Pick<TicketItem, 'subject' | 'customerEmail'>) => `${t.subject}\n${t.customerEmail}`.toLowerCase();
 
-export const searchItemPut = (t: TicketItem): TransactItem =>
+export const searchItemPut = (t: TicketItem): WriteItem =>
   put({ TableName: env.tableName, Item: { pk: partition(t), sk: t.ticketId, u: Date.parse(t.updatedAt), x: searchTextOf(t) } });
 
 export const deleteSearchItem = (t: TicketItem) =>

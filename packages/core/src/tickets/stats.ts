@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TenantContext } from '../auth/context.js';
 import { env } from '../config.js';
 import { documentClient } from '../db/client.js';
-import { update, type TransactItem } from '../db/transact.js';
+import { update, type WriteItem } from '../db/commit.js';
 import { TicketStats, type Category, type Priority, type SenderType, type Status } from './entities.js';
 
 /** What a ticket contributes to the list's counts: one count per list index partition it sits in. */
@@ -61,7 +61,7 @@ export async function nextTicketNumber(ctx: TenantContext, facets: Facets): Prom
 }
 
 /** The count changes as an item of the caller's transaction, so they commit with the ticket change. */
-export const countsUpdate = (ctx: TenantContext, deltas: [string, number][]): TransactItem[] =>
+export const countsUpdate = (ctx: TenantContext, deltas: [string, number][]): WriteItem[] =>
   deltas.length ? [update({ TableName: env.tableName, Key: statsKey(ctx), ...addExpression(deltas) })] : [];
 
 export async function applyCountDeltas(ctx: TenantContext, deltas: [string, number][]) {

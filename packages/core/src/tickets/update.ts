@@ -1,6 +1,6 @@
 import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
-import { conflictPause, transactWriteWithCopies, update, WRITE_ATTEMPTS } from '../db/transact.js';
+import { commit, update } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket, type Category, type Priority, type Status } from './entities.js';
@@ -50,43 +50,42 @@ function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
     updatedAt: now,
     ...(after.closedAt ? { closedAt: after.closedAt } : {}),
   });
-  return update(
-    (before.closedAt && !after.closedAt ? set.remove(['closedAt']) : set).where((a, op) => op.eq(a.updatedAt, before.updatedAt)).params(),
-  );
+  return update((before.closedAt && !after.closedAt ? set.remove(['closedAt']) : set).where((a, op) => op.eq(a.updatedAt, before.updatedAt)));
 }
 
 /** The status of the ticket's copy under its customer (gone once the customer is deleted). */
 export const customerCopyUpdate = (ctx: TenantContext, after: TicketItem) =>
   update(
     CustomerTicket.patch({ projectId: ctx.projectId, env: ctx.env, customerId: after.customerId, createdAt: after.createdAt, ticketId: after.ticketId })
-      .set({ status: after.status })
-      .params(),
+      .set({ status: after.status }),
   );
-
-/** How many times a write is retried after losing a race with another change of the same ticket. */
 
 export async function updateTicket(ctx: TenantContext, ticketId: string, input: UpdateTicketInput) {
   const assignee = input.assignedTo === undefined ? undefined : await assigneeFor(ctx, input.assignedTo);
+  const changes: Changes = {
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.priority ? { priority: input.priority } : {}),
+    ...(input.category ? { category: input.category } : {}),
+    ...(assignee ? { assignee } : {}),
+  };
   let thread = await loadThread(ctx, ticketId);
-  for (let attempt = 1; ; attempt++) {
-    const before = thread.ticket;
-    const changes: Changes = {
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.priority ? { priority: input.priority } : {}),
-      ...(input.category ? { category: input.category } : {}),
-      ...(assignee ? { assignee } : {}),
-    };
-    const { after, writes } = applyChanges(ctx, before, changes, new Date().toISOString());
-    const result = await transactWriteWithCopies(writes, after.status !== before.status ? [customerCopyUpdate(ctx, after)] : []);
-    if (!result.ok) {
-      if (attempt >= WRITE_ATTEMPTS) throw errors.conflict('The ticket');
-      await conflictPause(attempt);
-      if (result.codes[0] === 'ConditionalCheckFailed') thread = await loadThread(ctx, ticketId);
-      continue;
-    }
-    if (after.status === 'resolved' && before.status !== 'resolved') {
-      await emitEvent(ctx, 'ticket.resolved', { ticket: eventTicket(after), customer: eventCustomer(after) });
-    }
-    return toDetail(ctx, after, thread);
+  let next = applyChanges(ctx, thread.ticket, changes, new Date().toISOString());
+  await commit({
+    items: () => ({
+      ticket: next.writes,
+      customerCopy: next.after.status !== thread.ticket.status && customerCopyUpdate(ctx, next.after),
+    }),
+    optional: ['customerCopy'],
+    refused: async () => {
+      thread = await loadThread(ctx, ticketId);
+      next = applyChanges(ctx, thread.ticket, changes, new Date().toISOString());
+    },
+    exhausted: () => errors.conflict('The ticket'),
+  });
+  const before = thread.ticket;
+  const { after } = next;
+  if (after.status === 'resolved' && before.status !== 'resolved') {
+    await emitEvent(ctx, 'ticket.resolved', { ticket: eventTicket(after), customer: eventCustomer(after) });
   }
+  return toDetail(ctx, after, thread);
 }

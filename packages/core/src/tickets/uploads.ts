@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
 import { isExpired, ttlIn } from '../db/client.js';
-import { update } from '../db/transact.js';
+import { update } from '../db/commit.js';
 import { problem } from '../errors/problem.js';
 import { deleteObjects, listObjects, objectSize, presignPut } from '../ports/blob-store.js';
 import { UPLOAD_PREFIX, UPLOAD_TTL_SECONDS, UPLOAD_URL_SECONDS, Upload } from './entities.js';
@@ -82,8 +82,7 @@ export const claimUpload = (u: UploadItem, attachedTo: string, now = Date.now())
   update(
     Upload.patch({ projectId: u.projectId, env: u.env, uploadId: u.uploadId })
       .set({ attachedTo })
-      .where((a, op) => `${op.notExists(a.attachedTo)} AND ${op.gt(a.expiresAt, Math.floor(now / 1000))}`)
-      .params(),
+      .where((a, op) => `${op.notExists(a.attachedTo)} AND ${op.gt(a.expiresAt, Math.floor(now / 1000))}`),
   );
 
 /**
