@@ -2,12 +2,12 @@ import { GetEmailIdentityCommand, NotFoundException, SESv2Client } from '@aws-sd
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkProjectSender } from '@helpdesk/core/emails/sender';
+import { setEnv } from '../support/env.js';
 
 // SES identities have no local stand-in (aws-ses-v2-local accepts any sender): the SES v2 client is mocked here only.
 // The admin CLI's project:create runs this check (test/foundation/cli.test.ts covers that wiring on the local stack).
 const ses = mockClient(SESv2Client);
 const VERIFIED: Record<string, boolean> = { 'acme.example': true, 'pending.example': false, 'ops@solo.example': true };
-const stage = process.env.STAGE;
 
 beforeEach(() => {
   ses.reset();
@@ -16,15 +16,15 @@ beforeEach(() => {
     return { IdentityType: EmailIdentity.includes('@') ? 'EMAIL_ADDRESS' : 'DOMAIN', VerifiedForSendingStatus: VERIFIED[EmailIdentity] };
   });
 });
-afterEach(() => {
-  process.env.STAGE = stage;
-});
+const saved = { STAGE: process.env.STAGE, SIGNING_SECRET: process.env.SIGNING_SECRET, TABLE_NAME: process.env.TABLE_NAME };
+afterEach(() => setEnv(saved));
 
 const identitiesAsked = () => ses.commandCalls(GetEmailIdentityCommand).map((c) => c.args[0].input.EmailIdentity);
 
 describe("a project's own sender", () => {
   it('in a deployed stage must be on an identity verified for sending: its address, its domain or a parent domain', async () => {
-    process.env.STAGE = 'prod';
+    // A deployed stage starts only with its table and secret.
+    setEnv({ STAGE: 'prod', SIGNING_SECRET: 'a-deployed-secret', TABLE_NAME: 'helpdesk-prod' });
     await expect(checkProjectSender(' "Acme, Inc." <hello@mail.acme.example> ')).resolves.toBe('"Acme, Inc." <hello@mail.acme.example>');
     expect(identitiesAsked()).toEqual(['hello@mail.acme.example', 'mail.acme.example', 'acme.example']);
     await expect(checkProjectSender('Ops <ops@solo.example>')).resolves.toBe('Ops <ops@solo.example>');
@@ -39,7 +39,7 @@ describe("a project's own sender", () => {
   });
 
   it('is only checked for its form on the local stack, whose SES stand-in has no identities', async () => {
-    process.env.STAGE = 'local';
+    setEnv({ STAGE: 'local' });
     await expect(checkProjectSender('Zoë <hello@unverified.example>')).resolves.toBe('Zoë <hello@unverified.example>');
     await expect(checkProjectSender('Zoë <hello@')).rejects.toThrow(/^Sender "Zoë <hello@": Expected an email address/);
     expect(identitiesAsked()).toEqual([]);

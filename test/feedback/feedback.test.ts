@@ -3,10 +3,11 @@ import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from '../webhooks/receiver.js';
+import { setEnv } from '../support/env.js';
 
 const app = await startTestApp();
 // The emailed links point at this stack, as they do on a developer's `npm start`.
-process.env.PUBLIC_BASE_URL = app.url;
+setEnv({ PUBLIC_BASE_URL: app.url });
 afterEach(() => {
   vi.useRealTimers();
 });

@@ -15,6 +15,7 @@ import { uniqueAddress } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from '../webhooks/receiver.js';
+import { setEnv } from '../support/env.js';
 
 // Consumers off: every batch below reaches a consumer only through the handler call the test makes.
 const app = await startTestApp({ consumers: false });
@@ -56,7 +57,7 @@ function expectPoisonLogged(spy: ReturnType<typeof spyOnErrors>, ids: string[]) 
 
 afterEach(() => {
   vi.restoreAllMocks();
-  delete process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS; // the receiver listens on 127.0.0.1
+  setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: undefined }); // the receiver listens on 127.0.0.1
 });
 
 /** Runs the batch through the handler: only the two poison records fail, and both are logged as poison with their ids. */
@@ -149,7 +150,7 @@ describe('every queue consumer with one malformed and one off-schema message in 
   });
 
   it('webhooks: delivers the valid jobs', async () => {
-    process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = 'true';
+    setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' });
     const receiver = await startReceiver();
     const t = await createTenant();
     const hook = await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url } });

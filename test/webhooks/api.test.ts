@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookEndpoint } from '@helpdesk/core/webhooks/entities';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
+import { setEnv } from '../support/env.js';
 
 const app = await startTestApp();
 const ALL_EVENTS = [
@@ -17,7 +18,7 @@ const HOOK = 'http://127.0.0.1:9/hook';
 
 const allowPrivate = process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS;
 afterEach(() => {
-  process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = allowPrivate;
+  setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: allowPrivate });
 });
 
 describe('POST /webhooks', () => {
@@ -75,7 +76,7 @@ describe('POST /webhooks', () => {
 
   it('in a deployed-stage configuration refuses http and private, loopback and link-local targets', async () => {
     const t = await createTenant();
-    process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = 'false';
+    setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false' });
     for (const url of [
       HOOK,
       'https://127.0.0.1/hook',

@@ -5,14 +5,13 @@ import { verifySignature } from '@helpdesk/core/webhooks/verify';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from './receiver.js';
+import { setEnv } from '../support/env.js';
 
 const app = await startTestApp();
 
 const saved = { ...process.env };
 afterEach(() => {
-  process.env.WEBHOOK_RETRY_BASE_SECONDS = saved.WEBHOOK_RETRY_BASE_SECONDS;
-  process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = saved.ALLOW_PRIVATE_WEBHOOK_TARGETS;
-  if (saved.WEBHOOK_RETRY_BASE_SECONDS === undefined) delete process.env.WEBHOOK_RETRY_BASE_SECONDS;
+  setEnv({ WEBHOOK_RETRY_BASE_SECONDS: saved.WEBHOOK_RETRY_BASE_SECONDS, ALLOW_PRIVATE_WEBHOOK_TARGETS: saved.ALLOW_PRIVATE_WEBHOOK_TARGETS });
 });
 
 const ticketData = (n = 7) => ({
@@ -111,7 +110,7 @@ describe('delivery', () => {
   });
 
   it('retries a 500 and logs both attempts, newest first, under one delivery id', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '0';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '0' });
     const t = await createTenant();
     const receiver = await startReceiver((n) => ({ status: n === 0 ? 500 : 200 }));
     const hook = await register(t, { url: receiver.url });
@@ -132,7 +131,7 @@ describe('delivery', () => {
   });
 
   it('backs off through the scheduler, then dead-letters after the last of 8 attempts', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     const t = await createTenant();
     const receiver = await startReceiver(() => ({ status: 503 }));
     const hook = await register(t, { url: receiver.url });
@@ -165,7 +164,7 @@ describe('delivery', () => {
   });
 
   it('disables an endpoint at once on 410 Gone', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '0';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '0' });
     const t = await createTenant();
     const receiver = await startReceiver(() => ({ status: 410 }));
     const hook = await register(t, { url: receiver.url });
@@ -183,7 +182,7 @@ describe('delivery', () => {
   });
 
   it('disables an endpoint whose every attempt has failed for 3 days', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     const t = await createTenant();
     const receiver = await startReceiver(() => ({ status: 500 }));
     const hook = await register(t, { url: receiver.url });
@@ -217,7 +216,7 @@ describe('delivery', () => {
   });
 
   it('counts a 6 s receiver as a timeout while the other endpoints still get theirs', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     const t = await createTenant();
     const slow = await startReceiver(() => ({ status: 200, delayMs: 6000 }));
     const fast = await startReceiver();
@@ -235,7 +234,7 @@ describe('delivery', () => {
   });
 
   it('treats a redirect as a failure and does not follow it', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     const t = await createTenant();
     const receiver = await startReceiver(() => ({ status: 302, headers: { location: '/elsewhere' } }));
     const hook = await register(t, { url: receiver.url });
@@ -248,7 +247,7 @@ describe('delivery', () => {
   });
 
   it('stops delivering, retries included, once the endpoint is deleted', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     const t = await createTenant();
     const receiver = await startReceiver(() => ({ status: 500 }));
     const hook = await register(t, { url: receiver.url });
@@ -267,8 +266,8 @@ describe('delivery', () => {
     const t = await createTenant();
     const receiver = await startReceiver();
     const hook = await register(t, { url: receiver.url });
-    process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = 'false';
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false' });
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     await emitEvent(source(t), 'ticket.created', ticketData());
     await app.drain();
     expect(receiver.requests).toHaveLength(0);
@@ -317,7 +316,7 @@ describe('through POST /tickets', () => {
   });
 
   it('answers POST /tickets while the receiver hangs', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     const t = await createTenant();
     let answered = false;
     const receiver = await startReceiver(() => 'hang');
@@ -356,7 +355,7 @@ describe('POST /webhooks/{id}/test', () => {
   });
 
   it('answers while the receiver hangs: the API never waits on a delivery', async () => {
-    process.env.WEBHOOK_RETRY_BASE_SECONDS = '1000';
+    setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     const t = await createTenant();
     let answered = false;
     const receiver = await startReceiver(() => 'hang');

@@ -8,12 +8,13 @@ import { verifySignature } from '@helpdesk/core/webhooks/verify';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from './receiver.js';
+import { setEnv } from '../support/env.js';
 
 const app = await startTestApp();
 
 const saved = process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS;
 afterEach(() => {
-  process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = saved;
+  setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: saved });
 });
 
 const register = async (t: TenantFixture, url: string) => {
@@ -76,7 +77,7 @@ describe('pinned delivery address', () => {
     const t = await createTenant();
     const receiver = await startReceiver();
     const hook = await register(t, `https://hook.test:${new URL(receiver.url).port}/hook`);
-    process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = 'false';
+    setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false' });
 
     await attemptDelivery(jobFor(t, hook.id), { resolve: resolverTo('127.0.0.1').resolve });
 

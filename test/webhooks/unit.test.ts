@@ -3,10 +3,11 @@ import { deliveryBody } from '@helpdesk/core/webhooks/payload';
 import { newWebhookSecret, openSecret, sealSecret } from '@helpdesk/core/webhooks/secret';
 import { blockedAddressReason, checkWebhookTarget } from '@helpdesk/core/webhooks/target';
 import { signPayload, verifySignature } from '@helpdesk/core/webhooks/verify';
+import { setEnv } from '../support/env.js';
 
 const allowPrivate = process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS;
 afterEach(() => {
-  process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = allowPrivate;
+  setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: allowPrivate });
 });
 
 describe('verifySignature', () => {
@@ -68,7 +69,7 @@ describe('SSRF guard', () => {
   });
 
   it('in a deployed-stage configuration requires https and a public address, resolving names', async () => {
-    process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = 'false';
+    setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false' });
     expect(await checkWebhookTarget('http://93.184.216.34/hook')).toMatch(/https/);
     expect(await checkWebhookTarget('https://127.0.0.1/hook')).toMatch(/loopback/);
     expect(await checkWebhookTarget('https://0x7f000001/hook')).toMatch(/loopback/);
@@ -79,7 +80,7 @@ describe('SSRF guard', () => {
   });
 
   it('lets the local stack deliver to loopback over http', async () => {
-    process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = 'true';
+    setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' });
     expect(await checkWebhookTarget('http://127.0.0.1:9/hook')).toBeUndefined();
     expect(await checkWebhookTarget('ftp://127.0.0.1/hook')).toMatch(/https/);
   });

@@ -1,113 +1,130 @@
+import * as v from 'valibot';
+
 /**
- * Runtime configuration, read from the environment on first use so that the local stack and the
- * test setup can point the same code at their stand-ins before anything touches AWS.
+ * Runtime configuration: the environment, parsed once with valibot on first use (at cold start, by
+ * the handler factories) and then read from memory. First use rather than import, so the local stack,
+ * the CLI and the tests can point the same code at their stand-ins in any import order.
+ * `reloadConfig()` parses again (the local stack and tests that change a setting).
  */
-export type Stage = 'local' | 'dev' | 'sandbox' | 'prod';
+export const STAGES = ['local', 'dev', 'sandbox', 'prod'] as const;
+export type Stage = (typeof STAGES)[number];
+type Service = 'dynamodb' | 'sqs' | 's3' | 'ses';
+const SERVICES: Service[] = ['dynamodb', 'sqs', 's3', 'ses'];
 
-const read = (name: string): string | undefined => {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
-};
+/** Unset and empty are the same: CDK and shells write empty values for absent settings. */
+const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
+const text = v.optional(nonEmpty);
+const flag = v.optional(v.picklist(['true', 'false']), 'false');
+const seconds = (fallback: string) => v.pipe(v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'a number of seconds')), fallback), v.transform(Number));
 
-export const env = {
-  get stage(): Stage {
-    return (read('STAGE') as Stage | undefined) ?? 'local';
-  },
-  get tableName(): string {
-    return read('TABLE_NAME') ?? 'helpdesk';
-  },
-  /** Endpoint overrides, set only by the local stack and the tests. */
-  endpoint(service: 'dynamodb' | 'sqs' | 's3' | 'ses'): string | undefined {
-    return read(`${service.toUpperCase()}_ENDPOINT`);
-  },
-  queueUrl(name: string): string | undefined {
-    return read(`QUEUE_URL_${name.toUpperCase()}`);
-  },
-  get attachmentsBucket(): string {
-    return read('ATTACHMENTS_BUCKET') ?? 'helpdesk-attachments';
-  },
-  get publicBaseUrl(): string {
-    return read('PUBLIC_BASE_URL') ?? 'http://127.0.0.1:3000';
-  },
-  get defaultSender(): string {
-    return read('DEFAULT_SENDER') ?? 'no-reply@helpdesk.local';
-  },
+const Settings = v.object({
+  STAGE: v.optional(v.picklist(STAGES), 'local'),
+  TABLE_NAME: text,
+  SIGNING_SECRET: text,
+  ATTACHMENTS_BUCKET: v.optional(nonEmpty, 'helpdesk-attachments'),
+  PUBLIC_BASE_URL: v.optional(nonEmpty, 'http://127.0.0.1:3000'),
+  DEFAULT_SENDER: v.optional(nonEmpty, 'no-reply@helpdesk.local'),
   /** The domain whose mail SES (or the local SMTP stand-in) receives: inbound and reply addresses. */
-  get inboundDomain(): string {
-    return read('INBOUND_DOMAIN') ?? 'inbound.helpdesk.local';
-  },
-  get sesConfigurationSet(): string | undefined {
-    return read('SES_CONFIGURATION_SET');
-  },
+  INBOUND_DOMAIN: v.optional(nonEmpty, 'inbound.helpdesk.local'),
+  SES_CONFIGURATION_SET: text,
   /** Webhook targets on loopback/private networks are only allowed where explicitly enabled (local stack). */
-  get allowPrivateWebhookTargets(): boolean {
-    return read('ALLOW_PRIVATE_WEBHOOK_TARGETS') === 'true';
-  },
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: flag,
   /** Unit of the webhook retry backoff (1, 5, 30, 120, 360, 720, 1440 units); tests shrink it. */
-  get webhookRetryBaseSeconds(): number {
-    const value = Number(read('WEBHOOK_RETRY_BASE_SECONDS') ?? 60);
-    return Number.isFinite(value) && value >= 0 ? value : 60;
-  },
-  get schedulerMode(): 'eventbridge' | 'table' {
-    return read('SCHEDULER_MODE') === 'eventbridge' ? 'eventbridge' : 'table';
-  },
-  get schedulerGroup(): string {
-    return read('SCHEDULER_GROUP') ?? 'default';
-  },
-  get schedulerRoleArn(): string | undefined {
-    return read('SCHEDULER_ROLE_ARN');
-  },
-  /** Signs links and seals webhook secrets; only the local stack may fall back to a development value. */
-  get signingSecret(): string {
-    const secret = read('SIGNING_SECRET');
-    if (secret) return secret;
-    if (env.stage !== 'local') throw new Error(missingMessage(['SIGNING_SECRET']));
-    return 'local-development-signing-secret';
-  },
-  get embedderMode(): 'bedrock' | 'local' {
-    return read('EMBEDDER') === 'bedrock' ? 'bedrock' : 'local';
-  },
-  get embeddingModelId(): string {
-    return read('EMBEDDING_MODEL_ID') ?? 'amazon.titan-embed-text-v2:0';
-  },
-};
+  WEBHOOK_RETRY_BASE_SECONDS: seconds('60'),
+  SCHEDULER_MODE: v.optional(v.picklist(['eventbridge', 'table']), 'table'),
+  SCHEDULER_GROUP: v.optional(nonEmpty, 'default'),
+  SCHEDULER_ROLE_ARN: text,
+  EMBEDDER: v.optional(v.picklist(['bedrock', 'local']), 'local'),
+  EMBEDDING_MODEL_ID: v.optional(nonEmpty, 'amazon.titan-embed-text-v2:0'),
+});
 
 /** What a deployed stage cannot run without (the stack sets each; the local stack has defaults). */
 const REQUIRED_IN_DEPLOYED_STAGES = ['TABLE_NAME', 'SIGNING_SECRET'] as const;
 
-const missingMessage = (names: string[]) =>
-  `Stage ${env.stage} cannot start: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not set (the CDK stack sets ${names.length === 1 ? 'it' : 'them'}; see docs/architecture.md, Deployment).`;
+const missingMessage = (stage: Stage, names: string[]) =>
+  `Stage ${stage} cannot start: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not set (the CDK stack sets ${names.length === 1 ? 'it' : 'them'}; see docs/architecture.md, Deployment).`;
+
+function parse(source: NodeJS.ProcessEnv) {
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(Settings, given);
+  if (!result.success) {
+    // The setting's name and what it must be, never the value (it may be a secret).
+    const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? '?'} (expected ${issue.expected ?? 'a valid value'})`);
+    throw new Error(`Configuration is invalid: ${problems.join(', ')}`);
+  }
+  const s = result.output;
+  const missing = s.STAGE === 'local' ? [] : REQUIRED_IN_DEPLOYED_STAGES.filter((name) => s[name] === undefined);
+  if (missing.length) throw new Error(missingMessage(s.STAGE, missing));
+  const endpoints = Object.fromEntries(SERVICES.map((service) => [service, given[`${service.toUpperCase()}_ENDPOINT`]])) as Record<Service, string | undefined>;
+  const queueUrls = new Map(
+    Object.entries(given)
+      .filter(([name]) => name.startsWith('QUEUE_URL_'))
+      .map(([name, url]) => [name.slice('QUEUE_URL_'.length), url!]),
+  );
+  return {
+    stage: s.STAGE,
+    tableName: s.TABLE_NAME ?? 'helpdesk',
+    /** Signs links and seals webhook secrets; only the local stack has a development value. */
+    signingSecret: s.SIGNING_SECRET ?? 'local-development-signing-secret',
+    attachmentsBucket: s.ATTACHMENTS_BUCKET,
+    publicBaseUrl: s.PUBLIC_BASE_URL,
+    defaultSender: s.DEFAULT_SENDER,
+    inboundDomain: s.INBOUND_DOMAIN,
+    sesConfigurationSet: s.SES_CONFIGURATION_SET,
+    allowPrivateWebhookTargets: s.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
+    webhookRetryBaseSeconds: s.WEBHOOK_RETRY_BASE_SECONDS,
+    schedulerMode: s.SCHEDULER_MODE,
+    schedulerGroup: s.SCHEDULER_GROUP,
+    schedulerRoleArn: s.SCHEDULER_ROLE_ARN,
+    embedderMode: s.EMBEDDER,
+    embeddingModelId: s.EMBEDDING_MODEL_ID,
+    /** Endpoint overrides, set only by the local stack and the tests. */
+    endpoint: (service: Service) => endpoints[service],
+    queueUrl: (name: string) => queueUrls.get(name.toUpperCase()),
+    /** Stand-ins accept any region but the SDK still needs one to sign. */
+    localRegion: given.AWS_REGION ?? 'us-east-1',
+  };
+}
+
+export type Config = ReturnType<typeof parse>;
+
+let current: Config | undefined;
+
+/** The parsed configuration; throws, naming the setting, when it is invalid or a deployed stage lacks one. */
+export const config = (): Config => (current ??= parse(process.env));
+
+/** Parses the environment again on next use (the local stack and tests that change a setting). */
+export function reloadConfig() {
+  current = undefined;
+}
+
+/** `env.tableName` and the like: the parsed configuration's fields, read through `config()`. */
+export const env: Readonly<Config> = new Proxy({} as Config, { get: (_, name) => config()[name as keyof Config] });
 
 /**
  * Called by every handler factory at cold start: a deployed stage refuses to start without its
  * settings and secrets, naming them, rather than running with a development default.
  */
 export function assertDeployedConfig() {
-  if (env.stage === 'local') return;
-  const missing = REQUIRED_IN_DEPLOYED_STAGES.filter((name) => read(name) === undefined);
-  if (missing.length > 0) throw new Error(missingMessage(missing));
+  reloadConfig();
+  config();
 }
 
 /** Credentials for the local stand-ins; real deployments use the Lambda role. */
 export const localCredentials = (service: 's3' | 'other') =>
-  service === 's3'
-    ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
-    : { accessKeyId: 'local', secretAccessKey: 'local' };
-
-/** Stand-ins accept any region but the SDK still needs one to sign. */
-const LOCAL_REGION = 'us-east-1';
+  service === 's3' ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } : { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
  * An SDK client's configuration. Against a stand-in (its `*_ENDPOINT` set): that endpoint, its
  * credentials and a region. Otherwise nothing: the SDK resolves region and credentials itself
  * (AWS_REGION, then the profile's `region`), so the admin CLI signs for the profile's region.
  */
-export function awsClientConfig(service: 'dynamodb' | 'sqs' | 's3' | 'ses') {
+export function awsClientConfig(service: Service) {
   const endpoint = env.endpoint(service);
   if (!endpoint) return {};
   return {
     endpoint,
-    region: read('AWS_REGION') ?? LOCAL_REGION,
+    region: env.localRegion,
     credentials: localCredentials(service === 's3' ? 's3' : 'other'),
     ...(service === 's3' ? { forcePathStyle: true } : {}),
   };
