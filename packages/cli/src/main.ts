@@ -1,10 +1,14 @@
 import { readStackFile } from '@helpdesk/local/stack-file';
+import { dynamo } from '@helpdesk/core/db/client';
+import { env } from '@helpdesk/core/config';
 import { parseFlags, UsageError } from './args.js';
+import { commands } from './commands.js';
 
 /**
  * Admin CLI: `npm run -s admin -- <command> [--flags]`. JSON on stdout; a message on stderr and a
  * non-zero exit on error. Talks to the local stack on PORT (default 3000) through its stack file, or
- * to a deployed stage when TABLE_NAME is set (with the usual AWS credentials).
+ * to a deployed stage when TABLE_NAME is set (with the usual AWS credentials). The core reads its
+ * configuration on first use, so setting process.env below, after the imports, is enough.
  */
 const [command, ...rest] = process.argv.slice(2);
 
@@ -31,7 +35,6 @@ if (!process.env.TABLE_NAME) {
   process.env.STAGE ||= 'prod';
 }
 
-const { commands } = await import('./commands.js');
 const usage = () =>
   'usage: npm run -s admin -- <command> [--flags]\n' +
   Object.entries(commands)
@@ -47,8 +50,6 @@ if (!cmd) fail(`unknown command "${command}"\n${usage()}`, 2);
 
 /** Where the command went: an AWS error alone does not say which table or region was tried. */
 async function target() {
-  const { dynamo } = await import('@helpdesk/core/db/client');
-  const { env } = await import('@helpdesk/core/config');
   const region = await dynamo.config.region().catch(() => 'none (set AWS_REGION or a region in the AWS profile)');
   return `table ${env.tableName}, region ${region}`;
 }

@@ -2,6 +2,7 @@ import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { ARTICLE_STATUSES } from './routes.js';
+import { lazy } from '../db/lazy.js';
 
 /** Stored for articles without a category, so the by-category index is never sparse. */
 export const NO_CATEGORY = 'none';
@@ -16,7 +17,7 @@ const createdAt = { type: 'string', required: true, readOnly: true, default: () 
 const updatedAt = { type: 'string', required: true, default: () => new Date().toISOString() } as const;
 
 /** The article without its body, so list queries read small items. */
-export const Article = new Entity(
+export const Article = lazy(() => new Entity(
   {
     model: { entity: 'article', version: '1', service: SERVICE },
     attributes: {
@@ -61,10 +62,10 @@ export const Article = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** The Markdown body, in the article's item collection: GET one article is one Query. */
-export const ArticleBody = new Entity(
+export const ArticleBody = lazy(() => new Entity(
   {
     model: { entity: 'articleBody', version: '1', service: SERVICE },
     attributes: {
@@ -81,9 +82,9 @@ export const ArticleBody = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const ArticleCategory = new Entity(
+export const ArticleCategory = lazy(() => new Entity(
   {
     model: { entity: 'articleCategory', version: '1', service: SERVICE },
     attributes: {
@@ -111,13 +112,13 @@ export const ArticleCategory = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /**
  * Uniqueness claims: one item per slug per kind in a project and environment, written with a
  * conditional put so two concurrent creates cannot take the same slug.
  */
-export const SlugClaim = new Entity(
+export const SlugClaim = lazy(() => new Entity(
   {
     model: { entity: 'slugClaim', version: '1', service: SERVICE },
     attributes: {
@@ -134,13 +135,13 @@ export const SlugClaim = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /**
  * The current search snapshot of a project and environment: its version and S3 prefix. Search reads
  * this one item and reloads the snapshot only when its cached version is older.
  */
-export const SearchIndexState = new Entity(
+export const SearchIndexState = lazy(() => new Entity(
   {
     model: { entity: 'articleSearchIndex', version: '1', service: SERVICE },
     attributes: {
@@ -159,9 +160,9 @@ export const SearchIndexState = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const articleService = new Service(
+export const articleService = lazy(() => new Service(
   { article: Article, articleBody: ArticleBody, category: ArticleCategory, slugClaim: SlugClaim },
   entityConfig(),
-);
+));

@@ -2,6 +2,7 @@ import { Entity, Service } from 'electrodb';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { timestamps } from '../db/attributes.js';
 import { PLANS } from './plans.js';
+import { lazy } from '../db/lazy.js';
 
 export const ENVIRONMENTS = ['live', 'sandbox'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -16,7 +17,7 @@ const allowanceOverrides = {
   },
 } as const;
 
-export const Account = new Entity(
+export const Account = lazy(() => new Entity(
   {
     model: { entity: 'account', version: '1', service: SERVICE },
     attributes: {
@@ -35,9 +36,9 @@ export const Account = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const Project = new Entity(
+export const Project = lazy(() => new Entity(
   {
     model: { entity: 'project', version: '1', service: SERVICE },
     attributes: {
@@ -57,10 +58,10 @@ export const Project = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Account members: the people tickets can be assigned to. */
-export const Member = new Entity(
+export const Member = lazy(() => new Entity(
   {
     model: { entity: 'member', version: '1', service: SERVICE },
     attributes: {
@@ -85,10 +86,10 @@ export const Member = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** API keys, addressed by the SHA-256 of the secret: the secret itself is never stored. */
-export const ApiKey = new Entity(
+export const ApiKey = lazy(() => new Entity(
   {
     model: { entity: 'apiKey', version: '1', service: SERVICE },
     attributes: {
@@ -127,10 +128,10 @@ export const ApiKey = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Monthly usage per account (`period` = YYYY-MM), and the running storage total (`period` = total). Live data only. */
-export const Usage = new Entity(
+export const Usage = lazy(() => new Entity(
   {
     model: { entity: 'usage', version: '1', service: SERVICE },
     attributes: {
@@ -149,10 +150,10 @@ export const Usage = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Per-key, per-minute request counters; expire with TTL. */
-export const RateWindow = new Entity(
+export const RateWindow = lazy(() => new Entity(
   {
     model: { entity: 'rateWindow', version: '1', service: SERVICE },
     attributes: {
@@ -169,7 +170,7 @@ export const RateWindow = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Account and its projects in one item collection: tenancy is resolved with one Query. */
-export const tenantService = new Service({ account: Account, project: Project }, entityConfig());
+export const tenantService = lazy(() => new Service({ account: Account, project: Project }, entityConfig()));

@@ -1,12 +1,13 @@
 import { Entity } from 'electrodb';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { ENVIRONMENTS } from '../auth/entities.js';
+import { lazy } from '../db/lazy.js';
 
 /**
  * A signed-in console session, addressed by the SHA-256 of the cookie's random id (the id itself is
  * never stored). Holds the member, the per-session CSRF token and the project and environment chosen.
  */
-export const ConsoleSession = new Entity(
+export const ConsoleSession = lazy(() => new Entity(
   {
     model: { entity: 'consoleSession', version: '1', service: SERVICE },
     attributes: {
@@ -26,10 +27,10 @@ export const ConsoleSession = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** An emailed one-time sign-in link, addressed by the SHA-256 of its token; deleted when used. */
-export const ConsoleSignIn = new Entity(
+export const ConsoleSignIn = lazy(() => new Entity(
   {
     model: { entity: 'consoleSignIn', version: '1', service: SERVICE },
     attributes: {
@@ -46,4 +47,4 @@ export const ConsoleSignIn = new Entity(
     },
   },
   entityConfig(),
-);
+));

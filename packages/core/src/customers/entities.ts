@@ -1,6 +1,7 @@
 import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
+import { lazy } from '../db/lazy.js';
 
 const tenant = {
   projectId: { type: 'string', required: true, readOnly: true },
@@ -14,7 +15,7 @@ const tenant = {
  */
 export const HISTORY = 'customerHistory';
 
-export const Customer = new Entity(
+export const Customer = lazy(() => new Entity(
   {
     model: { entity: 'customer', version: '1', service: SERVICE },
     attributes: {
@@ -47,7 +48,7 @@ export const Customer = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 export const UNIQUE_KINDS = ['email', 'externalId'] as const;
 export type UniqueKind = (typeof UNIQUE_KINDS)[number];
@@ -56,7 +57,7 @@ export type UniqueKind = (typeof UNIQUE_KINDS)[number];
  * One item per unique customer value (email, externalId) in a project and environment, written in the
  * same transaction as the customer with a not-exists condition: DynamoDB has no unique indexes.
  */
-export const CustomerKey = new Entity(
+export const CustomerKey = lazy(() => new Entity(
   {
     model: { entity: 'customerKey', version: '1', service: SERVICE },
     attributes: {
@@ -76,6 +77,6 @@ export const CustomerKey = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const customerService = new Service({ customer: Customer, customerKey: CustomerKey }, entityConfig());
+export const customerService = lazy(() => new Service({ customer: Customer, customerKey: CustomerKey }, entityConfig()));

@@ -4,8 +4,9 @@ import { CustomerFeedback } from '../feedback/entities.js';
 import { CustomerTicket } from '../tickets/entities.js';
 import { Customer } from './entities.js';
 import type { TenantKey } from './record.js';
+import { lazy } from '../db/lazy.js';
 
-const history = new Service({ customer: Customer, ticket: CustomerTicket, feedback: CustomerFeedback }, entityConfig());
+const history = lazy(() => new Service({ customer: Customer, ticket: CustomerTicket, feedback: CustomerFeedback }, entityConfig()));
 
 /**
  * Rows per read. Newest first, the record comes first and then both kinds interleaved in time: one

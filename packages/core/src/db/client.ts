@@ -1,13 +1,16 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsClientConfig, env } from '../config.js';
+import { lazy } from './lazy.js';
 
-/** Created once per Lambda instance, outside any handler. */
-export const dynamo = new DynamoDBClient(awsClientConfig('dynamodb'));
+/** Created once per Lambda instance, outside any handler, on first use (its endpoint is read then). */
+export const dynamo = lazy(() => new DynamoDBClient(awsClientConfig('dynamodb')));
 
-export const documentClient = DynamoDBDocumentClient.from(dynamo, {
-  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
-});
+export const documentClient = lazy(() =>
+  DynamoDBDocumentClient.from(dynamo, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
+  }),
+);
 
 export const SERVICE = 'helpdesk';
 

@@ -3,6 +3,7 @@ import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { timestamps } from '../db/attributes.js';
 import { BLOCK_REASONS, EMAIL_STATUSES } from './schemas.js';
+import { lazy } from '../db/lazy.js';
 
 /** Custom sends share one partition of the template index (`@` cannot start a project key's segment here). */
 export const CUSTOM_REF = '#custom';
@@ -14,7 +15,7 @@ const stringList = { type: 'list', items: { type: 'string' } } as const;
  * statuses by the email and SES-event consumers. Every list filter has its own index inside the
  * project+environment partition, so a filtered list reads only matching rows.
  */
-export const EmailLog = new Entity(
+export const EmailLog = lazy(() => new Entity(
   {
     model: { entity: 'emailLog', version: '1', service: SERVICE },
     attributes: {
@@ -83,10 +84,10 @@ export const EmailLog = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Suppressed recipients per project and environment (address lower-cased). */
-export const Suppression = new Entity(
+export const Suppression = lazy(() => new Entity(
   {
     model: { entity: 'suppression', version: '1', service: SERVICE },
     attributes: {
@@ -106,10 +107,10 @@ export const Suppression = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Idempotency-Key records: the first request's body hash and, once done, its answer. Expire after 24 h. */
-export const IdempotencyRecord = new Entity(
+export const IdempotencyRecord = lazy(() => new Entity(
   {
     model: { entity: 'emailIdempotency', version: '1', service: SERVICE },
     attributes: {
@@ -131,4 +132,4 @@ export const IdempotencyRecord = new Entity(
     },
   },
   entityConfig(),
-);
+));

@@ -3,6 +3,7 @@ import { ENVIRONMENTS } from '../auth/entities.js';
 import { HISTORY } from '../customers/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES, STORED_REQUEST_STATUSES } from './values.js';
+import { lazy } from '../db/lazy.js';
 
 const tenant = {
   projectId: { type: 'string', required: true, readOnly: true },
@@ -38,7 +39,7 @@ const listIndexes = (id: 'conversationId' | 'requestId') =>
     },
   }) as const;
 
-export const FeedbackConversation = new Entity(
+export const FeedbackConversation = lazy(() => new Entity(
   {
     model: { entity: 'feedbackConversation', version: '1', service: SERVICE },
     attributes: {
@@ -63,10 +64,10 @@ export const FeedbackConversation = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Messages live in their conversation's item collection: the thread is one Query. */
-export const FeedbackMessage = new Entity(
+export const FeedbackMessage = lazy(() => new Entity(
   {
     model: { entity: 'feedbackMessage', version: '1', service: SERVICE },
     attributes: {
@@ -86,9 +87,9 @@ export const FeedbackMessage = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const FeedbackRequest = new Entity(
+export const FeedbackRequest = lazy(() => new Entity(
   {
     model: { entity: 'feedbackRequest', version: '1', service: SERVICE },
     attributes: {
@@ -117,13 +118,13 @@ export const FeedbackRequest = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /**
  * A small copy of each conversation and request under its customer's partition, kept in step with its
  * status in the same transaction: the customer detail reads it with the record (customers/history.ts).
  */
-export const CustomerFeedback = new Entity(
+export const CustomerFeedback = lazy(() => new Entity(
   {
     model: { entity: 'customerFeedback', version: '1', service: SERVICE },
     attributes: {
@@ -150,9 +151,9 @@ export const CustomerFeedback = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const feedbackService = new Service(
+export const feedbackService = lazy(() => new Service(
   { conversation: FeedbackConversation, message: FeedbackMessage, request: FeedbackRequest, copy: CustomerFeedback },
   entityConfig(),
-);
+));

@@ -2,6 +2,7 @@ import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
+import { lazy } from '../db/lazy.js';
 
 const tenant = {
   projectId: { type: 'string', required: true, readOnly: true },
@@ -13,7 +14,7 @@ const tenant = {
  * project's partition; the fingerprint filter and an issue's latest events read the issue's partition
  * on gsi1, shared with the issue itself so one Query returns both.
  */
-export const LogEvent = new Entity(
+export const LogEvent = lazy(() => new Entity(
   {
     model: { entity: 'logEvent', version: '1', service: SERVICE },
     attributes: {
@@ -46,10 +47,10 @@ export const LogEvent = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** One issue per fingerprint per project and environment, written only by the grouping consumer and PATCH. */
-export const LogIssue = new Entity(
+export const LogIssue = lazy(() => new Entity(
   {
     model: { entity: 'logIssue', version: '1', service: SERVICE },
     attributes: {
@@ -93,10 +94,10 @@ export const LogIssue = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** `processed#<eventId>`: the grouping consumer counts an event only by creating its marker. */
-export const LogMarker = new Entity(
+export const LogMarker = lazy(() => new Entity(
   {
     model: { entity: 'logMarker', version: '1', service: SERVICE },
     attributes: {
@@ -112,13 +113,13 @@ export const LogMarker = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /**
  * The learned message templates of one project and environment (templates.ts), as one JSON item of at
  * most TEMPLATE_STATE_BYTES; `version` makes every change a conditional write.
  */
-export const LogTemplates = new Entity(
+export const LogTemplates = lazy(() => new Entity(
   {
     model: { entity: 'logTemplates', version: '1', service: SERVICE },
     attributes: {
@@ -134,6 +135,6 @@ export const LogTemplates = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const logService = new Service({ logEvent: LogEvent, logIssue: LogIssue, logMarker: LogMarker }, entityConfig());
+export const logService = lazy(() => new Service({ logEvent: LogEvent, logIssue: LogIssue, logMarker: LogMarker }, entityConfig()));

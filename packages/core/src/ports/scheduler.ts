@@ -4,13 +4,14 @@ import { entityConfig, SERVICE } from '../db/client.js';
 import { lazyClient } from './lazy-client.js';
 import { enqueueStored } from './queue.js';
 import type { QueueInput, QueueName } from './queues.js';
+import { lazy } from '../db/lazy.js';
 
 /**
  * One-time schedules that put a message on a queue at a given time. In AWS they are EventBridge
  * Scheduler schedules; where there is no EventBridge (the local stack, tests) they are table rows that
  * a timer fires with `fireDueSchedules`.
  */
-export const ScheduledJob = new Entity(
+export const ScheduledJob = lazy(() => new Entity(
   {
     model: { entity: 'scheduledJob', version: '1', service: SERVICE },
     attributes: {
@@ -27,7 +28,7 @@ export const ScheduledJob = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 // The Scheduler client loads on the first schedule, only in AWS (the table mode never needs it).
 const schedulerClient = lazyClient(() => import('@aws-sdk/client-scheduler'), (sdk) => new sdk.SchedulerClient({}));

@@ -2,6 +2,7 @@ import { Entity } from 'electrodb';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { timestamps } from '../db/attributes.js';
 import { TEMPLATE_TYPES } from './keys.js';
+import { lazy } from '../db/lazy.js';
 
 /** Helpers a source calls that the renderer does not have, found at import so a send can refuse it without compiling. */
 const unknownHelpers = {
@@ -44,7 +45,7 @@ const versionAttributes = {
   createdAt: timestamps.createdAt,
 } as const;
 
-export const ProjectTemplate = new Entity(
+export const ProjectTemplate = lazy(() => new Entity(
   {
     model: { entity: 'emailTemplate', version: '1', service: SERVICE },
     attributes: {
@@ -60,9 +61,9 @@ export const ProjectTemplate = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const ProjectTemplateVersion = new Entity(
+export const ProjectTemplateVersion = lazy(() => new Entity(
   {
     model: { entity: 'emailTemplateVersion', version: '1', service: SERVICE },
     attributes: {
@@ -78,10 +79,10 @@ export const ProjectTemplateVersion = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Account items: one copy for every project and both environments. */
-export const AccountTemplate = new Entity(
+export const AccountTemplate = lazy(() => new Entity(
   {
     model: { entity: 'accountEmailTemplate', version: '1', service: SERVICE },
     attributes: {
@@ -96,9 +97,9 @@ export const AccountTemplate = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const AccountTemplateVersion = new Entity(
+export const AccountTemplateVersion = lazy(() => new Entity(
   {
     model: { entity: 'accountEmailTemplateVersion', version: '1', service: SERVICE },
     attributes: {
@@ -113,4 +114,4 @@ export const AccountTemplateVersion = new Entity(
     },
   },
   entityConfig(),
-);
+));

@@ -3,6 +3,7 @@ import { ENVIRONMENTS } from '../auth/entities.js';
 import { HISTORY } from '../customers/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './model.js';
+import { lazy } from '../db/lazy.js';
 
 export * from './model.js';
 
@@ -19,7 +20,7 @@ const byActivity = ['updatedAt', 'ticketId'];
  * Query on the `thread` collection. The four GSIs are the list's filters; each filter reads only its
  * own partitions (see list.ts); `search` reads compact search items instead (see search.ts).
  */
-export const Ticket = new Entity(
+export const Ticket = lazy(() => new Entity(
   {
     model: { entity: 'ticket', version: '1', service: SERVICE },
     attributes: {
@@ -72,9 +73,9 @@ export const Ticket = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const Message = new Entity(
+export const Message = lazy(() => new Entity(
   {
     model: { entity: 'ticketMessage', version: '1', service: SERVICE },
     attributes: {
@@ -95,9 +96,9 @@ export const Message = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const Attachment = new Entity(
+export const Attachment = lazy(() => new Entity(
   {
     model: { entity: 'ticketAttachment', version: '1', service: SERVICE },
     attributes: {
@@ -122,13 +123,13 @@ export const Attachment = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /**
  * A file the client PUTs straight to S3 (POST /attachments), attachable to one message of its project and
  * environment until `expiresAt` (TTL). `attachedTo` is the message that took it: an upload is used once.
  */
-export const Upload = new Entity(
+export const Upload = lazy(() => new Entity(
   {
     model: { entity: 'ticketUpload', version: '1', service: SERVICE },
     attributes: {
@@ -152,9 +153,9 @@ export const Upload = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const Tag = new Entity(
+export const Tag = lazy(() => new Entity(
   {
     model: { entity: 'ticketTag', version: '1', service: SERVICE },
     attributes: {
@@ -177,13 +178,13 @@ export const Tag = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /**
  * A customer's tickets, newest first: a small copy of the row (status kept in step) under the
  * customer's partition, in the customer's history collection: the detail reads them with the record.
  */
-export const CustomerTicket = new Entity(
+export const CustomerTicket = lazy(() => new Entity(
   {
     model: { entity: 'customerTicket', version: '1', service: SERVICE },
     attributes: {
@@ -205,10 +206,10 @@ export const CustomerTicket = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** Ticket number -> ticket id; its conditional put also guarantees the number is used once. */
-export const TicketNumber = new Entity(
+export const TicketNumber = lazy(() => new Entity(
   {
     model: { entity: 'ticketNumber', version: '1', service: SERVICE },
     attributes: {
@@ -224,13 +225,13 @@ export const TicketNumber = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /**
  * Per project and environment: the ticket number counter and the list's counts (see stats.ts), which
  * are dynamic attribute names written with raw expressions on this item's key.
  */
-export const TicketStats = new Entity(
+export const TicketStats = lazy(() => new Entity(
   {
     model: { entity: 'ticketStats', version: '1', service: SERVICE },
     attributes: {
@@ -245,6 +246,6 @@ export const TicketStats = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
-export const threadService = new Service({ ticket: Ticket, message: Message, attachment: Attachment, tag: Tag }, entityConfig());
+export const threadService = lazy(() => new Service({ ticket: Ticket, message: Message, attachment: Attachment, tag: Tag }, entityConfig()));

@@ -2,12 +2,13 @@ import { Entity } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { timestamps } from '../db/attributes.js';
+import { lazy } from '../db/lazy.js';
 
 export const WEBHOOK_FORMATS = ['json', 'chat'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** A registered endpoint. Fan-out reads every endpoint of a project and environment in one Query. */
-export const WebhookEndpoint = new Entity(
+export const WebhookEndpoint = lazy(() => new Entity(
   {
     model: { entity: 'webhookEndpoint', version: '1', service: SERVICE },
     attributes: {
@@ -35,13 +36,13 @@ export const WebhookEndpoint = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /**
  * One row per delivery attempt. The primary key (delivery id, attempt) makes recording an attempt a
  * claim, so a job SQS hands out twice schedules its retry once; gsi1 lists an endpoint's log newest first.
  */
-export const WebhookDelivery = new Entity(
+export const WebhookDelivery = lazy(() => new Entity(
   {
     model: { entity: 'webhookDelivery', version: '1', service: SERVICE },
     attributes: {
@@ -71,10 +72,10 @@ export const WebhookDelivery = new Entity(
     },
   },
   entityConfig(),
-);
+));
 
 /** A delivery that failed its last attempt: kept with its payload for inspection and replay. */
-export const WebhookDeadLetter = new Entity(
+export const WebhookDeadLetter = lazy(() => new Entity(
   {
     model: { entity: 'webhookDeadLetter', version: '1', service: SERVICE },
     attributes: {
@@ -99,4 +100,4 @@ export const WebhookDeadLetter = new Entity(
     },
   },
   entityConfig(),
-);
+));
