@@ -1,6 +1,6 @@
+import type { EntityItem } from 'electrodb';
 import { randomUUID } from 'node:crypto';
-import type { TenantContext } from '../auth/context.js';
-import type { Environment } from '../auth/entities.js';
+import type { TenantContext, TenantKey } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { commit, put, remove, update } from '../db/commit.js';
 import { errors } from '../http/errors.js';
@@ -16,9 +16,9 @@ import { problem } from '../errors/problem.js';
 // at cold start: lists, votes and search never need them.
 const text = () => import('./text.js');
 
-type ArticleRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof Article.get>['go']>>['data']>;
+type ArticleRecord = EntityItem<typeof Article>;
 
-const keyOf = (ctx: Pick<TenantContext, 'projectId' | 'env'>, articleId: string) => ({ projectId: ctx.projectId, env: ctx.env, articleId });
+const keyOf = (ctx: TenantKey, articleId: string) => ({ projectId: ctx.projectId, env: ctx.env, articleId });
 
 const categoryOut = (categoryId: string) => (categoryId === NO_CATEGORY ? null : categoryId);
 
@@ -45,7 +45,7 @@ const toFullArticle = async (ctx: TenantContext, a: ArticleRecord, body: string)
 });
 
 /** The article and its body: one Query on the article's item collection. */
-export async function loadArticle(tenant: { projectId: string; env: Environment }, articleId: string) {
+export async function loadArticle(tenant: TenantKey, articleId: string) {
   const { data } = await articleService.collections.article(keyOf(tenant, articleId)).go();
   const article = data.article[0];
   if (!article) return undefined;

@@ -1,3 +1,4 @@
+import type { EntityItem } from 'electrodb';
 import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
@@ -7,7 +8,7 @@ import { freeSlug } from './slugs.js';
 import { commit, put, remove, update } from '../db/commit.js';
 import { problem } from '../errors/problem.js';
 
-type CategoryRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof ArticleCategory.get>['go']>>['data']>;
+type CategoryRecord = EntityItem<typeof ArticleCategory>;
 
 
 const toCategory = (c: CategoryRecord) => ({

@@ -1,5 +1,5 @@
 import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
-import type { TenantContext } from '../auth/context.js';
+import type { TenantContext, TenantKey } from '../auth/context.js';
 import { embedder } from '../ports/embedder.js';
 import { SearchIndexState } from './entities.js';
 import { slugOwner } from './slugs.js';
@@ -28,7 +28,7 @@ const MIN_SIMILARITY = 0.1;
 /** Reciprocal rank fusion constant (the usual 60): damps the weight of the very first ranks. */
 const RRF_K = 60;
 
-type Tenant = Pick<TenantContext, 'projectId' | 'env'>;
+type Tenant = TenantKey;
 
 async function snapshotFor(tenant: Tenant, withVectors: boolean, retried = false): Promise<LoadedSnapshot | undefined> {
   const { data: state } = await SearchIndexState.get(tenant).go();

@@ -39,3 +39,8 @@ export interface TenantContext extends AccountContext {
   projectSlug: string;
   project: ProjectRef;
 }
+
+/** The key every project record is stored under: project and environment (the one tenant key type). */
+export type TenantKey = Pick<TenantContext, 'projectId' | 'env'>;
+/** A tenant key with its account, for writes that count usage or emit events. */
+export type TenantRef = TenantKey & Pick<TenantContext, 'accountId'>;

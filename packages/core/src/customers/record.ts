@@ -1,15 +1,14 @@
-import type { TenantContext } from '../auth/context.js';
+import type { EntityItem } from 'electrodb';
 import type { Customer } from './entities.js';
 
 /**
  * What customer functions need of the tenant: the rating page acts for a project without an API
  * key, so it has no full TenantContext.
  */
-export type TenantRef = Pick<TenantContext, 'accountId' | 'projectId' | 'env'>;
+export type { TenantKey, TenantRef } from '../auth/context.js';
 /** Enough to address a project's records (reads need no account). */
-export type TenantKey = Pick<TenantContext, 'projectId' | 'env'>;
 
-export type CustomerItem = NonNullable<Awaited<ReturnType<ReturnType<typeof Customer.get>['go']>>['data']>;
+export type CustomerItem = EntityItem<typeof Customer>;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 

@@ -1,10 +1,10 @@
-import type { TenantContext } from '../auth/context.js';
+import type { TenantKey } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { Suppression } from './entities.js';
 import { bareAddress } from './mailbox.js';
 import type { BlockReason } from './schemas.js';
 
-type Scope = Pick<TenantContext, 'projectId' | 'env'>;
+type Scope = TenantKey;
 
 /** One GetItem: why this address (or `Name <address>`) is suppressed, if it is. */
 export async function suppressionOf(scope: Scope, address: string): Promise<BlockReason | undefined> {

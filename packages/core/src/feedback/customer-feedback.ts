@@ -1,3 +1,4 @@
+import type { EntityItem } from 'electrodb';
 import type { TenantKey } from '../customers/record.js';
 import { CustomerFeedback } from './entities.js';
 import { requestStatus, type ConversationItem, type RequestItem } from './present.js';
@@ -35,7 +36,7 @@ export const conversationCopyPatch = (c: ConversationItem) => CustomerFeedback.p
 export const requestCopyPatch = (r: RequestItem) => CustomerFeedback.patch(copyKey(r, r.requestId));
 export const requestCopyDelete = (r: RequestItem) => CustomerFeedback.delete(copyKey(r, r.requestId));
 
-type CopyItem = Awaited<ReturnType<ReturnType<typeof CustomerFeedback.query.byCustomer>['go']>>['data'][number];
+type CopyItem = EntityItem<typeof CustomerFeedback>;
 
 /** A copy as the customer detail lists it. */
 export const toCustomerFeedback = (copy: CopyItem, now = Date.now()) => ({

@@ -1,6 +1,7 @@
 import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { HISTORY } from '../customers/entities.js';
+import { timestamps } from '../db/attributes.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES, STORED_REQUEST_STATUSES } from './values.js';
 import { lazy } from '../db/lazy.js';
@@ -14,11 +15,6 @@ const customer = {
   customerId: { type: 'string', required: true, readOnly: true },
   customerEmail: { type: 'string', required: true, readOnly: true },
   customerName: { type: 'string' },
-} as const;
-
-const timestamps = {
-  createdAt: { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() },
-  updatedAt: { type: 'string', required: true, default: () => new Date().toISOString() },
 } as const;
 
 /**

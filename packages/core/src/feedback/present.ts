@@ -1,12 +1,10 @@
+import type { EntityItem } from 'electrodb';
 import type { FeedbackConversation, FeedbackMessage, FeedbackRequest } from './entities.js';
 import type { RequestStatus } from './schemas.js';
 
-type ItemOf<E extends { get: (...args: never[]) => { go: () => Promise<{ data: unknown }> } }> = NonNullable<
-  Awaited<ReturnType<ReturnType<E['get']>['go']>>['data']
->;
-export type ConversationItem = ItemOf<typeof FeedbackConversation>;
-export type MessageItem = ItemOf<typeof FeedbackMessage>;
-export type RequestItem = ItemOf<typeof FeedbackRequest>;
+export type ConversationItem = EntityItem<typeof FeedbackConversation>;
+export type MessageItem = EntityItem<typeof FeedbackMessage>;
+export type RequestItem = EntityItem<typeof FeedbackRequest>;
 
 /** A request not answered within 30 days of its email is expired (derived on read, never stored). */
 export const REQUEST_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,3 +1,4 @@
+import type { TenantKey } from '../auth/context.js';
 import type { EntityItem } from 'electrodb';
 import { commit, put, update } from '../db/commit.js';
 import { LogIssue } from './entities.js';
@@ -10,10 +11,7 @@ export const MERGED_KEPT = 25;
 const MAX_HOPS = 20;
 
 type Issue = EntityItem<typeof LogIssue>;
-export interface Tenant {
-  projectId: string;
-  env: 'live' | 'sandbox';
-}
+export type Tenant = TenantKey;
 /** What a merged issue that never had an event of its own is created with (an alias of a fingerprint). */
 export type AliasFields = Pick<Issue, 'fingerprint' | 'title' | 'level' | 'scope' | 'firstSeenAt' | 'lastSeenAt' | 'lastEventId'>;
 

@@ -1,7 +1,8 @@
+import type { EntityItem } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
 import { CustomerTicket } from './entities.js';
 
-type CustomerTicketItem = Awaited<ReturnType<ReturnType<typeof CustomerTicket.query.byCustomer>['go']>>['data'][number];
+type CustomerTicketItem = EntityItem<typeof CustomerTicket>;
 
 export const toCustomerTicket = ({ ticketId, number, subject, status, createdAt }: CustomerTicketItem) => ({
   id: ticketId,

@@ -1,5 +1,5 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { TenantContext } from '../auth/context.js';
+import type { TenantContext, TenantKey } from '../auth/context.js';
 import { env } from '../config.js';
 import { documentClient } from '../db/client.js';
 import { put, type WriteItem } from '../db/commit.js';
@@ -13,7 +13,7 @@ import type { TicketItem } from './present.js';
  * Written without ElectroDB on purpose: its markers, composite copies and long keys would double the
  * size. Every write that moves a ticket's updatedAt puts the item in the same transaction.
  */
-const partition = (ctx: Pick<TenantContext, 'projectId' | 'env'>) => `tsearch#${ctx.projectId}#${ctx.env}`;
+const partition = (ctx: TenantKey) => `tsearch#${ctx.projectId}#${ctx.env}`;
 
 export const searchTextOf = (t: Pick<TicketItem, 'subject' | 'customerEmail'>) => `${t.subject}\n${t.customerEmail}`.toLowerCase();
 
