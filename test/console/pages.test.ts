@@ -89,7 +89,7 @@ describe('console pages over HTTP: roles and tenancy', () => {
   it('answers 404 for a live record while the member is in sandbox', async () => {
     const sandbox = await new ConsoleClient(app).signIn((await tenant.member({ email: address('sbx'), role: 'admin' })).email);
     expect((await sandbox.post('/console/switch', { projectId: tenant.projects.main!.id, env: 'sandbox' })).status).toBe(303);
-    for (const [method, path] of idRoutes().filter(([m]) => m === 'GET')) {
+    for (const [_method, path] of idRoutes().filter(([m]) => m === 'GET')) {
       expect((await sandbox.get(path)).status, path).toBe(404);
     }
     expect((await sandbox.get('/console/tickets')).text).toContain('Sandbox: test data');

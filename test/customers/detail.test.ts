@@ -27,7 +27,7 @@ async function measure<T>(call: () => Promise<T>) {
 const app = await startTestApp({ consumers: false });
 const unique = () => `d-${randomBytes(4).toString('hex')}@example.com`;
 
-async function post(t: TenantFixture, key: string, path: string, body: Record<string, unknown>) {
+async function post(_t: TenantFixture, key: string, path: string, body: Record<string, unknown>) {
   const res = await app.call('POST', path, { key, body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;

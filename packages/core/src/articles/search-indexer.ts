@@ -57,7 +57,7 @@ async function openSnapshot(tenant: Tenant, snapshotId: string | undefined, cach
 async function applyArticle(tenant: Tenant, snapshot: WritableSnapshot, articleId: string): Promise<boolean> {
   const found = await loadArticle(tenant, articleId);
   const { keyword, vectors } = snapshot;
-  if (!found || found.article.status !== 'published') {
+  if (found?.article.status !== 'published') {
     const present = keyword.has(articleId) || articleId in vectors.docs;
     if (keyword.has(articleId)) keyword.discard(articleId);
     delete vectors.docs[articleId];

@@ -104,7 +104,7 @@ async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: stri
 /** Reciprocal rank fusion: robust to the two rankings' scores being on different scales. */
 function fuse(...rankings: string[][]): string[] {
   const scores = new Map<string, number>();
-  for (const ranking of rankings) ranking.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1)));
+  for (const ranking of rankings) for (const [rank, id] of ranking.entries()) scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1));
   return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
 }
 

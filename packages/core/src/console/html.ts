@@ -10,7 +10,7 @@ export class Html {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export const escapeText = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 type Part = Html | string | number | boolean | null | undefined | Part[];
 
@@ -18,7 +18,7 @@ const render = (part: Part): string => {
   if (part === null || part === undefined || part === false) return '';
   if (Array.isArray(part)) return part.map(render).join('');
   if (part instanceof Html) return part.value;
-  return escape(String(part));
+  return escapeText(String(part));
 };
 
 export const html = (strings: TemplateStringsArray, ...parts: Part[]) =>

@@ -5,7 +5,7 @@ import { isExpired, ttlIn } from '../db/client.js';
 import { sendViaSes } from '../emails/ses.js';
 import { countRequest } from '../http/rate-limit.js';
 import { ConsoleSignIn } from './entities.js';
-import { escape } from './html.js';
+import { escapeText } from './html.js';
 import { randomToken, sha256, startSession } from './session.js';
 
 /** How long an emailed link works. */
@@ -28,7 +28,7 @@ async function mailLink(to: string, accountName: string, link: string) {
     bcc: [],
     subject: `Sign in to the ${accountName} console`,
     text: `Open this link to sign in to the console of ${accountName}:\n\n${link}\n\nIt works once, for ${minutes} minutes. If you did not ask for it, ignore this mail.`,
-    html: `<p>Open this link to sign in to the console of ${escape(accountName)}:</p><p><a href="${escape(link)}">${escape(link)}</a></p><p>It works once, for ${minutes} minutes. If you did not ask for it, ignore this mail.</p>`,
+    html: `<p>Open this link to sign in to the console of ${escapeText(accountName)}:</p><p><a href="${escapeText(link)}">${escapeText(link)}</a></p><p>It works once, for ${minutes} minutes. If you did not ask for it, ignore this mail.</p>`,
     headers: {},
     tags: { kind: 'console_sign_in' },
   });

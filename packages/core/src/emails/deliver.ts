@@ -7,6 +7,7 @@ import { QUEUES } from '../ports/queues.js';
 import type { DeliveryMessage } from './create.js';
 import { EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
+import type { RenderedEmail } from '../templates/render.js';
 import type { EmailStatus } from './schemas.js';
 import { bareAddress } from './mailbox.js';
 import { isPermanentSesError, sendViaSes } from './ses.js';
@@ -73,7 +74,7 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
   const giveBack = () => (row.quotaCounted ? releaseQuota(ctx, 'emails', 1) : Promise.resolve());
 
   try {
-    let rendered;
+    let rendered: RenderedEmail;
     try {
       rendered = await (await import('../templates/render.js')).renderEmail(
         ctx,

@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TenantContext } from '../auth/context.js';
 import { isExpired, ttlIn } from '../db/client.js';
 import { isConditionFailure } from '../db/errors.js';
-import { errors } from '../http/errors.js';
 import { IdempotencyRecord } from './entities.js';
 import type { SendResult } from './present.js';
 import { problem } from '../errors/problem.js';

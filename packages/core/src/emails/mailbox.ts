@@ -35,7 +35,7 @@ export function parseMailbox(text: string): Mailbox | { problem: string } {
   const input = text.trim();
   if (!PLAIN_LINE.test(input)) return { problem: 'Control characters and line breaks are not allowed' };
   const one = addresses.parseOneAddress(parserOptions(input));
-  if (!one || one.type !== 'mailbox') {
+  if (one?.type !== 'mailbox') {
     const list = addresses.parseAddressList(parserOptions(input));
     if (list && (list.length > 1 || list.some((a) => a.type === 'group'))) {
       return { problem: 'Expected one address, not a list or a group (cc and bcc take a list)' };

@@ -4,6 +4,7 @@ import { logger } from '../logger.js';
 import type { QueueMessage } from '../ports/queues.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { EmailLog } from './entities.js';
+import type { EmailRow } from './present.js';
 import { suppress } from './suppression.js';
 
 /** The parts of an SES event (configuration set event publishing) this service reads (ports/queue-messages.ts). */
@@ -58,7 +59,7 @@ export async function handleSesEvent(event: SesEvent) {
 
   const recipients = outcome.recipients.map((r) => r.emailAddress);
   for (const recipient of recipients) await suppress(key, recipient, outcome.status, emailId);
-  let row;
+  let row: EmailRow;
   try {
     ({ data: row } = await EmailLog.patch(key)
       .set({ status: outcome.status })

@@ -7,7 +7,9 @@ import type { RouteDef } from './route.js';
  */
 export function routeProblems(route: RouteDef): ProblemCode[] {
   const codes = new Set<ProblemCode>(['internal']);
-  const add = (...more: ProblemCode[]) => more.forEach((code) => codes.add(code));
+  const add = (...more: ProblemCode[]) => {
+    for (const code of more) codes.add(code);
+  };
   if (route.tenancy !== 'public') {
     // Every keyed request: the key, its rate limit, its IP allowlist and scope, the environment it names.
     add('auth.unauthorized', 'rate_limit.exceeded', 'auth.forbidden', 'environment.forbidden', 'validation.failed');

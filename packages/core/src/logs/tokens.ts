@@ -28,7 +28,7 @@ const CLASSES: TokenClass[] = [
   URL_CLASS,
   UUID,
   // Dates and times: ISO and its dash/dot variants (2005-06-03-15.42.50.675872), d/m/y, month names, clocks.
-  [new RegExp(`\\b\\d{4}[-./]\\d{1,2}[-./]\\d{1,2}(?:[-T ]\\d{1,2}[:.]\\d{2}(?:[:.]\\d{2})?(?:[.,]\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?)?(?![\\w])`, 'gi'), '<date>'],
+  [/\b\d{4}[-./]\d{1,2}[-./]\d{1,2}(?:[-T ]\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w])/gi, '<date>'],
   [/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g, '<date>'],
   [new RegExp(`\\b(?:${DAY},?\\s+)?${MONTH}\\s+\\d{1,2}(?:,?\\s+\\d{4})?(?:\\s+${CLOCK})?(?:\\s+\\d{4})?\\b`, 'gi'), '<date>'],
   [new RegExp(`(?<![\\w:.])${CLOCK}(?![\\w:])`, 'g'), '<time>'],

@@ -88,7 +88,7 @@ function walk(node: Node | undefined | null, visit: (node: Node) => void): void 
   if (!node || typeof node !== 'object') return;
   visit(node);
   for (const value of Object.values(node)) {
-    if (Array.isArray(value)) value.forEach((v) => walk(v as Node, visit));
+    if (Array.isArray(value)) for (const v of value) walk(v as Node, visit);
     else if (value && typeof value === 'object' && 'type' in value) walk(value as Node, visit);
   }
 }
@@ -237,11 +237,13 @@ export function detectVariables(ast: Program): Reads & { inlines: Record<string,
     const call = (node: { path: Expression; params: Expression[]; hash?: hbs.AST.Hash }, stack: Frame[]) => {
       const isHelperCall = node.params.length > 0 || (node.hash?.pairs.length ?? 0) > 0;
       if (!isHelperCall && node.path.type !== 'SubExpression') expr(node.path, stack);
-      node.params.forEach((p) => expr(p, stack));
-      node.hash?.pairs.forEach((p) => expr(p.value, stack));
+      for (const p of node.params) expr(p, stack);
+      for (const p of node.hash?.pairs ?? []) expr(p.value, stack);
     };
 
-    const program = (p: Program | undefined | null, stack: Frame[]) => p?.body.forEach((n) => statement(n, stack));
+    const program = (p: Program | undefined | null, stack: Frame[]) => {
+      for (const n of p?.body ?? []) statement(n, stack);
+    };
 
     const statement = (node: Node, stack: Frame[]) => {
       switch (node.type) {
@@ -275,8 +277,8 @@ export function detectVariables(ast: Program): Reads & { inlines: Record<string,
         case 'PartialStatement':
         case 'PartialBlockStatement': {
           const p = node as hbs.AST.PartialStatement & { program?: Program };
-          p.params.forEach((e) => expr(e, stack));
-          p.hash?.pairs.forEach((pair) => expr(pair.value, stack));
+          for (const e of p.params) expr(e, stack);
+          for (const pair of p.hash?.pairs ?? []) expr(pair.value, stack);
           if (p.name.type === 'PathExpression') {
             const context = p.params[0]?.type === 'PathExpression' ? resolve(p.params[0] as PathExpression, stack) : undefined;
             const hash: Record<string, string | null> = Object.create(null);

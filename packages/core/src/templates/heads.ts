@@ -27,7 +27,11 @@ export async function loadHeads(owner: Owner, root: Head, layoutRef?: ItemRef): 
   const partials = new Map<string, Head>();
   const asked = new Set<string>();
   const want = (refs: string[]) =>
-    refs.map(partialWant).filter((w): w is Wanted => !!w && !asked.has(wantedId(w)) && (asked.add(wantedId(w)), true));
+    refs.map(partialWant).filter((w): w is Wanted => {
+      if (!w || asked.has(wantedId(w))) return false;
+      asked.add(wantedId(w));
+      return true;
+    });
 
   let pending: Wanted[] = [...(layoutRef ? [{ ref: layoutRef, type: 'layout' as const }] : []), ...want(root.referencedPartials)];
   if (layoutRef) asked.add(wantedId(pending[0]!));

@@ -1,7 +1,7 @@
 import type { TenantContext } from '../auth/context.js';
 import { errors } from '../http/errors.js';
 import { ACCOUNT_PREFIX, qualifiedKey } from './keys.js';
-import { loadTemplate, renderEmail, renderTemplate, templateVariables, type RenderInput } from './render.js';
+import { loadTemplate, renderEmail, renderTemplate, templateVariables, type RenderedEmail, type RenderInput } from './render.js';
 import { templateNotFound } from './resolve.js';
 import { listHeads, type Head } from './store.js';
 
@@ -32,7 +32,7 @@ export async function getTemplateSchema(ctx: TenantContext, key: string, account
 
 /** Renders without sending or storing anything. */
 export async function previewEmail(ctx: TenantContext, input: RenderInput & { format: 'html' | 'text' }) {
-  let rendered;
+  let rendered: RenderedEmail;
   let detectedVariables: string[] = [];
   if ('templateKey' in input) {
     const set = await loadTemplate(ctx, input.templateKey);

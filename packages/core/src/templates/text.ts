@@ -31,7 +31,14 @@ class Lines {
 
   break() {
     if (this.line) {
-      const prefix = this.prefixes.map((p) => (p.used ? p.rest : ((p.used = true), p.first))).join('');
+      // A list item's marker opens its first line only; the lines after it are indented instead.
+      const prefix = this.prefixes
+        .map((p) => {
+          const part = p.used ? p.rest : p.first;
+          p.used = true;
+          return part;
+        })
+        .join('');
       this.out.push(prefix + this.line);
     }
     this.line = '';
@@ -61,7 +68,7 @@ const wordsOf = (nodes: ChildNode[]): string =>
     .join('');
 
 function list(el: Element, lines: Lines, walk: (nodes: ChildNode[]) => void) {
-  const nested = el.parent?.type === 'tag' && (el.parent as Element).name === 'li';
+  const _nested = el.parent?.type === 'tag' && (el.parent as Element).name === 'li';
   let n = Number(el.attribs.start ?? '1');
   const items = el.children
     .filter((child) => !isBlankText(child))

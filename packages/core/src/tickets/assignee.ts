@@ -2,7 +2,6 @@ import type { TenantContext } from '../auth/context.js';
 import { getMember } from '../auth/accounts.js';
 import { Member } from '../auth/entities.js';
 import { check, type WriteItem } from '../db/commit.js';
-import { errors } from '../http/errors.js';
 import { UNASSIGNED } from './entities.js';
 import { problem } from '../errors/problem.js';
 
