@@ -1,33 +1,8 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { integer, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
-import { EVENT_NAMES } from './events.js';
+import { description, eventName, events, format, url, webhook, webhookWithSecret } from './schemas.js';
 
-const eventName = v.picklist(EVENT_NAMES);
-const events = v.pipe(v.array(eventName), v.minLength(1, 'Choose at least one event, or leave events out for all.'));
-const format = v.picklist(['json', 'chat']);
-const description = v.pipe(v.string(), v.maxLength(500));
-const url = v.pipe(
-  v.string(),
-  v.maxLength(2048),
-  v.url(),
-  v.check((s) => /^https?:\/\//i.test(s), 'The URL must use http or https.'),
-  v.check((s) => {
-    const u = URL.canParse(s) ? new URL(s) : undefined;
-    return !u?.username && !u?.password;
-  }, 'The URL must not carry credentials.'),
-);
-
-const webhook = v.object({
-  id: uuid,
-  url: v.string(),
-  events: v.array(eventName),
-  format,
-  description: v.nullable(v.string()),
-  enabled: v.boolean(),
-  createdAt: isoDateTime,
-});
-const webhookWithSecret = v.object({ ...webhook.entries, secret: v.string() });
 const idParams = { id: uuid };
 
 const base = { group: 'webhooks' as const, tags: ['Webhooks'], tenancy: 'project' as const, scope: 'webhooks:manage' as const };
