@@ -1,14 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertDeployedConfig, env } from '@helpdesk/core/config';
+import { assertDeployedConfig, config, env, reloadConfig } from '@helpdesk/core/config';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { consumer } from '@helpdesk/core/ports/consumer';
 
-const saved = { STAGE: process.env.STAGE, SIGNING_SECRET: process.env.SIGNING_SECRET, TABLE_NAME: process.env.TABLE_NAME };
+const saved = {
+  STAGE: process.env.STAGE,
+  SIGNING_SECRET: process.env.SIGNING_SECRET,
+  TABLE_NAME: process.env.TABLE_NAME,
+  WEBHOOK_RETRY_BASE_SECONDS: process.env.WEBHOOK_RETRY_BASE_SECONDS,
+};
 afterEach(() => {
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+  reloadConfig();
 });
 
 describe('configuration of a deployed stage', () => {
@@ -34,5 +40,31 @@ describe('configuration of a deployed stage', () => {
     delete process.env.SIGNING_SECRET;
     expect(() => assertDeployedConfig()).not.toThrow();
     expect(env.signingSecret).toBe('local-development-signing-secret');
+  });
+});
+
+describe('configuration parsing', () => {
+  it('parses once: a later change of the environment is seen only after reloadConfig()', () => {
+    delete process.env.STAGE;
+    process.env.TABLE_NAME = 'first-table';
+    reloadConfig();
+    expect(env.tableName).toBe('first-table');
+    process.env.TABLE_NAME = 'second-table';
+    expect(config().tableName).toBe('first-table');
+    reloadConfig();
+    expect(env.tableName).toBe('second-table');
+  });
+
+  it('names a setting of the wrong form, never its value', () => {
+    delete process.env.STAGE;
+    process.env.WEBHOOK_RETRY_BASE_SECONDS = 'soon-ish';
+    expect(() => assertDeployedConfig()).toThrow(/Configuration is invalid: WEBHOOK_RETRY_BASE_SECONDS/);
+    expect(() => assertDeployedConfig()).not.toThrow(/soon-ish/);
+    process.env.WEBHOOK_RETRY_BASE_SECONDS = '0.5';
+    process.env.STAGE = 'staging';
+    expect(() => assertDeployedConfig()).toThrow(/STAGE/);
+    process.env.STAGE = 'local';
+    assertDeployedConfig();
+    expect(env.webhookRetryBaseSeconds).toBe(0.5);
   });
 });
