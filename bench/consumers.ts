@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { QUEUE_NAMES } from '@helpdesk/core/ports/queues';
+import { QUEUE_NAMES } from '@helpdesk/core/queues/registry';
 import { readUnits, writeUnits, type DynamoRequest } from './capacity.js';
 import { progress, type Stack } from './stack.js';
 

@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { QueueName } from '@helpdesk/core/ports/queues';
+import type { QueueName } from '@helpdesk/core/queues/registry';
 import { startEmulators } from '../packages/local/src/emulators.js';
 import { handlerEnvironment, provision } from '../packages/local/src/provision.js';
 import { Recorder } from './capacity.js';

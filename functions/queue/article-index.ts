@@ -1,5 +1,5 @@
 import { indexArticles } from '@helpdesk/core/articles/search-indexer';
-import { consumer } from '@helpdesk/core/ports/consumer';
+import { consumer } from '@helpdesk/core/queues/consumer';
 
 /** Article indexing: the articles of one project and environment go into its search snapshot together, one version per batch. */
 export const handler = consumer('articleIndex', {

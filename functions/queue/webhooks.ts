@@ -1,4 +1,4 @@
-import { consumer } from '@helpdesk/core/ports/consumer';
+import { consumer } from '@helpdesk/core/queues/consumer';
 import { handleWebhookMessage } from '@helpdesk/core/webhooks/deliver';
 
 /**

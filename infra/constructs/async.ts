@@ -2,7 +2,7 @@ import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/ports/queues';
+import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
 import { consumerGrants } from '../grants.js';
 import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB } from '../memory.js';
 import { entryExists, queueEntry } from '../paths.js';
@@ -22,7 +22,7 @@ const DLQ_RETENTION = Duration.days(14);
 const consumerTimeout = (visibilityTimeout: number) => Duration.seconds(Math.max(10, Math.floor(visibilityTimeout / 2)));
 
 /**
- * One SQS queue and one dead-letter queue per entry of QUEUES (packages/core/src/ports/queues.ts),
+ * One SQS queue and one dead-letter queue per entry of QUEUES (packages/core/src/queues/registry.ts),
  * SSE-SQS encrypted and TLS only; consumers are added once the shared resources exist.
  */
 export class Async extends Construct {

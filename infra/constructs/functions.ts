@@ -10,7 +10,7 @@ import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableKeys } from '@helpdesk/core/db/table';
-import type { QueueName } from '@helpdesk/core/ports/queues';
+import type { QueueName } from '@helpdesk/core/queues/registry';
 import type { FunctionGrants } from '../grants.js';
 import { entryExists } from '../paths.js';
 import { buildFolder, buildFunction } from './bundle.js';

@@ -55,7 +55,7 @@ export class Mail extends Construct {
         detail: { mail: { tags: { 'ses:configuration-set': [name] } } },
       },
       // Only the SES event itself (`detail`): the same body as SES -> SNS raw delivery, which
-      // the sesEvents queue's message schema (ports/queue-messages.ts) accepts as a bare event.
+      // the sesEvents queue's message schema (queues/messages.ts) accepts as a bare event.
       targets: [new targets.SqsQueue(props.sesEventsQueue, { message: events.RuleTargetInput.fromEventPath('$.detail') })],
     });
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertDeployedConfig, config, env, reloadConfig } from '@helpdesk/core/config';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { consumer } from '@helpdesk/core/ports/consumer';
+import { consumer } from '@helpdesk/core/queues/consumer';
 
 const saved = {
   STAGE: process.env.STAGE,

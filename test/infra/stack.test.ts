@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableKeys, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
 import { GROUPS, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
 import { allRoutes } from '@helpdesk/core/http/routes';
-import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/ports/queues';
+import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/queues/registry';
 import { readSettings } from '../../infra/config.js';
 import { DEFAULT_ROUTE_GROUP } from '../../infra/constructs/api.js';
 import type { HelpdeskFunction } from '../../infra/constructs/functions.js';

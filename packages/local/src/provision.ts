@@ -2,7 +2,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToL
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createTableInput, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
-import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/ports/queues';
+import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
 import type { Endpoints } from './emulators.js';
 
 const region = 'us-east-1';

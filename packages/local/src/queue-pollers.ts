@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/ports/queues';
+import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
 import { lambdaContext } from './lambda-context.js';
 import { loadHandler, projectRoot } from './handlers.js';
 

@@ -3,7 +3,7 @@ import type { TenantContext } from '../auth/context.js';
 import { consumeQuota, releaseQuota } from '../auth/quota.js';
 import { env } from '../config.js';
 import { enqueue } from '../ports/queue.js';
-import type { QueueMessage } from '../ports/queues.js';
+import type { QueueMessage } from '../queues/registry.js';
 import { scheduleOnce } from '../ports/scheduler.js';
 import { CUSTOM_REF, EmailLog } from './entities.js';
 import { bareAddress } from './mailbox.js';

@@ -3,7 +3,6 @@ import { env } from '../config.js';
 import { isConditionFailure } from '../db/errors.js';
 import { HttpError } from '../http/errors.js';
 import { enqueue } from '../ports/queue.js';
-import { QUEUES } from '../ports/queues.js';
 import type { DeliveryMessage } from './create.js';
 import { EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
@@ -14,9 +13,10 @@ import { isPermanentSesError, sendViaSes } from './ses.js';
 import { sesTags, type SesEvent } from './ses-events.js';
 import { keepSentCopy } from './sent-copy.js';
 import { suppressedAmong } from './suppression.js';
+import { DELIVERY_SECONDS } from './values.js';
 
 /** A claim older than the queue's visibility timeout belongs to a consumer that died: SQS has redelivered. */
-const STALE_CLAIM_MS = QUEUES.emails.visibilityTimeout * 1000;
+const STALE_CLAIM_MS = DELIVERY_SECONDS * 1000;
 
 type Key = { projectId: string; env: 'live' | 'sandbox'; emailId: string };
 type Finish = Partial<Pick<EmailRow, 'subject' | 'templateVersion' | 'sentAt' | 'captured' | 'error' | 'sesMessageId' | 'blocked' | 'blockReason'>>;

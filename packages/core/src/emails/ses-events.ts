@@ -1,13 +1,13 @@
 import type { Environment } from '../auth/entities.js';
 import { isConditionFailure } from '../db/errors.js';
 import { logger } from '../logger.js';
-import type { QueueMessage } from '../ports/queues.js';
+import type { QueueMessage } from '../queues/registry.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import { suppress } from './suppression.js';
 
-/** The parts of an SES event (configuration set event publishing) this service reads (ports/queue-messages.ts). */
+/** The parts of an SES event (configuration set event publishing) this service reads (queues/messages.ts). */
 export type SesEvent = QueueMessage<'sesEvents'>;
 
 /** The tags the email consumer puts on every SES send. */

@@ -1,6 +1,6 @@
 import { awsClientConfig, env } from '../config.js';
 import { lazyClient } from './lazy-client.js';
-import type { QueueInput, QueueName } from './queues.js';
+import type { QueueInput, QueueName } from '../queues/registry.js';
 
 // The SQS client loads on the first send: reads never enqueue, so they do not pay for it at cold start.
 const sqsClient = lazyClient(() => import('@aws-sdk/client-sqs'), (sdk) => new sdk.SQSClient(awsClientConfig('sqs')));

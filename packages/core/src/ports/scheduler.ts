@@ -3,7 +3,7 @@ import { env } from '../config.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { lazyClient } from './lazy-client.js';
 import { enqueueStored } from './queue.js';
-import type { QueueInput, QueueName } from './queues.js';
+import type { QueueInput, QueueName } from '../queues/registry.js';
 import { lazy } from '../db/lazy.js';
 
 /**

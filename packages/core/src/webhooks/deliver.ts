@@ -8,7 +8,7 @@ import { ttlIn } from '../db/client.js';
 import { isConditionFailure } from '../db/errors.js';
 import { logger } from '../logger.js';
 import { enqueue, enqueueMany } from '../ports/queue.js';
-import type { QueueMessage } from '../ports/queues.js';
+import type { QueueMessage } from '../queues/registry.js';
 import { scheduleOnce } from '../ports/scheduler.js';
 import { WebhookDeadLetter, WebhookDelivery, WebhookEndpoint } from './entities.js';
 import type { EventEnvelope } from './events.js';

@@ -1,4 +1,4 @@
-import type { QueueMessage } from '../ports/queues.js';
+import type { QueueMessage } from '../queues/registry.js';
 
 /** The spec's webhook events. */
 export const EVENT_NAMES = [

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
-import { articleIndex, emailDelivery, logGrouping, sesEventMessage, webhookMessage } from './queue-messages.js';
+import { DELIVERY_SECONDS } from '../emails/values.js';
+import { articleIndex, emailDelivery, logGrouping, sesEventMessage, webhookMessage } from './messages.js';
 
 /**
  * The SQS queues and the consumer Lambda each one feeds. CDK builds queues, dead-letter queues and
@@ -19,7 +20,7 @@ export interface QueueSpec {
 
 export const QUEUES = {
   webhooks: { consumer: 'webhooks', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: webhookMessage },
-  emails: { consumer: 'emails', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: emailDelivery },
+  emails: { consumer: 'emails', batchSize: 10, visibilityTimeout: DELIVERY_SECONDS, maxReceiveCount: 5, message: emailDelivery },
   logs: { consumer: 'log-grouping', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: logGrouping },
   articleIndex: { consumer: 'article-index', batchSize: 5, visibilityTimeout: 120, maxReceiveCount: 5, message: articleIndex },
   sesEvents: { consumer: 'ses-events', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: sesEventMessage },

@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { assertDeployedConfig } from '../config.js';
 import { logger } from '../logger.js';
-import { QUEUES, type QueueMessage, type QueueName } from './queues.js';
+import { QUEUES, type QueueMessage, type QueueName } from './registry.js';
 
 /**
  * How a consumer works through the valid messages of a batch:
