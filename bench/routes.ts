@@ -36,7 +36,7 @@ const idOf = (res: { status: number; body: any }, what: string): string => {
 export async function measureRoutes(stack: Stack, project: string): Promise<{ results: RouteResult[]; skipped: string[] }> {
   // Imported once the environment points at the stand-ins: a route module reaches the database client.
   const { clearPrincipalCache } = await import('@helpdesk/core/auth/principal');
-  const { allRoutes } = await import('@helpdesk/core/http/routes');
+  const { allRoutes } = await import('@helpdesk/core/routes');
   const { routeKey } = await import('@helpdesk/core/http/route');
   const call = (r: Request) => stack.call(r.method, r.path, { body: r.body, query: r.query, project });
 

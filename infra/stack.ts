@@ -3,7 +3,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { RouteDef } from '@helpdesk/core/http/route';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 import { QUEUE_NAMES } from '@helpdesk/core/queues/registry';
 import type { StackSettings } from './config.js';
 import { SCHEDULE_TARGETS } from './grants.js';

@@ -1,7 +1,7 @@
 import { listMembers } from '@helpdesk/core/auth/accounts';
 import { accountRoutes } from '@helpdesk/core/auth/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 
 /** Account routes; also API Gateway's `$default` route, which answers 404 or 405 for unknown routes. */
 export const handler = createGroupHandler(

@@ -1,6 +1,6 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { rawResponse } from '@helpdesk/core/http/route';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
 import { redocScript, referencePageHtml } from '@helpdesk/core/openapi/reference-page';
 import { docsRoutes, referencePageRoutes } from '@helpdesk/core/openapi/routes';

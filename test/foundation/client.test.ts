@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHelpdeskClient, uploadAttachment, UploadError } from '@helpdesk/client';
 import { randomBytes } from 'node:crypto';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
 import { publishedServers } from '@helpdesk/core/openapi/servers';
 import { startTestApp } from '../support/app.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PROBLEMS, type ProblemCode } from '@helpdesk/core/errors/catalog';
 import { problem } from '@helpdesk/core/errors/problem';
 import { routeProblems } from '@helpdesk/core/http/problems';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
 import { checkContract } from '../support/contract.js';
 

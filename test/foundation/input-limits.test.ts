@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 import { MAX_PAGE } from '@helpdesk/core/http/schemas';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type ApiResponse } from '../support/app.js';

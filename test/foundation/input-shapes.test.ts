@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';

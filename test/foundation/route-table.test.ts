@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 describe('route table', () => {
   it('loads without the database or any AWS client (CDK, the local server and the OpenAPI generator import it)', () => {
     const script = `
-      await import('@helpdesk/core/http/routes');
+      await import('@helpdesk/core/routes');
       const { createRequire } = await import('node:module');
       const cache = Object.keys(createRequire(import.meta.url).cache);
       console.log(JSON.stringify(cache.filter((m) => /electrodb|@aws-sdk/.test(m))));

@@ -6,7 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableKeys, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
 import { GROUPS, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/queues/registry';
 import { readSettings } from '../../infra/config.js';
 import { DEFAULT_ROUTE_GROUP } from '../../infra/constructs/api.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createMatcher } from '@helpdesk/core/http/match';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 import { lambdaContext } from './lambda-context.js';
 import { loadHandler } from './handlers.js';
 

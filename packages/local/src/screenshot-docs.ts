@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { allRoutes } from '@helpdesk/core/http/routes';
+import { allRoutes } from '@helpdesk/core/routes';
 
 /**
  * `npm run docs:screenshot` (with `npm start` running): opens /docs in headless Chromium (Debian's

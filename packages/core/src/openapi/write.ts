@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { allRoutes } from '../http/routes.js';
+import { allRoutes } from '../routes.js';
 import { buildOpenApiDocument } from './document.js';
 import { publishedServers } from './servers.js';
 
