@@ -1,5 +1,5 @@
 import { listMembers } from '@helpdesk/core/auth/accounts';
-import { accountRoutes } from '@helpdesk/core/auth/routes';
+import { accountRoutes } from '@helpdesk/core/account/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { allRoutes } from '@helpdesk/core/routes';
 

@@ -13,7 +13,7 @@ const LAYERS: [name: string, test: RegExp][] = [
   ['top', /^(routes\.ts|http\/(pipeline|tenancy|rate-limit)\.ts|openapi\/|console\/|queues\/)/],
   ['kernel', /^((config|logger)\.ts|(errors|db|ports)\/|http\/)/],
   ['identity', /^auth\//],
-  ['area', /^(tickets|emails|templates|articles|logs|customers|feedback|webhooks|conversations)\//],
+  ['area', /^(tickets|emails|templates|articles|logs|customers|feedback|webhooks|conversations|account)\//],
 ];
 const RANK: Record<string, number> = { kernel: 0, identity: 1, area: 2, top: 3 };
 const layerOf = (file: string) => LAYERS.find(([, test]) => test.test(file))?.[0];

@@ -1,4 +1,4 @@
-import { accountRoutes } from './auth/routes.js';
+import { accountRoutes } from './account/routes.js';
 import { articleRoutes } from './articles/routes.js';
 import { consoleRoutes } from './console/routes.js';
 import { customerRoutes } from './customers/routes.js';
