@@ -1,7 +1,7 @@
 import { HTML_HEADERS, notFoundPage, thanksPage } from '@helpdesk/core/feedback/pages';
 import { feedbackPage, submitRating } from '@helpdesk/core/feedback/rating';
 import { publicFeedbackRoutes } from '@helpdesk/core/feedback/routes';
-import { errors } from '@helpdesk/core/http/errors';
+import { errors } from '@helpdesk/core/errors/common';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { rawResponse } from '@helpdesk/core/http/route';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { entityConfig, SERVICE } from '@helpdesk/core/db/client';
 import { listApiKeys, revokeApiKey } from '@helpdesk/core/auth/keys';
 import { clearPrincipalCache, KEY_CACHE_TTL_MS, resolvePrincipal } from '@helpdesk/core/auth/principal';
-import { errors } from '@helpdesk/core/http/errors';
+import { errors } from '@helpdesk/core/errors/common';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { defineRoute } from '@helpdesk/core/http/route';
 import { pageQuery, uuid } from '@helpdesk/core/http/schemas';

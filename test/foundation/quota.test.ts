@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allowancesFor, PLAN_ALLOWANCES } from '@helpdesk/core/auth/plans';
 import { consumeQuota, consumeTicketQuota, readUsage, releaseStorage, requirePlan, reserveStorage } from '@helpdesk/core/auth/quota';
 import type { AccountContext } from '@helpdesk/core/auth/context';
-import { HttpError } from '@helpdesk/core/http/errors';
+import { HttpError } from '@helpdesk/core/errors/problem';
 import { createTenant } from '../support/fixtures.js';
 
 const ctxFor = async (plan: AccountContext['plan'], limits: Partial<AccountContext['allowances']>, env: 'live' | 'sandbox' = 'live') => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext, TenantKey } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { commit, put, remove, update } from '../db/commit.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { paginate } from '../http/list.js';
 import { logger } from '../logger.js';
 import { enqueue } from '../ports/queue.js';

@@ -1,7 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { ArticleCategory, SlugClaim } from './entities.js';
 import type { CategoryInput } from './routes.js';
 import { freeSlug } from './slugs.js';

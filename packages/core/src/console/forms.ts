@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import type { ConsoleRequest } from './guard.js';
 import { html } from './html.js';
 

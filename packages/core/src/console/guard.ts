@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { getMember, loadTenant } from '../auth/accounts.js';
 import type { TenantContext } from '../auth/context.js';
 import { allowancesFor } from '../auth/plans.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors/problem.js';
 import { rawResponse, type RawResult } from '../http/route.js';
 import { CONSOLE_HEADERS, html, type Html } from './html.js';
 import { bareLayout, layout, type Chrome } from './layout.js';

@@ -1,7 +1,7 @@
 import { getLogIssue, listLogIssues, setLogIssueStatus } from '../logs/issues.js';
 import { ISSUE_STATUSES, LOG_LEVELS, type IssueStatus } from '../logs/levels.js';
 import { logRoutes } from '../logs/routes.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { redirect, show, signedIn } from './guard.js';
 import { csrfField, filtersFrom, pager, selectField, textField, when } from './forms.js';
 import { html } from './html.js';

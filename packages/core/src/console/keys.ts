@@ -1,6 +1,6 @@
 import { ENVIRONMENTS, type Environment } from '../auth/entities.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/keys.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { isValidCidr } from '../http/ip.js';
 import { SCOPES } from '../http/route.js';
 import { redirect, show, signedIn, type ConsoleRequest } from './guard.js';

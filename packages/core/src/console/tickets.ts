@@ -1,5 +1,5 @@
 import { listMembers } from '../auth/accounts.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { CATEGORIES, PRIORITIES, STATUSES, type Category, type Priority, type Status } from '../tickets/entities.js';
 import { listTickets } from '../tickets/list.js';
 import { postMessage } from '../tickets/messages.js';

@@ -2,7 +2,7 @@ import { listDeliveries } from '../webhooks/deliveries.js';
 import { getWebhook, listWebhooks, rotateWebhookSecret, sendTestDelivery, toApiWebhook } from '../webhooks/endpoints.js';
 import { EVENT_NAMES, type EventName } from '../webhooks/events.js';
 import { webhookRoutes } from '../webhooks/routes.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { redirect, show, signedIn, type ConsoleRequest } from './guard.js';
 import { csrfField, filtersFrom, pager, when } from './forms.js';
 import { html, type Html } from './html.js';

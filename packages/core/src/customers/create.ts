@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { problem } from '../errors/problem.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { commit, put } from '../db/commit.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { Customer, CustomerKey, type UniqueKind } from './entities.js';
 import { normalizeEmail, toCustomer, type CustomerItem, type TenantKey, type TenantRef } from './record.js';
 

@@ -1,5 +1,5 @@
 import { CustomerFeedback } from '../feedback/entities.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { CustomerTicket } from '../tickets/entities.js';
 import { commit, remove } from '../db/commit.js';
 import { Customer, CustomerKey } from './entities.js';

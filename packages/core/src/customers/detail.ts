@@ -1,6 +1,6 @@
 import type { TenantContext } from '../auth/context.js';
 import { toCustomerFeedback } from '../feedback/customer-feedback.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { toCustomerTicket } from '../tickets/customer-tickets.js';
 import { readCustomerHistory } from './history.js';
 import { toCustomer } from './record.js';

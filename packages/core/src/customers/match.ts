@@ -2,7 +2,7 @@ import { isConditionFailure } from '../db/errors.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { put, update } from '../db/commit.js';
 import { AGAIN, retrying } from '../db/retry.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { Customer, CustomerKey } from './entities.js';
 import { customerRecord, emailKey, insertCustomer } from './create.js';
 import { findEmailKey } from './read.js';

@@ -1,4 +1,4 @@
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { Customer, CustomerKey, type UniqueKind } from './entities.js';
 import type { CustomerItem, TenantKey } from './record.js';
 

@@ -1,4 +1,4 @@
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Customer, CustomerKey } from './entities.js';
 import { takenError } from './create.js';

@@ -1,7 +1,7 @@
 import type { TenantContext } from '../auth/context.js';
 import { releaseQuota } from '../auth/quota.js';
 import { isConditionFailure } from '../db/errors.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { cancelSchedule } from '../ports/scheduler.js';
 import { EmailLog } from './entities.js';
 import { toLogRow, type EmailRow } from './present.js';

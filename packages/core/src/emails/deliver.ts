@@ -1,7 +1,7 @@
 import { releaseQuota } from '../auth/quota.js';
 import { env } from '../config.js';
 import { isConditionFailure } from '../db/errors.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors/problem.js';
 import { enqueue } from '../ports/queue.js';
 import type { DeliveryMessage } from './create.js';
 import { EmailLog } from './entities.js';

@@ -1,5 +1,5 @@
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { paginate } from '../http/list.js';
 import { EmailLog } from './entities.js';
 import { bareAddress } from './mailbox.js';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { TenantContext } from '../auth/context.js';
-import { errors, HttpError } from '../http/errors.js';
+import { errors } from '../errors/common.js';
+import { HttpError } from '../errors/problem.js';
 import { logger } from '../logger.js';
 import { resolveTemplate, templateNotFound } from '../templates/resolve.js';
 import { checkLayout, renderSubject } from '../templates/subject.js';

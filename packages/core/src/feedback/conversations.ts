@@ -4,7 +4,7 @@ import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey, TenantRef } from '../customers/record.js';
 import { commit, put, update } from '../db/commit.js';
 import { sendSystemEmail } from '../emails/system-send.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { paginate } from '../http/list.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { conversationCopy, conversationCopyPatch } from './customer-feedback.js';

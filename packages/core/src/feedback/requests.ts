@@ -4,7 +4,7 @@ import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey } from '../customers/record.js';
 import { commit, put, update } from '../db/commit.js';
 import { sendSystemEmail } from '../emails/system-send.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { paginate } from '../http/list.js';
 import { requestCopy, requestCopyDelete, requestCopyPatch } from './customer-feedback.js';
 import { CustomerFeedback, FeedbackRequest } from './entities.js';

@@ -1,6 +1,6 @@
 import type { AccountContext, Principal, TenantContext } from '../auth/context.js';
 import { problem } from '../errors/problem.js';
-import { errors } from './errors.js';
+import { errors } from '../errors/common.js';
 
 const choices = (principal: Principal) => principal.projects.map(({ id, slug, name }) => ({ id, slug, name }));
 

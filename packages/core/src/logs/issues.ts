@@ -2,7 +2,7 @@ import type { EntityItem } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { isExpired } from '../db/client.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { problem } from '../errors/problem.js';
 import { paginate } from '../http/list.js';
 import { LogEvent, LogIssue, logService } from './entities.js';

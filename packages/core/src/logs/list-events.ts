@@ -1,5 +1,5 @@
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { isExpired } from '../db/client.js';
 import { paginate } from '../http/list.js';
 import { LogEvent } from './entities.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { placesBody, readDirectives } from './analyze.js';
 import { compileSource, type Compiled } from './compile.js';
 import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope, type TemplateType } from './keys.js';

@@ -1,5 +1,5 @@
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { ACCOUNT_PREFIX, qualifiedKey } from './keys.js';
 import { loadTemplate, renderEmail, renderTemplate, templateVariables, type RenderedEmail, type RenderInput } from './render.js';
 import { templateNotFound } from './resolve.js';

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors/problem.js';
 import { logger } from '../logger.js';
 import { layoutRefOf, loadHeads } from './heads.js';
 import { parseRef, qualifiedKey } from './keys.js';

@@ -10,7 +10,7 @@ import { eventCustomer, eventTicket, type TicketItem } from './present.js';
 import { searchItemPut } from './search.js';
 import { applyCountDeltas, countDeltas, nextTicketNumber, type Facets } from './stats.js';
 import { uniqueTags } from './tags.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 
 export interface CreateTicketInput {
   subject: string;

@@ -2,7 +2,7 @@ import type { TenantContext } from '../auth/context.js';
 import { releaseStorage } from '../auth/quota.js';
 import { recordCustomerTicket } from '../customers/match.js';
 import { isConditionFailure } from '../db/errors.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { deleteObjects } from '../ports/blob-store.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber } from './entities.js';
 import { deleteSearchItem } from './search.js';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { decodeCursor, encodeCursor } from '../http/list.js';
 import { isoDateTime, uuid } from '../http/schemas.js';
 import {

@@ -4,7 +4,7 @@ import { releaseStorage, reserveStorage } from '../auth/quota.js';
 import { commit, put } from '../db/commit.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { problem } from '../errors/problem.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { logger } from '../logger.js';
 import { copyObject, deleteObjects, putObject } from '../ports/blob-store.js';
 import { emitEvent } from '../webhooks/emit.js';

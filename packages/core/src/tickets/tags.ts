@@ -1,6 +1,6 @@
 import { createWriteTransaction } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { Tag, Ticket } from './entities.js';
 
 /** Tags keep their case but compare case-insensitively. */

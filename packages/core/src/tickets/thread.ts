@@ -1,5 +1,5 @@
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { threadService } from './entities.js';
 import { toDetail } from './present.js';
 import { inAdditionOrder } from './tags.js';

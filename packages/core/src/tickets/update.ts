@@ -1,5 +1,5 @@
 import type { TenantContext } from '../auth/context.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { commit, update } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';

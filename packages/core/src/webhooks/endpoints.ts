@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../errors/common.js';
 import { enqueue } from '../ports/queue.js';
 import type { DeliveryJob } from './deliver.js';
 import { WebhookEndpoint, type WebhookFormat } from './entities.js';

@@ -1,6 +1,4 @@
-import { HttpError, problem } from '../errors/problem.js';
-
-export { HttpError };
+import { problem } from './problem.js';
 
 export interface FieldIssue {
   field: string;
@@ -8,7 +6,7 @@ export interface FieldIssue {
   message: string;
 }
 
-/** The pipeline's generic problems, by the words its callers use (codes and texts live in errors/catalog.ts). */
+/** The generic problems every area raises, by the words its callers use (codes and texts live in catalog.ts). */
 export const errors = {
   unauthorized: () => problem('auth.unauthorized'),
   notFound: (what = 'Resource') => problem('not_found', { what }),
