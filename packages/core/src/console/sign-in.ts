@@ -2,7 +2,7 @@ import { getMember, loadTenant } from '../auth/accounts.js';
 import { Member } from '../auth/entities.js';
 import { env } from '../config.js';
 import { isExpired, ttlIn } from '../db/client.js';
-import { sendViaSes } from '../emails/ses.js';
+import { sendViaSes } from '../ports/email-sender.js';
 import { countRequest } from '../http/rate-limit.js';
 import { ConsoleSignIn } from './entities.js';
 import { escapeText } from './html.js';

@@ -6,7 +6,7 @@ import { enqueue } from '../ports/queue.js';
 import type { QueueMessage } from '../queues/registry.js';
 import { scheduleOnce } from '../ports/scheduler.js';
 import { CUSTOM_REF, EmailLog } from './entities.js';
-import { bareAddress } from './mailbox.js';
+import { bareAddress } from '../mail/mailbox.js';
 import type { EmailRow } from './present.js';
 import { suppressionOf } from './suppression.js';
 

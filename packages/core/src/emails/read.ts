@@ -2,7 +2,7 @@ import type { TenantContext } from '../auth/context.js';
 import { errors } from '../errors/common.js';
 import { paginate } from '../http/list.js';
 import { EmailLog } from './entities.js';
-import { bareAddress } from './mailbox.js';
+import { bareAddress } from '../mail/mailbox.js';
 import { toLogRow, type EmailRow } from './present.js';
 import type { EmailStatus } from './schemas.js';
 

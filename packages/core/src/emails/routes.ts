@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { dateQuery, pageMeta, pageQuery, uuid } from '../http/schemas.js';
-import { MAX_MAILBOX_FIELD } from './mailbox.js';
+import { MAX_MAILBOX_FIELD } from '../mail/mailbox.js';
 import { batchBody, batchResult, emailRow, EMAIL_STATUSES, sendBody, sendResult, TEMPLATE_KEY_MAX } from './schemas.js';
 
 const common = { group: 'emails' as const, tenancy: 'project' as const, scope: 'emails:send' as const, tags: ['Emails'] };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, jsonObject, stringMap, uuid } from '../http/schemas.js';
-import { mailbox, PLAIN_LINE } from './mailbox.js';
+import { mailbox, PLAIN_LINE } from '../mail/mailbox.js';
 
 export const EMAIL_STATUSES = [
   'queued',

@@ -5,10 +5,10 @@ import { HttpError } from '../errors/problem.js';
 import { logger } from '../logger.js';
 import { resolveTemplate, templateNotFound } from '../templates/resolve.js';
 import { checkLayout, renderSubject } from '../templates/subject.js';
-import { PLAIN_LINE } from './mailbox.js';
+import { PLAIN_LINE } from '../mail/mailbox.js';
 import { createEmail, type EmailDraft } from './create.js';
 import { idempotent } from './idempotency.js';
-import { bareAddress } from './mailbox.js';
+import { bareAddress } from '../mail/mailbox.js';
 import { toSendResult, type SendResult } from './present.js';
 import { batchItem, idempotencyKey, MAX_SCHEDULE_DAYS, type SendBody } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import { env } from '../config.js';
-import { parseMailbox } from './mailbox.js';
-import { isVerifiedIdentity, sesRegion } from './ses.js';
+import { parseMailbox } from '../mail/mailbox.js';
+import { isVerifiedIdentity, sesRegion } from '../ports/email-sender.js';
 
 /**
  * The identities SES would send `address` from: the address itself, its domain and each parent

@@ -1,7 +1,7 @@
 import type { TenantKey } from '../auth/context.js';
 import { isConditionFailure } from '../db/errors.js';
 import { Suppression } from './entities.js';
-import { bareAddress } from './mailbox.js';
+import { bareAddress } from '../mail/mailbox.js';
 import type { BlockReason } from './schemas.js';
 
 type Scope = TenantKey;

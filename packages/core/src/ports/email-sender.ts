@@ -1,6 +1,6 @@
 import { awsClientConfig, env } from '../config.js';
-import { lazyClient } from '../ports/lazy-client.js';
-import { headerMailbox } from './mailbox.js';
+import { lazyClient } from './lazy-client.js';
+import { headerMailbox } from '../mail/mailbox.js';
 
 // The SES client loads on the first send (sandbox deliveries never send).
 const sesClient = lazyClient(() => import('@aws-sdk/client-sesv2'), (sdk) => new sdk.SESv2Client(awsClientConfig('ses')));
