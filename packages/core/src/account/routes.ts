@@ -1,8 +1,6 @@
 import * as v from 'valibot';
-import { uuid } from '../http/schemas.js';
 import { defineRoute } from '../http/route.js';
-
-const projectRef = v.object({ id: uuid, slug: v.string(), name: v.string() });
+import { member, projectRef } from './schemas.js';
 
 export const accountRoutes = {
   listProjects: defineRoute({
@@ -24,8 +22,6 @@ export const accountRoutes = {
     summary: 'List account members (valid assignee targets)',
     tenancy: 'account',
     scope: 'tickets:read',
-    response: v.object({
-      members: v.array(v.object({ id: uuid, email: v.string(), name: v.string(), role: v.picklist(['admin', 'agent']) })),
-    }),
+    response: v.object({ members: v.array(member) }),
   }),
 };

@@ -8,7 +8,7 @@ import { paginate } from '../http/list.js';
 import { logger } from '../logger.js';
 import { enqueue } from '../ports/queue.js';
 import { Article, ArticleBody, ArticleCategory, articleService, NO_CATEGORY, SlugClaim } from './entities.js';
-import type { ArticleCreateInput, ArticleUpdateInput } from './routes.js';
+import type { ArticleCreateInput, ArticleUpdateInput } from './schemas.js';
 import { freeSlug } from './slugs.js';
 import { problem } from '../errors/problem.js';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { errors } from '../errors/common.js';
 import { ArticleCategory, SlugClaim } from './entities.js';
-import type { CategoryInput } from './routes.js';
+import type { CategoryInput } from './schemas.js';
 import { freeSlug } from './slugs.js';
 import { commit, put, remove, update } from '../db/commit.js';
 import { problem } from '../errors/problem.js';

@@ -1,73 +1,7 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.js';
-import { integer, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
-
-export const ARTICLE_STATUSES = ['draft', 'published'] as const;
-export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
-
-/** Lowercase ASCII words joined by single dashes. */
-export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** A slug names a key item (the slug claim), so it is bounded before any read. */
-const SLUG_MAX = 200;
-const slug = v.pipe(v.string(), v.maxLength(SLUG_MAX), v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'));
-const title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
-
-const articleFields = {
-  title,
-  slug: v.optional(slug),
-  body: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
-  /** null: derive it from the body. */
-  excerpt: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(500)))),
-  categoryId: v.optional(v.nullable(uuid)),
-  status: v.optional(v.picklist(ARTICLE_STATUSES)),
-};
-
-const articleCreate = v.strictObject(articleFields);
-const articleUpdate = v.pipe(
-  v.strictObject(v.partial(v.object(articleFields)).entries),
-  v.check((body) => Object.keys(body).length > 0, 'Send at least one field to update'),
-);
-
-const articleItem = v.object({
-  id: uuid,
-  projectId: uuid,
-  projectSlug: v.nullable(v.string()),
-  title: v.string(),
-  slug: v.string(),
-  status: v.picklist(ARTICLE_STATUSES),
-  excerpt: v.nullable(v.string()),
-  categoryId: v.nullable(uuid),
-  helpfulYes: integer,
-  helpfulNo: integer,
-  publishedAt: v.nullable(isoDateTime),
-  createdAt: isoDateTime,
-  updatedAt: isoDateTime,
-});
-const fullArticle = v.object({ ...articleItem.entries, body: v.string(), bodyHtml: v.string() });
-
-const searchResult = v.object({
-  id: uuid,
-  title: v.string(),
-  slug: v.string(),
-  excerpt: v.nullable(v.string()),
-  categoryId: v.nullable(uuid),
-  publishedAt: v.nullable(isoDateTime),
-});
-
-const category = v.object({
-  id: uuid,
-  name: v.string(),
-  slug: v.string(),
-  description: v.nullable(v.string()),
-  position: integer,
-  articleCount: integer,
-});
-const categoryFields = {
-  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
-  slug: v.optional(slug),
-  description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000)))),
-  position: v.optional(v.pipe(integer, v.integer(), v.minValue(0), v.maxValue(1_000_000))),
-};
+import { integer, pageMeta, pageQuery, uuid } from '../http/schemas.js';
+import { ARTICLE_STATUSES, SEARCH_MODES, SLUG_MAX, articleCreate, articleItem, articleUpdate, category, categoryFields, fullArticle, searchResult } from './schemas.js';
 
 const articleId = { articleId: uuid };
 const categoryId = { categoryId: uuid };
@@ -196,6 +130,3 @@ export const articleRoutes = {
   }),
 };
 
-export type ArticleCreateInput = v.InferOutput<typeof articleCreate>;
-export type ArticleUpdateInput = v.InferOutput<typeof articleUpdate>;
-export type CategoryInput = v.InferOutput<v.StrictObjectSchema<typeof categoryFields, undefined>>;
