@@ -1,7 +1,7 @@
 /** Loghub-style CSV files (LogPAI's benchmark format) and the two grouping metrics of its README. */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LogLevel } from '@helpdesk/core/logs/levels';
+import type { LogLevel } from '@helpdesk/core/logs/values';
 
 /** RFC 4180 rows: quoted fields may hold commas, doubled quotes and line breaks. */
 export function parseCsv(text: string): string[][] {

@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { UPLOAD_PREFIX, UPLOAD_TTL_SECONDS } from '@helpdesk/core/tickets/model';
+import { UPLOAD_PREFIX, UPLOAD_TTL_SECONDS } from '@helpdesk/core/tickets/values';
 
 export interface FilesProps {
   /** How long server access logs are kept. */

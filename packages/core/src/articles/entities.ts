@@ -1,7 +1,7 @@
 import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
-import { ARTICLE_STATUSES } from './schemas.js';
+import { ARTICLE_STATUSES } from './values.js';
 import { lazy } from '../db/lazy.js';
 
 /** Stored for articles without a category, so the by-category index is never sparse. */

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.js';
 import { integer, pageMeta, pageQuery, uuid } from '../http/schemas.js';
-import { ARTICLE_STATUSES, SEARCH_MODES, SLUG_MAX, articleCreate, articleItem, articleUpdate, category, categoryFields, fullArticle, searchResult } from './schemas.js';
+import { articleCreate, articleItem, articleUpdate, category, categoryFields, fullArticle, searchResult } from './schemas.js';
+import { ARTICLE_STATUSES, SEARCH_MODES, SLUG_MAX } from './values.js';
 
 const articleId = { articleId: uuid };
 const categoryId = { categoryId: uuid };

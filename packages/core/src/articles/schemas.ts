@@ -1,13 +1,7 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, uuid } from '../http/schemas.js';
+import { ARTICLE_STATUSES, SEARCH_MODES, SLUG_MAX, SLUG_RE } from './values.js';
 
-export const ARTICLE_STATUSES = ['draft', 'published'] as const;
-export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
-
-/** Lowercase ASCII words joined by single dashes. */
-export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** A slug names a key item (the slug claim), so it is bounded before any read. */
-export const SLUG_MAX = 200;
 const slug = v.pipe(v.string(), v.maxLength(SLUG_MAX), v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'));
 const title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 

@@ -1,6 +1,6 @@
 import { listArticles } from '../articles/articles.js';
 import { articleRoutes } from '../articles/routes.js';
-import { ARTICLE_STATUSES } from '../articles/schemas.js';
+import { ARTICLE_STATUSES } from '../articles/values.js';
 import { listCustomers } from '../customers/list.js';
 import { customerRoutes } from '../customers/routes.js';
 import { show, signedIn } from './guard.js';

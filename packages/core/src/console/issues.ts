@@ -1,5 +1,5 @@
 import { getLogIssue, listLogIssues, setLogIssueStatus } from '../logs/issues.js';
-import { ISSUE_STATUSES, LOG_LEVELS, type IssueStatus } from '../logs/levels.js';
+import { ISSUE_STATUSES, LOG_LEVELS, type IssueStatus } from '../logs/values.js';
 import { logRoutes } from '../logs/routes.js';
 import { errors } from '../errors/common.js';
 import { redirect, show, signedIn } from './guard.js';

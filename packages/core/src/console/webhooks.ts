@@ -1,6 +1,6 @@
 import { listDeliveries } from '../webhooks/deliveries.js';
 import { getWebhook, listWebhooks, rotateWebhookSecret, sendTestDelivery, toApiWebhook } from '../webhooks/endpoints.js';
-import { EVENT_NAMES, type EventName } from '../webhooks/events.js';
+import { EVENT_NAMES, type EventName } from '../webhooks/values.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { errors } from '../errors/common.js';
 import { redirect, show, signedIn, type ConsoleRequest } from './guard.js';

@@ -1,7 +1,7 @@
 import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
-import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
+import { ISSUE_STATUSES, LOG_LEVELS } from './values.js';
 import { lazy } from '../db/lazy.js';
 
 const tenant = {

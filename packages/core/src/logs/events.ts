@@ -1,4 +1,4 @@
-import type { LogLevel } from './levels.js';
+import type { LogLevel } from './values.js';
 
 /** A log event as the API accepts it (the route's schema output). */
 export interface LogEventInput {

@@ -1,5 +1,5 @@
 import { hash } from './fingerprint.js';
-import type { LogLevel } from './levels.js';
+import type { LogLevel } from './values.js';
 import { applyClasses, EMAIL, IPV6, URL_CLASS, UUID, type TokenClass } from './tokens.js';
 
 /**

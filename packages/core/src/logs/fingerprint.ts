@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LogLevel } from './levels.js';
+import type { LogLevel } from './values.js';
 import { parameterize } from './tokens.js';
 
 export { parameterize };

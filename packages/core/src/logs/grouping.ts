@@ -4,7 +4,7 @@ import { commit, put, update } from '../db/commit.js';
 import { LogIssue, LogMarker } from './entities.js';
 import type { GroupingMessage } from './events.js';
 import { GROUPING_VERSION } from './fingerprint.js';
-import { higherLevel } from './levels.js';
+import { higherLevel } from './values.js';
 import { ensureMerged, liveIssue, type Tenant } from './merge.js';
 import { serially } from './serially.js';
 import { learnTemplate } from './template-store.js';

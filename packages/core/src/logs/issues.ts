@@ -8,7 +8,7 @@ import { paginate } from '../http/list.js';
 import { LogEvent, LogIssue, logService } from './entities.js';
 import { toLogEvent } from './events.js';
 import { liveIssue, mergeIssue } from './merge.js';
-import type { IssueStatus, LogLevel } from './levels.js';
+import type { IssueStatus, LogLevel } from './values.js';
 
 /** Latest events returned with one issue. */
 const LATEST_EVENTS = 10;

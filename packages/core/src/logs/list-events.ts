@@ -5,7 +5,7 @@ import { paginate } from '../http/list.js';
 import { LogEvent } from './entities.js';
 import { toLogEvent } from './events.js';
 import { issueIdFor } from './fingerprint.js';
-import type { LogLevel } from './levels.js';
+import type { LogLevel } from './values.js';
 
 export interface LogQuery {
   level?: LogLevel[];

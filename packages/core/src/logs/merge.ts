@@ -3,7 +3,7 @@ import type { EntityItem } from 'electrodb';
 import { commit, put, update } from '../db/commit.js';
 import { LogIssue } from './entities.js';
 import { GROUPING_VERSION } from './fingerprint.js';
-import { higherLevel } from './levels.js';
+import { higherLevel } from './values.js';
 
 /** Issues merged into one that it keeps (newest first): its latest events read their partitions too. */
 export const MERGED_KEPT = 25;

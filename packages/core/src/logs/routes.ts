@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { csvQuery, dateQuery, integer, pageMeta, pageQuery, uuid } from '../http/schemas.js';
-import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
+import { ISSUE_STATUSES, LOG_LEVELS } from './values.js';
 import { eventScope, logEventInput, logEvent, logIssue } from './schemas.js';
 
 const list = { ...pageMeta };

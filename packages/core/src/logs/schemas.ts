@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { depthWithin, integer, isoDateTime, jsonObject, MAX_JSON_DEPTH, uuid } from '../http/schemas.js';
-import { ISSUE_STATUSES, LOG_LEVELS } from './levels.js';
+import { ISSUE_STATUSES, LOG_LEVELS } from './values.js';
 
 const DAY_MS = 86_400_000;
 const MAX_CONTEXT_BYTES = 16 * 1024;

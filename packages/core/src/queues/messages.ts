@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import type { Environment } from '../auth/entities.js';
 import { PLANS } from '../auth/plans.js';
-import { LOG_LEVELS } from '../logs/levels.js';
-import { EVENT_NAMES } from '../webhooks/events.js';
+import { LOG_LEVELS } from '../logs/values.js';
+import { EVENT_NAMES } from '../webhooks/values.js';
 
 /**
  * The message each queue carries, as valibot schemas: producers are type-checked against them

@@ -2,10 +2,10 @@ import { Entity, Service } from 'electrodb';
 import { ENVIRONMENTS } from '../auth/entities.js';
 import { HISTORY } from '../customers/entities.js';
 import { entityConfig, SERVICE } from '../db/client.js';
-import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './model.js';
+import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './values.js';
 import { lazy } from '../db/lazy.js';
 
-export * from './model.js';
+export * from './values.js';
 
 const tenant = {
   projectId: { type: 'string', required: true, readOnly: true },

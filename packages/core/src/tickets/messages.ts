@@ -9,7 +9,7 @@ import { logger } from '../logger.js';
 import { copyObject, deleteObjects, putObject } from '../ports/blob-store.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Attachment, MAX_ATTACHMENT_BYTES, Message, Ticket } from './entities.js';
-import type { SenderType, Status } from './model.js';
+import type { SenderType, Status } from './values.js';
 import { eventCustomer, eventTicket, toMessage, type AttachmentItem, type MessageItem, type TicketItem } from './present.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
 import { claimUpload, loadUploads, type UploadItem } from './uploads.js';

@@ -11,7 +11,7 @@ import {
   TAGS_PER_CREATE,
   UNASSIGNED,
   VISIBILITIES,
-} from './model.js';
+} from './values.js';
 import { category, customerRef, fileName, message, mimeType, priority, status, tag, tagsResponse, text, ticketDetail, ticketRow } from './schemas.js';
 
 const ticketParams = { ticketId: uuid };

@@ -7,7 +7,7 @@ import {
   STATUSES,
   TAG_MAX,
   VISIBILITIES,
-} from './model.js';
+} from './values.js';
 
 export const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 export const tag = text(TAG_MAX);

@@ -11,7 +11,7 @@ import { enqueue, enqueueMany } from '../ports/queue.js';
 import type { QueueMessage } from '../queues/registry.js';
 import { scheduleOnce } from '../ports/scheduler.js';
 import { WebhookDeadLetter, WebhookDelivery, WebhookEndpoint } from './entities.js';
-import type { EventEnvelope } from './events.js';
+import type { EventEnvelope } from './values.js';
 import { deliveryBody } from './payload.js';
 import { openSecret } from './secret.js';
 import { type HostResolver, type PinnedTarget, pinWebhookTarget } from './target.js';

@@ -3,7 +3,7 @@ import { isExpired } from '../db/client.js';
 import { paginate } from '../http/list.js';
 import { WebhookDelivery } from './entities.js';
 import { getWebhook } from './endpoints.js';
-import type { EventName } from './events.js';
+import type { EventName } from './values.js';
 
 /** An endpoint's delivery log, one row per attempt, newest first; `id` is the delivery (X-Service-Delivery). */
 export async function listDeliveries(ctx: TenantContext, webhookId: string, page: number, limit: number) {

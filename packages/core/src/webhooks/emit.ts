@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '../logger.js';
 import { enqueue } from '../ports/queue.js';
-import type { EventEnvelope, EventName } from './events.js';
+import type { EventEnvelope, EventName } from './values.js';
 
 export interface EventSource {
   accountId: string;

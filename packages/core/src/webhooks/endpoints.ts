@@ -6,7 +6,7 @@ import { errors } from '../errors/common.js';
 import { enqueue } from '../ports/queue.js';
 import type { DeliveryJob } from './deliver.js';
 import { WebhookEndpoint, type WebhookFormat } from './entities.js';
-import { EVENT_NAMES, type EventName } from './events.js';
+import { EVENT_NAMES, type EventName } from './values.js';
 import { SAMPLE_DATA } from './payload.js';
 import { newWebhookSecret, sealSecret } from './secret.js';
 import { checkWebhookTarget } from './target.js';

@@ -1,4 +1,4 @@
-import type { EventName } from './events.js';
+import type { EventName } from './values.js';
 import type { WebhookFormat } from './entities.js';
 
 interface TicketRef {

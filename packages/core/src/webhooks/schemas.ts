@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isoDateTime, uuid } from '../http/schemas.js';
-import { EVENT_NAMES } from './events.js';
+import { EVENT_NAMES } from './values.js';
 
 export const eventName = v.picklist(EVENT_NAMES);
 export const events = v.pipe(v.array(eventName), v.minLength(1, 'Choose at least one event, or leave events out for all.'));
