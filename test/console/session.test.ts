@@ -6,6 +6,8 @@ import { SIGN_IN_LIMITS } from '@helpdesk/core/console/sign-in';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { ConsoleClient, mailsTo, signInLinkPath } from './helpers.js';
+import { env } from '@helpdesk/core/config';
+import { setEnv } from '../support/env.js';
 
 const address = (p = 'member') => `${p}-${randomBytes(5).toString('hex')}@example.com`;
 
@@ -95,12 +97,13 @@ describe('console sign-in, sessions and CSRF', () => {
     const client = new ConsoleClient(app);
     await client.request('POST', '/console/sign-in', { email });
     const path = await signInLinkPath(email);
-    process.env.STAGE = 'dev';
+    // A deployed stage starts only with its secret (the same one, so the link still verifies).
+    setEnv({ STAGE: 'dev', SIGNING_SECRET: env.signingSecret });
     try {
       const done = await client.request('POST', path, {});
       expect(done.headers.get('set-cookie')).toMatch(/; Secure$/);
     } finally {
-      delete process.env.STAGE;
+      setEnv({ STAGE: undefined, SIGNING_SECRET: undefined });
     }
   });
 
