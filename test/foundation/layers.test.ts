@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  */
 const CORE = 'packages/core/src/';
 const LAYERS: [name: string, test: RegExp][] = [
-  ['top', /^(routes\.ts|http\/(pipeline|tenancy|rate-limit)\.ts|openapi\/|console\/|queues\/)/],
+  ['top', /^(routes\.ts|http\/(pipeline|tenancy|rate-limit)\.ts|http\/middleware\/|openapi\/|console\/|queues\/)/],
   ['kernel', /^((config|logger)\.ts|(errors|db|ports|mail)\/|http\/)/],
   ['identity', /^auth\//],
   ['area', /^(tickets|emails|templates|articles|logs|customers|feedback|webhooks|conversations|account)\//],
