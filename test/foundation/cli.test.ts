@@ -36,6 +36,9 @@ writeStackFile(port, {
   bucket: testResources().bucket,
   queueUrls: {},
   demoAccountId: '',
+  smtpHost: app.smtp.host,
+  smtpPort: app.smtp.port,
+  inboundDomain: 'inbound.helpdesk.local',
 });
 afterAll(() => removeStackFile(port));
 

@@ -1,5 +1,6 @@
 import { startHttpServer } from './http-server.js';
 import { startQueuePollers } from './queue-pollers.js';
+import { startSmtpServer } from './smtp.js';
 import type { Endpoints } from './emulators.js';
 import type { Resources } from './provision.js';
 
@@ -7,6 +8,8 @@ export interface App {
   url: string;
   apiUrl: string;
   port: number;
+  /** The SMTP stand-in for SES receiving: mail for INBOUND_DOMAIN sent here reaches the inbound consumer. */
+  smtp: { host: string; port: number };
   drain(timeoutMs?: number): Promise<void>;
   /** Fires the schedules due now (the local stand-in for EventBridge Scheduler). */
   fireSchedules(now?: Date): Promise<number>;
@@ -31,6 +34,7 @@ export async function startApp(options: {
 }): Promise<App> {
   const http = await startHttpServer(options.port, options.host);
   const pollers = startQueuePollers(options.endpoints.sqs, options.resources.queueUrls, options.consumers === false ? [] : undefined);
+  const smtp = await startSmtpServer();
   const { fireDueSchedules } = await import('@helpdesk/core/ports/scheduler');
   const fireSchedules = (now?: Date) => fireDueSchedules(now);
   const { sweepExpiredUploads } = await import('@helpdesk/core/tickets/uploads');
@@ -45,6 +49,7 @@ export async function startApp(options: {
     url: http.url,
     apiUrl: `${http.url}/api/v1`,
     port: http.port,
+    smtp: { host: smtp.host, port: smtp.port },
     drain: (timeoutMs) => pollers.drain(timeoutMs),
     fireSchedules,
     sweepUploads,
@@ -52,6 +57,7 @@ export async function startApp(options: {
       if (timer) clearInterval(timer);
       if (sweeper) clearInterval(sweeper);
       await http.close();
+      await smtp.close();
       await pollers.stop();
     },
   };

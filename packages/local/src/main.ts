@@ -31,6 +31,7 @@ Object.assign(process.env, handlerEnvironment(emulators.endpoints, resources, { 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
 const { startApp } = await import('./app.js');
+const { env } = await import('@helpdesk/core/config');
 const { seedDemo } = await import('./seed.js');
 
 const previous = demoFile && existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, 'utf8')) as { accountId: string }).accountId : undefined;
@@ -52,6 +53,9 @@ writeStackFile(port, {
   bucket: resources.bucket,
   queueUrls: resources.queueUrls,
   demoAccountId: demo.accountId,
+  smtpHost: app.smtp.host,
+  smtpPort: app.smtp.port,
+  inboundDomain: env.inboundDomain,
 });
 
 console.log(`
@@ -59,6 +63,7 @@ Helpdesk API running locally${memory ? ' (in memory)' : ''}
   API          ${app.apiUrl}
   API docs     ${app.url}/docs
   Mail viewer  ${emulators.endpoints.ses}
+  Inbound mail smtp://${app.smtp.host}:${app.smtp.port} (for @${env.inboundDomain}; GET /projects shows each project's address)
   Console      ${app.url}/console (sign in as ${demo.adminEmail}; the link arrives in the mail viewer)
   Demo account ${demo.accountId} (plan pro, projects demo and docs)
   Live key     ${demo.liveKey}

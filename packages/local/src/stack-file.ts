@@ -14,6 +14,10 @@ export interface StackFile {
   bucket: string;
   queueUrls: Record<string, string>;
   demoAccountId: string;
+  /** The SMTP stand-in for SES receiving (mail for `inboundDomain`). */
+  smtpHost: string;
+  smtpPort: number;
+  inboundDomain: string;
 }
 
 export const localDir = join(projectRoot, '.local');

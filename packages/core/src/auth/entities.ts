@@ -55,6 +55,12 @@ export const Project = lazy(() => new Entity(
         pk: { field: 'pk', composite: ['accountId'] },
         sk: { field: 'sk', composite: ['projectId'] },
       },
+      /** A project by id alone: inbound mail names a project, not its account. */
+      byId: {
+        index: 'gsi1',
+        pk: { field: 'gsi1pk', composite: ['projectId'] },
+        sk: { field: 'gsi1sk', composite: [] },
+      },
     },
   },
   entityConfig(),

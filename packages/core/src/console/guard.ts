@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { getMember, loadTenant } from '../auth/accounts.js';
 import type { TenantContext } from '../auth/context.js';
-import { allowancesFor } from '../auth/plans.js';
+import { tenantContextOf } from '../auth/tenant.js';
 import { HttpError } from '../errors/problem.js';
 import { rawResponse, type RawResult } from '../http/route.js';
 import { CONSOLE_HEADERS, html, type Html } from './html.js';
@@ -86,16 +86,7 @@ export const signedIn =
     };
     if (role === 'admin' && member.role !== 'admin') return errorPage(403, 'This page is for account admins.', chrome);
     if (!project) return errorPage(404, 'This account has no project yet.', chrome);
-    const ref = refs.find((p) => p.id === project.projectId)!;
-    const ctx: TenantContext = {
-      accountId: account.accountId,
-      plan: account.plan,
-      allowances: allowancesFor(account.plan, account.limits),
-      env: session.env,
-      projectId: ref.id,
-      projectSlug: ref.slug,
-      project: ref,
-    };
+    const ctx = tenantContextOf(account, project, session.env);
     try {
       return await page({
         session,

@@ -22,6 +22,8 @@ export interface EmailDraft {
   replyTo?: string;
   headers?: Record<string, string>;
   metadata?: Record<string, string>;
+  /** A system mail's conversation (a ticket id), threaded at delivery. */
+  threadId?: string;
   scheduledAt?: Date;
   content:
     /** `subject`: the template's subject rendered when the send was accepted (delivery renders it again, identically). */
@@ -58,6 +60,7 @@ export function emailLogRow(
     replyTo: draft.replyTo,
     headers: draft.headers,
     metadata: draft.metadata ?? {},
+    threadId: draft.threadId,
     subject: content.subject,
     ...(content.kind === 'template'
       ? {

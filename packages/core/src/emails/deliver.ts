@@ -9,7 +9,8 @@ import type { EmailRow } from './present.js';
 import type { RenderedEmail } from '../templates/render.js';
 import type { EmailStatus } from './schemas.js';
 import { bareAddress } from '../mail/mailbox.js';
-import { isPermanentSesError, sendViaSes } from '../ports/email-sender.js';
+import { isPermanentSesError, sendViaSes, sesMessageIdHeader } from '../ports/email-sender.js';
+import { recordMailMessage, threadHeaders } from '../mail/threads.js';
 import { sesTags, type SesEvent } from './ses-events.js';
 import { keepSentCopy } from './sent-copy.js';
 import { suppressedAmong } from './suppression.js';
@@ -19,7 +20,7 @@ import { DELIVERY_SECONDS } from './values.js';
 const STALE_CLAIM_MS = DELIVERY_SECONDS * 1000;
 
 type Key = { projectId: string; env: 'live' | 'sandbox'; emailId: string };
-type Finish = Partial<Pick<EmailRow, 'subject' | 'templateVersion' | 'sentAt' | 'captured' | 'error' | 'sesMessageId' | 'blocked' | 'blockReason'>>;
+type Finish = Partial<Pick<EmailRow, 'subject' | 'templateVersion' | 'sentAt' | 'captured' | 'error' | 'sesMessageId' | 'blocked' | 'blockReason' | 'threadHeaders'>>;
 
 /** Moves a queued (or scheduled, or abandoned) row to `sending`; undefined when it is not ours to send. */
 async function claim(key: Key): Promise<EmailRow | undefined> {
@@ -102,8 +103,10 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
     }
     const keep = (list: string[]) => list.filter((a) => !suppressed.has(bareAddress(a)));
 
+    // A ticket's mails answer each other (In-Reply-To, References): see mail/threads.ts.
+    const threading = row.threadId ? await threadHeaders(key, row.threadId, env.inboundDomain) : undefined;
     if (ctx.env === 'sandbox') {
-      await finish(key, 'captured', { ...content, captured: { subject: rendered.subject, html: rendered.html, text: rendered.text } });
+      await finish(key, 'captured', { ...content, ...(threading ? { threadHeaders: threading } : {}), captured: { subject: rendered.subject, html: rendered.html, text: rendered.text } });
       return;
     }
 
@@ -121,7 +124,7 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
         subject: rendered.subject,
         html: rendered.html,
         text: rendered.text,
-        headers: (row.headers as Record<string, string> | undefined) ?? {},
+        headers: { ...((row.headers as Record<string, string> | undefined) ?? {}), ...threading },
         tags,
       });
     } catch (err) {
@@ -129,7 +132,8 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
       await finish(key, 'failed', { ...content, error: `SES refused the message: ${(err as Error).message}` });
       return giveBack();
     }
-    await finish(key, 'sent', { ...content, sentAt: new Date().toISOString(), sesMessageId: messageId });
+    await finish(key, 'sent', { ...content, sentAt: new Date().toISOString(), sesMessageId: messageId, ...(threading ? { threadHeaders: threading } : {}) });
+    if (row.threadId) await recordMailMessage(key, row.threadId, await sesMessageIdHeader(messageId), 'out');
     await keepSentCopy(key, rendered);
     if (env.stage === 'local') await simulateSesEvents([row.to, ...cc, ...bcc], tags, messageId);
   } catch (err) {

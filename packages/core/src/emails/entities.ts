@@ -50,6 +50,10 @@ export const EmailLog = lazy(() => new Entity(
       captured: { type: 'map', properties: { subject: { type: 'string' }, html: { type: 'string' }, text: { type: 'string' } } },
       error: { type: 'string' },
       sesMessageId: { type: 'string' },
+      /** The conversation a system mail belongs to (a ticket id): delivery threads it (In-Reply-To, References). */
+      threadId: { type: 'string', readOnly: true },
+      /** The threading headers delivery added, as sent (or captured). */
+      threadHeaders: { type: 'any' },
       /** Whether this send took a unit of the monthly email allowance (given back when it never goes out). */
       quotaCounted: { type: 'boolean', required: true, default: false },
       /** When the email consumer claimed the row; a claim older than the queue's visibility timeout is stale. */

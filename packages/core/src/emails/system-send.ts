@@ -11,10 +11,16 @@ export interface SystemEmail {
   markdown: string;
   kind: SystemEmailKind;
   metadata?: Record<string, string>;
+  /** Where the customer's answer goes (a ticket's reply address). */
+  replyTo?: string;
+  /** The conversation (a ticket id): delivery adds In-Reply-To and References from its earlier mails. */
+  threadId?: string;
 }
 
 const draftOf = (input: SystemEmail): EmailDraft => ({
   to: input.to,
+  replyTo: input.replyTo,
+  threadId: input.threadId,
   metadata: { ...input.metadata, kind: input.kind },
   content: { kind: 'custom', subject: input.subject, body: input.markdown },
   countQuota: false,

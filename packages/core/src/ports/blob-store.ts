@@ -19,10 +19,16 @@ export async function putObject(key: string, body: Buffer | string, contentType:
 }
 
 export async function getObjectText(key: string): Promise<string | undefined> {
+  return (await getObjectBytes(key))?.toString('utf8');
+}
+
+/** The object's bytes; undefined when there is none under the key. */
+export async function getObjectBytes(key: string): Promise<Buffer | undefined> {
   const { sdk, client: s3 } = await s3Client();
   try {
     const out = await s3.send(new sdk.GetObjectCommand({ Bucket: env.attachmentsBucket, Key: key }));
-    return await out.Body?.transformToString('utf8');
+    const bytes = await out.Body?.transformToByteArray();
+    return bytes && Buffer.from(bytes);
   } catch (err) {
     if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
     throw err;

@@ -60,5 +60,14 @@ export async function isVerifiedIdentity(identity: string): Promise<boolean> {
   }
 }
 
+/**
+ * The Message-ID header SES gives a mail it accepted (it replaces any the caller sets): its message id
+ * at `email.amazonses.com` in us-east-1, `<region>.amazonses.com` elsewhere.
+ */
+export async function sesMessageIdHeader(messageId: string) {
+  const region = await sesRegion();
+  return `<${messageId}@${region === 'us-east-1' ? 'email' : region}.amazonses.com>`;
+}
+
 /** The region SES answers from (identities are per region). */
 export const sesRegion = async () => (await sesClient()).client.config.region();

@@ -81,8 +81,9 @@ export const sesEvent = v.looseObject({
   complaint: v.optional(v.looseObject({ complainedRecipients: recipients })),
 });
 
-/** An SNS notification (SES -> SNS -> SQS) whose `Message` is the SES event as JSON text. */
-const snsEnvelope = v.pipe(
+/** An SNS notification (SES -> SNS -> SQS) whose `Message` is `inner` as JSON text. */
+const inSnsEnvelope = <S extends v.GenericSchema>(inner: S) =>
+  v.pipe(
   v.looseObject({ Type: v.literal('Notification'), Message: v.string() }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     try {
@@ -92,8 +93,26 @@ const snsEnvelope = v.pipe(
       return NEVER;
     }
   }),
-  sesEvent,
+  inner,
 );
 
 /** sesEvents: the bare SES event (EventBridge rule, local simulator) or one wrapped by SNS; both give the event. */
-export const sesEventMessage = v.union([snsEnvelope, sesEvent]);
+export const sesEventMessage = v.union([inSnsEnvelope(sesEvent), sesEvent]);
+
+const verdict = v.optional(v.looseObject({ status: v.string() }));
+/**
+ * inbound: SES's receipt notification for a mail it stored in the bucket (receipt rule S3 action with
+ * an SNS topic, delivered raw to the queue); the local SMTP stand-in sends the same shape.
+ */
+const receivedMail = v.looseObject({
+  notificationType: v.literal('Received'),
+  mail: v.looseObject({ messageId: v.string(), source: v.optional(v.string()) }),
+  receipt: v.looseObject({
+    recipients: v.array(v.string()),
+    spamVerdict: verdict,
+    virusVerdict: verdict,
+    action: v.looseObject({ type: v.literal('S3'), bucketName: v.string(), objectKey: v.string() }),
+  }),
+});
+/** Also in SNS's envelope, should the subscription not use raw message delivery. */
+export const inboundMail = v.union([inSnsEnvelope(receivedMail), receivedMail]);

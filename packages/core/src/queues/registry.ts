@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { DELIVERY_SECONDS } from '../emails/values.js';
-import { articleIndex, emailDelivery, logGrouping, sesEventMessage, webhookMessage } from './messages.js';
+import { articleIndex, emailDelivery, inboundMail, logGrouping, sesEventMessage, webhookMessage } from './messages.js';
 
 /**
  * The SQS queues and the consumer Lambda each one feeds. CDK builds queues, dead-letter queues and
@@ -24,6 +24,7 @@ export const QUEUES = {
   logs: { consumer: 'log-grouping', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: logGrouping },
   articleIndex: { consumer: 'article-index', batchSize: 5, visibilityTimeout: 120, maxReceiveCount: 5, message: articleIndex },
   sesEvents: { consumer: 'ses-events', batchSize: 10, visibilityTimeout: 60, maxReceiveCount: 5, message: sesEventMessage },
+  inbound: { consumer: 'inbound', batchSize: 5, visibilityTimeout: 120, maxReceiveCount: 5, message: inboundMail },
 } as const satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;

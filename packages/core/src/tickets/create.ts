@@ -5,7 +5,8 @@ import { matchCustomerForTicket } from '../customers/match.js';
 import { commit, put, update } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
-import { CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED, type Category, type Priority } from './entities.js';
+import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED, type Category, type Priority } from './entities.js';
+import { type GivenFile, prepareFiles } from './files.js';
 import { eventCustomer, eventTicket, type TicketItem } from './present.js';
 import { searchItemPut } from './search.js';
 import { applyCountDeltas, countDeltas, nextTicketNumber, type Facets } from './stats.js';
@@ -20,6 +21,12 @@ export interface CreateTicketInput {
   category?: Category;
   tags?: string[];
   assignedTo?: string;
+  /** Files of the first message (inbound mail). */
+  attachments?: GivenFile[];
+  /** The closed ticket a mail answered: the new ticket continues it. */
+  followUpOf?: string;
+  /** The id to create the ticket under, when it must be created once only (an inbound mail's). */
+  ticketId?: string;
 }
 
 /**
@@ -38,8 +45,10 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
     category: input.category ?? 'other',
   };
   const tenant = { projectId: ctx.projectId, env: ctx.env };
-  const ticketId = randomUUID();
+  const ticketId = input.ticketId ?? randomUUID();
+  const messageId = randomUUID();
   const now = new Date().toISOString();
+  const files = await prepareFiles(ctx, ticketId, messageId, input.attachments ?? [], now);
   const quota = ticketQuotaWrite(ctx);
   const quotaItem = quota.update && update(quota.update);
   const memberItem = input.assignedTo ? memberCheck(ctx, input.assignedTo) : undefined;
@@ -60,11 +69,13 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
       customerEmail: customer.email,
       customerName: input.customer.name ?? customer.name ?? customer.email,
       lastMessageAt: now,
-      attachmentBytes: 0,
+      attachmentBytes: files.totalBytes,
+      ...(input.followUpOf ? { followUpOf: input.followUpOf } : {}),
       createdAt: now,
       updatedAt: now,
     });
-    const message = { ...tenant, ticketId, messageId: randomUUID(), senderType: 'customer' as const, visibility: 'public' as const, body: input.body, createdAt: now };
+    const message = { ...tenant, ticketId, messageId, senderType: 'customer' as const, visibility: 'public' as const, body: input.body, createdAt: now };
+    await files.store();
     await commit({
       items: () => {
         const next = ticketOf(match.customer);
@@ -73,6 +84,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
           member: memberItem,
           ticket: [put(Ticket.create(next)), searchItemPut(next)],
           message: put(Message.create(message)),
+          attachments: files.attachments.map((a) => put(Attachment.create(a))),
           number: put(TicketNumber.create({ ...tenant, number, ticketId })),
           customerCopy: put(CustomerTicket.create({ ...tenant, customerId: match.customer.id, ticketId, number, subject: input.subject, status: 'new', createdAt: now })),
           tags: uniqueTags(input.tags ?? []).map((t, position) => put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now, position }))),
@@ -82,6 +94,8 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
       refused: async (names) => {
         if (names.has('quota')) throw await quota.refusal();
         if (names.has('member')) throw unknownMember(input.assignedTo!);
+        // A ticket under this id exists: the same inbound mail, delivered again.
+        if (names.has('ticket')) throw new DuplicateTicket(ticketId);
         // The customer was deleted, or created by a concurrent call: the next read sees which.
         if (names.has('customer')) match = await matchCustomerForTicket(ctx, input.customer);
       },
@@ -91,8 +105,10 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
     await match.committed();
   } catch (err) {
     if (numbered.status === 'fulfilled') await applyCountDeltas(ctx, countDeltas(facets, undefined));
+    await files.discard();
     throw err;
   }
+  await files.committed();
   await emitEvent(ctx, 'ticket.created', { ticket: eventTicket(ticket), customer: eventCustomer(ticket) });
   return {
     id: ticketId,
@@ -103,4 +119,11 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
     customer: { email: ticket.customerEmail, name: ticket.customerName },
     createdAt: now,
   };
+}
+
+/** A ticket id that was committed before: the same inbound mail, delivered again. */
+export class DuplicateTicket extends Error {
+  constructor(readonly ticketId: string) {
+    super(`Ticket ${ticketId} exists`);
+  }
 }

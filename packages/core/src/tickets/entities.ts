@@ -41,6 +41,8 @@ export const Ticket = lazy(() => new Entity(
       /** Bytes of stored attachments, released when the ticket is deleted. */
       attachmentBytes: { type: 'number', required: true, default: 0 },
       closedAt: { type: 'string' },
+      /** The closed ticket this one continues (a customer's mail answered it). */
+      followUpOf: { type: 'string', readOnly: true },
       createdAt: { type: 'string', required: true, readOnly: true },
       updatedAt: { type: 'string', required: true },
     },

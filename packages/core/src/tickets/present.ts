@@ -52,6 +52,7 @@ export const toDetail = async (
 ) => ({
   ...toRow(ctx, t),
   closedAt: t.closedAt ?? null,
+  followUpOf: t.followUpOf ?? null,
   customer: { email: t.customerEmail, name: t.customerName },
   messages: await Promise.all(
     thread.messages.map((m) =>

@@ -57,6 +57,8 @@ export const customerRef = v.object({ email: v.string(), name: v.string() });
 export const ticketDetail = v.object({
   ...ticketRow.entries,
   closedAt: v.nullable(isoDateTime),
+  /** The closed ticket this one continues: a customer answered it by mail. */
+  followUpOf: v.nullable(uuid),
   customer: customerRef,
   messages: v.array(message),
   tags: v.array(v.string()),

@@ -1,0 +1,5 @@
+import { receiveMail } from '@helpdesk/core/conversations/inbound';
+import { consumer } from '@helpdesk/core/queues/consumer';
+
+/** Inbound mail queue consumer (SES receipt notifications, or the local SMTP stand-in's): customer messages and new tickets. */
+export const handler = consumer('inbound', { each: receiveMail });

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { env } from '@helpdesk/core/config';
+import { MAX_INBOUND_BYTES } from '@helpdesk/core/conversations/inbound';
+import { putObject } from '@helpdesk/core/ports/blob-store';
+import { enqueue } from '@helpdesk/core/ports/queue';
+
+/** Where SES's receipt rule stores raw mail (infra/constructs/inbound.ts uses the same prefix). */
+export const INBOUND_PREFIX = 'inbound/';
+
+const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
+
+/**
+ * The local stand-in for SES receiving: a real SMTP server on loopback that accepts mail for the
+ * inbound domain, stores each raw message in the bucket and queues SES's receipt notification for it,
+ * so the inbound consumer runs exactly as in AWS. Mail over MAX_INBOUND_BYTES is refused with 552.
+ */
+export async function startSmtpServer(host = '127.0.0.1') {
+  const server = new SMTPServer({
+    name: 'helpdesk-local',
+    banner: 'Helpdesk local inbound mail (the SES receiving stand-in)',
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    size: MAX_INBOUND_BYTES,
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      const domain = address.address.slice(address.address.lastIndexOf('@') + 1).toLowerCase();
+      if (domain !== env.inboundDomain.toLowerCase()) return callback(smtpError(550, `No mailbox here for ${address.address}: this server takes mail for ${env.inboundDomain}`));
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (stream.sizeExceeded) return callback(smtpError(552, `Message exceeds the ${MAX_INBOUND_BYTES} bytes inbound mail may have`));
+        const id = randomUUID();
+        const recipients = session.envelope.rcptTo.map((r) => r.address);
+        const now = new Date().toISOString();
+        const objectKey = `${INBOUND_PREFIX}${id}`;
+        putObject(objectKey, Buffer.concat(chunks), 'message/rfc822')
+          .then(() =>
+            enqueue('inbound', {
+              notificationType: 'Received',
+              mail: { timestamp: now, source: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', messageId: id, destination: recipients },
+              receipt: {
+                timestamp: now,
+                recipients,
+                spamVerdict: { status: 'PASS' },
+                virusVerdict: { status: 'PASS' },
+                action: { type: 'S3', bucketName: env.attachmentsBucket, objectKeyPrefix: INBOUND_PREFIX, objectKey },
+              },
+            }),
+          )
+          .then(() => callback(null, `Queued as ${id}`))
+          .catch((err: Error) => callback(smtpError(451, `Could not store the message: ${err.message}`)));
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  const { port } = server.server.address() as AddressInfo;
+  return { host, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
