@@ -1,3 +1,4 @@
+import { listProjects } from '@helpdesk/core/account/projects';
 import { listMembers } from '@helpdesk/core/auth/accounts';
 import { accountRoutes } from '@helpdesk/core/account/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
@@ -7,9 +8,7 @@ import { allRoutes } from '@helpdesk/core/routes';
 export const handler = createGroupHandler(
   accountRoutes,
   {
-    listProjects: async ({ principal }) => ({
-      projects: principal.projects.map(({ id, slug, name }) => ({ id, slug, name })),
-    }),
+    listProjects: async ({ principal }) => listProjects(principal),
     listMembers: async ({ ctx }) => ({ members: await listMembers(ctx.accountId) }),
   },
   { allRoutes },

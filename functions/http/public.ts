@@ -1,14 +1,19 @@
+import { publicTicketRoutes } from '@helpdesk/core/conversations/routes';
+import { answerTicketPage, showTicketPage } from '@helpdesk/core/conversations/ticket-page-html';
 import { HTML_HEADERS, notFoundPage, thanksPage } from '@helpdesk/core/feedback/pages';
 import { feedbackPage, submitRating } from '@helpdesk/core/feedback/rating';
 import { publicFeedbackRoutes } from '@helpdesk/core/feedback/routes';
 import { errors } from '@helpdesk/core/errors/common';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { rawResponse } from '@helpdesk/core/http/route';
+import { MAX_ATTACHMENT_BYTES } from '@helpdesk/core/tickets/values';
 
 const isForm = (contentType: string | undefined) => /^application\/x-www-form-urlencoded\b/i.test(contentType ?? '');
 
-/** Routes without an API key: the emailed feedback pages. Browsers get HTML; JSON clients get JSON. */
-export const handler = createGroupHandler(publicFeedbackRoutes, {
+/** Routes without an API key: the emailed feedback and ticket pages. Browsers get HTML; JSON clients get JSON. */
+export const handler = createGroupHandler(
+  { ...publicFeedbackRoutes, ...publicTicketRoutes },
+  {
   showFeedbackPage: async ({ params }) => {
     const page = await feedbackPage(params.token);
     return rawResponse(page.status, page.html, HTML_HEADERS);
@@ -22,4 +27,8 @@ export const handler = createGroupHandler(publicFeedbackRoutes, {
     }
     return form ? rawResponse(200, thanksPage(conversation.rating), HTML_HEADERS) : conversation;
   },
-});
+  showCustomerTicket: ({ params, headers }) => showTicketPage(params.token, headers),
+  answerCustomerTicket: ({ params, body, headers }) => answerTicketPage(params.token, body, headers),
+  },
+  { multipart: { fileSize: MAX_ATTACHMENT_BYTES } },
+);

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
  */
 const CORE = 'packages/core/src/';
 const LAYERS: [name: string, test: RegExp][] = [
-  ['top', /^(routes\.ts|http\/(pipeline|tenancy|rate-limit)\.ts|http\/middleware\/|openapi\/|console\/|queues\/)/],
-  ['kernel', /^((config|logger)\.ts|(errors|db|ports|mail)\/|http\/)/],
+  ['top', /^(routes\.ts|http\/(pipeline|tenancy)\.ts|http\/middleware\/|openapi\/|console\/|queues\/)/],
+  ['kernel', /^((config|logger)\.ts|(errors|db|ports|mail|links)\/|http\/)/],
   ['identity', /^auth\//],
   ['area', /^(tickets|emails|templates|articles|logs|customers|feedback|webhooks|conversations|account)\//],
 ];

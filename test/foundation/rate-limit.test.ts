@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RateWindow } from '@helpdesk/core/auth/entities';
-import { countRequest } from '@helpdesk/core/http/rate-limit';
+import { countRequest } from '@helpdesk/core/auth/rate-limit';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 5);
 const minuteOf = (now: number) => String(Math.floor(now / 60_000));

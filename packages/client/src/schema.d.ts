@@ -192,6 +192,18 @@ export interface paths {
     /** Submit a rating (form or JSON); single use */
     post: operations["submitFeedbackRating"];
   };
+  "/public/tickets/{token}": {
+    /**
+     * The customer's page of a ticket: HTML, or JSON with Accept: application/json
+     * @description Subject, number, status and the public messages (staff and customer) with their attachments; internal notes never appear.
+     */
+    get: operations["showCustomerTicket"];
+    /**
+     * The customer's answer on the page (JSON, or the page's multipart form)
+     * @description A customer message, with the effects of an answer by mail: a pending or resolved ticket opens, `lastSenderType` becomes customer, `message.received` fires. A closed ticket's answer opens a new ticket that names it (`followUpOf`). Files: inline in JSON (as POST /tickets/{id}/messages takes them) or one file in the form, at most 4000000 bytes. One link may post 10 times a minute (429).
+     */
+    post: operations["answerCustomerTicket"];
+  };
   "/webhooks": {
     /** List webhook endpoints */
     get: operations["listWebhooks"];
@@ -637,6 +649,10 @@ export interface operations {
                 id: string;
                 slug: string;
                 name: string;
+                /** Format: email */
+                inboundAddress: string;
+                /** Format: email */
+                sandboxInboundAddress: string;
               }[];
           };
         };
@@ -1128,6 +1144,7 @@ export interface operations {
             /** Format: date-time */
             updatedAt: string;
             closedAt: string | null;
+            followUpOf: string | null;
             customer: {
               email: string;
               name: string;
@@ -1432,6 +1449,7 @@ export interface operations {
             /** Format: date-time */
             updatedAt: string;
             closedAt: string | null;
+            followUpOf: string | null;
             customer: {
               email: string;
               name: string;
@@ -7858,6 +7876,215 @@ export interface operations {
               /** @enum {string} */
               code?: "validation.failed";
             } & components["schemas"]["Problem.validation.failed"];
+          });
+          "text/html": string;
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * The customer's page of a ticket: HTML, or JSON with Accept: application/json
+   * @description Subject, number, status and the public messages (staff and customer) with their attachments; internal notes never appear.
+   */
+  showCustomerTicket: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            number: number;
+            subject: string;
+            /** @enum {string} */
+            status: "new" | "open" | "pending" | "resolved" | "closed";
+            messages: ({
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                senderType: "customer" | "staff";
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+                attachments: {
+                    /** Format: uuid */
+                    id: string;
+                    fileName: string;
+                    fileSize: number;
+                    mimeType: string;
+                    url: string;
+                  }[];
+              })[];
+          };
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * The customer's answer on the page (JSON, or the page's multipart form)
+   * @description A customer message, with the effects of an answer by mail: a pending or resolved ticket opens, `lastSenderType` becomes customer, `message.received` fires. A closed ticket's answer opens a new ticket that names it (`followUpOf`). Files: inline in JSON (as POST /tickets/{id}/messages takes them) or one file in the form, at most 4000000 bytes. One link may post 10 times a minute (429).
+   */
+  answerCustomerTicket: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          body: string;
+          attachments?: {
+              fileName: string;
+              mimeType: string;
+              content: string;
+            }[];
+          file?: {
+            filename: string;
+            mimetype: string;
+            encoding: string;
+            truncated: boolean;
+            content: unknown;
+          };
+        };
+        "multipart/form-data": {
+          body: string;
+          attachments?: {
+              fileName: string;
+              mimeType: string;
+              content: string;
+            }[];
+          /** Format: binary */
+          file?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            number: number;
+            subject: string;
+            /** @enum {string} */
+            status: "new" | "open" | "pending" | "resolved" | "closed";
+            messages: ({
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                senderType: "customer" | "staff";
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+                attachments: {
+                    /** Format: uuid */
+                    id: string;
+                    fileName: string;
+                    fileSize: number;
+                    mimeType: string;
+                    url: string;
+                  }[];
+              })[];
+          };
+          "text/html": string;
+        };
+      };
+      /** @description - `plan.storage_limit`: the storage allowance would be exceeded */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "plan.storage_limit";
+            } & components["schemas"]["Problem.plan.storage_limit"];
+          });
+          "text/html": string;
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+          "text/html": string;
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.attachments_too_large`: the inline attachments of one message are over 4,000,000 bytes (send larger files through POST /attachments)
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.attachments_too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.attachments_too_large"]);
+          });
+          "text/html": string;
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
           });
           "text/html": string;
         };

@@ -3,6 +3,7 @@ import { articleRoutes } from './articles/routes.js';
 import { consoleRoutes } from './console/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { emailRoutes } from './emails/routes.js';
+import { publicTicketRoutes } from './conversations/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { logRoutes } from './logs/routes.js';
 import { docsRoutes, referencePageRoutes } from './openapi/routes.js';
@@ -24,6 +25,7 @@ export const allRoutes: RouteDef[] = [
   logRoutes,
   customerRoutes,
   feedbackRoutes,
+  publicTicketRoutes,
   webhookRoutes,
   docsRoutes,
   referencePageRoutes,

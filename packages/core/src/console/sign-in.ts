@@ -3,7 +3,7 @@ import { Member } from '../auth/entities.js';
 import { env } from '../config.js';
 import { isExpired, ttlIn } from '../db/client.js';
 import { sendViaSes } from '../ports/email-sender.js';
-import { countRequest } from '../http/rate-limit.js';
+import { countRequest } from '../auth/rate-limit.js';
 import { ConsoleSignIn } from './entities.js';
 import { escapeText } from './html.js';
 import { randomToken, sha256, startSession } from './session.js';

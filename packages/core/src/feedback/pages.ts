@@ -1,10 +1,11 @@
 import type { ConversationView } from './present.js';
 
 /** The public pages' HTML. Every dynamic value goes through `esc`. */
-const esc = (s: string) =>
+export const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const layout = (title: string, content: string) => `<!doctype html>
+/** The shell of every public page (feedback, the customer's ticket page). */
+export const layout = (title: string, content: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -20,6 +21,7 @@ button{padding:.6rem 1.4rem;border:0;border-radius:.5rem;background:#2563eb;colo
 .msg{border-left:3px solid #d1d5db;padding:.25rem .75rem;margin:1rem 0;white-space:pre-wrap}
 .staff{border-color:#2563eb}
 small{color:#6b7280}
+.files{margin:.25rem 0 0;padding-left:1rem}
 </style>
 </head>
 <body>

@@ -67,7 +67,7 @@ export interface RouteDef {
   params?: ObjectEntries;
   query?: ObjectEntries;
   body?: AnySchema;
-  bodyType?: 'json' | 'multipart' | 'form-or-json';
+  bodyType?: 'json' | 'multipart' | 'form-or-json' | 'multipart-or-json';
   /** Schema of the 200 body (absent for non-JSON answers). */
   response?: AnySchema;
   /**

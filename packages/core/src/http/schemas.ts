@@ -135,3 +135,15 @@ export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegE
     v.check((o) => !opts.key || Object.keys(o).every((k) => opts.key!.test(k)), `Every key must match ${opts.key}`),
     v.transform((o) => o as Record<string, string>),
   );
+
+/** A file part as the multipart parser hands it over. */
+export const filePart = v.object(
+  {
+    filename: v.string(),
+    mimetype: v.string(),
+    encoding: v.string(),
+    truncated: v.boolean(),
+    content: v.custom<Buffer>((x) => Buffer.isBuffer(x), 'Expected a file'),
+  },
+  'A file part named file is required',
+);

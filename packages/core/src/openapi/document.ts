@@ -47,18 +47,21 @@ const asFileParts = (schema: ObjectSchema) => {
 
 const requestBodyOf = (route: RouteDef) => {
   if (!route.body) return undefined;
-  const schema = route.bodyType === 'multipart' ? asFileParts(jsonSchemaOf(route.body)) : jsonSchemaOf(route.body);
+  const schema = jsonSchemaOf(route.body);
+  const parts = () => asFileParts(jsonSchemaOf(route.body!));
   const content: Record<string, unknown> =
     route.bodyType === 'multipart'
-      ? { 'multipart/form-data': { schema } }
+      ? { 'multipart/form-data': { schema: parts() } }
       : route.bodyType === 'form-or-json'
         ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } }
-        : { 'application/json': { schema } };
+        : route.bodyType === 'multipart-or-json'
+          ? { 'application/json': { schema }, 'multipart/form-data': { schema: parts() } }
+          : { 'application/json': { schema } };
   return { required: true, content };
 };
 
 /** Pages people open in a browser (and the forms they post) also answer errors as HTML. */
-const answersHtml = (route: RouteDef) => route.produces === 'text/html' || route.bodyType === 'form-or-json';
+const answersHtml = (route: RouteDef) => route.produces === 'text/html' || route.bodyType === 'form-or-json' || route.bodyType === 'multipart-or-json';
 const htmlContent = { 'text/html': { schema: { type: 'string' } } };
 
 const okResponse = (route: RouteDef) => {

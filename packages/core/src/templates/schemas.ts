@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { plainLine } from '../emails/schemas.js';
-import { integer, isoDateTime, jsonObject, uuid } from '../http/schemas.js';
+import { integer, isoDateTime, jsonObject, uuid, filePart } from '../http/schemas.js';
 import { REF_MAX, TEMPLATE_TYPES } from './keys.js';
 
 /** Files above this are refused with a 422 of ours; the multipart parser's own limit sits higher. */
@@ -9,17 +9,6 @@ export const MAX_FILE_BYTES = 512 * 1024;
 /** A template's subject is Handlebars source (conditionals make it longer than it renders); the field and the file's subject comment share this limit. */
 export const MAX_SUBJECT_SOURCE = 1000;
 
-/** A file part as the multipart parser hands it over. */
-const filePart = v.object(
-  {
-    filename: v.string(),
-    mimetype: v.string(),
-    encoding: v.string(),
-    truncated: v.boolean(),
-    content: v.custom<Buffer>((x) => Buffer.isBuffer(x), 'Expected a file'),
-  },
-  'A file part named file is required',
-);
 
 export const importBody = v.strictObject({
   file: filePart,

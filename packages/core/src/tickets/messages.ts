@@ -12,6 +12,7 @@ import { eventCustomer, eventTicket, toMessage, type MessageItem, type TicketIte
 import { applyChanges, customerCopyUpdate } from './update.js';
 import { escapeHtml } from '../templates/escape.js';
 import { replyAddress } from '../conversations/address.js';
+import { ticketPageLink } from '../conversations/ticket-link.js';
 
 export interface PostMessageInput {
   body: string;
@@ -126,7 +127,7 @@ function replyEmail(ctx: TenantContext, ticket: TicketItem, message: Awaited<Ret
   return prepareSystemEmail(ctx, {
     to: ticket.customerEmail,
     subject: `Re: ${ticket.subject} [#${ticket.number}]`,
-    markdown: links ? `${escapeHtml(message.body)}\n\nAttachments:\n\n${links}` : escapeHtml(message.body),
+    markdown: `${escapeHtml(message.body)}${links ? `\n\nAttachments:\n\n${links}` : ''}\n\n---\n\nAnswer this mail, or [view the ticket and answer online](${ticketPageLink(ctx, ticket.ticketId)}).`,
     kind: 'ticket_reply',
     metadata: { ticketId: ticket.ticketId, messageId: message.id },
     // The customer's answer comes back to this ticket (conversations/address.ts), in one mail thread.

@@ -12,7 +12,7 @@ import {
   UNASSIGNED,
   VISIBILITIES,
 } from './values.js';
-import { category, customerRef, fileName, message, mimeType, priority, status, tag, tagsResponse, text, ticketDetail, ticketRow } from './schemas.js';
+import { category, customerRef, fileName, message, mimeType, priority, status, tag, tagsResponse, text, ticketDetail, ticketRow, inlineFile } from './schemas.js';
 
 const ticketParams = { ticketId: uuid };
 const base = { group: 'tickets' as const, tags: ['Tickets'], tenancy: 'project' as const };
@@ -142,20 +142,7 @@ export const ticketRoutes = {
         senderType: v.optional(v.picklist(SENDER_TYPES)),
         attachments: v.optional(
           v.pipe(
-            v.array(
-              v.union(
-                [
-                  v.strictObject({
-                    fileName,
-                    mimeType,
-                    // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
-                    content: v.pipe(v.string(), v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content')),
-                  }),
-                  v.strictObject({ uploadId: uuid }),
-                ],
-                'An inline file { fileName, mimeType, content } or an upload { uploadId }',
-              ),
-            ),
+            v.array(v.union([inlineFile, v.strictObject({ uploadId: uuid })], 'An inline file { fileName, mimeType, content } or an upload { uploadId }')),
             v.maxLength(ATTACHMENTS_PER_MESSAGE),
           ),
         ),

@@ -80,3 +80,11 @@ export const fileName = v.pipe(
 export const mimeType = v.pipe(v.string(), v.maxLength(255), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type such as image/png'));
 
 export const tagsResponse = v.object({ id: uuid, tags: v.array(v.string()) });
+
+/** A file sent inline with a message, its bytes in base64. */
+export const inlineFile = v.strictObject({
+  fileName,
+  mimeType,
+  // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
+  content: v.pipe(v.string(), v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content')),
+});

@@ -1,7 +1,7 @@
 import { errors } from '../../errors/common.js';
 import { HttpError } from '../../errors/problem.js';
 import { logger } from '../../logger.js';
-import { rateHeaders } from '../rate-limit.js';
+import { rateHeaders } from '../../auth/rate-limit.js';
 import { json, type Middleware } from './state.js';
 
 /**

@@ -1,5 +1,5 @@
 import { problem } from '../../errors/problem.js';
-import { countRequest } from '../rate-limit.js';
+import { countRequest } from '../../auth/rate-limit.js';
 import type { Middleware } from './state.js';
 
 /**

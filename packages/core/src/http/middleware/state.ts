@@ -1,7 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { AccountContext, Principal, TenantContext } from '../../auth/context.js';
-import type { RateState } from '../rate-limit.js';
+import type { RateState } from '../../auth/rate-limit.js';
 import type { RouteDef, RouteImpl } from '../route.js';
 
 export type Event = APIGatewayProxyEventV2;

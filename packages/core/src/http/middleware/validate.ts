@@ -70,7 +70,8 @@ export const validate = (multipart: MultipartParser | undefined): Middleware => 
     }
     if (!route.body) return;
     let input: unknown;
-    if (route.bodyType === 'multipart') {
+    const multipartSent = /^multipart\/form-data/i.test((headerOf(event, 'content-type') ?? '').trim());
+    if (route.bodyType === 'multipart' || (route.bodyType === 'multipart-or-json' && multipartSent)) {
       if (!multipart) throw new Error(`Route ${route.id} takes multipart but its group handler has no parser`);
       assertCompleteMultipart(event);
       await (await multipart()).before!(request as never);

@@ -1,4 +1,4 @@
-import { RateWindow } from '../auth/entities.js';
+import { RateWindow } from './entities.js';
 import { ttlIn } from '../db/client.js';
 
 export interface RateState {
