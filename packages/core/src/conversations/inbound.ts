@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { tenantOfProject } from '../auth/tenant.js';
 import { env } from '../config.js';
 import { HttpError } from '../errors/problem.js';
 import { logger } from '../logger.js';
 import { bareAddress } from '../mail/mailbox.js';
-import { normalizeMessageId, recordMailMessage, threadOfMessages } from '../mail/threads.js';
+import { normalizeMessageId, receivedMailItem, threadOfMessages } from '../mail/threads.js';
 import { getObjectBytes } from '../ports/blob-store.js';
 import type { QueueMessage } from '../queues/registry.js';
 import { createTicket, DuplicateTicket } from '../tickets/create.js';
@@ -77,40 +76,31 @@ async function ticketByThread(ctx: TenantContext, mail: ReadMail): Promise<Ticke
   return threadId ? ticketById(ctx, threadId) : undefined;
 }
 
-/** An id derived from the mail's Message-ID: the same mail delivered twice is refused by its create condition. */
-function idFor(ctx: TenantContext, what: string, messageId: string) {
-  const hex = createHash('sha256').update(`${what}\n${ctx.projectId}\n${ctx.env}\n${messageId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 async function answer(ctx: TenantContext, ticket: TicketItem, mail: ReadMail, messageId: string) {
   try {
     await withinStorage(mail, (attachments, body) =>
-      postMessage(ctx, ticket.ticketId, { body, senderType: 'customer', attachments, messageId: idFor(ctx, 'message', messageId) }),
+      postMessage(ctx, ticket.ticketId, { body, senderType: 'customer', attachments, once: receivedMailItem(ctx, ticket.ticketId, messageId) }),
     );
   } catch (err) {
     if (!(err instanceof DuplicateMessage)) throw err;
   }
-  await recordMailMessage(ctx, ticket.ticketId, messageId, 'in');
 }
 
 async function open(ctx: TenantContext, mail: ReadMail, messageId: string, followUpOf: string | undefined) {
-  const ticketId = idFor(ctx, 'ticket', messageId);
   try {
     await withinStorage(mail, (attachments, body) =>
       createTicket(ctx, {
-        ticketId,
         subject: mail.subject,
         body,
         customer: { email: mail.from!.address, ...(mail.from!.name ? { name: mail.from!.name } : {}) },
         attachments,
         ...(followUpOf ? { followUpOf } : {}),
+        once: (ticketId) => receivedMailItem(ctx, ticketId, messageId),
       }),
     );
   } catch (err) {
     if (!(err instanceof DuplicateTicket)) throw err;
   }
-  await recordMailMessage(ctx, ticketId, messageId, 'in');
 }
 
 /**

@@ -10,7 +10,7 @@ import type { RenderedEmail } from '../templates/render.js';
 import type { EmailStatus } from './schemas.js';
 import { bareAddress } from '../mail/mailbox.js';
 import { isPermanentSesError, sendViaSes, sesMessageIdHeader } from '../ports/email-sender.js';
-import { recordMailMessage, threadHeaders } from '../mail/threads.js';
+import { recordSentMail, threadHeaders } from '../mail/threads.js';
 import { sesTags, type SesEvent } from './ses-events.js';
 import { keepSentCopy } from './sent-copy.js';
 import { suppressedAmong } from './suppression.js';
@@ -133,7 +133,7 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
       return giveBack();
     }
     await finish(key, 'sent', { ...content, sentAt: new Date().toISOString(), sesMessageId: messageId, ...(threading ? { threadHeaders: threading } : {}) });
-    if (row.threadId) await recordMailMessage(key, row.threadId, await sesMessageIdHeader(messageId), 'out');
+    if (row.threadId) await recordSentMail(key, row.threadId, await sesMessageIdHeader(messageId));
     await keepSentCopy(key, rendered);
     if (env.stage === 'local') await simulateSesEvents([row.to, ...cc, ...bcc], tags, messageId);
   } catch (err) {

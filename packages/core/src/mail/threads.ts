@@ -1,5 +1,6 @@
 import { Entity } from 'electrodb';
 import { entityConfig, SERVICE, ttlIn } from '../db/client.js';
+import { put } from '../db/commit.js';
 import { isConditionFailure } from '../db/errors.js';
 import { lazy } from '../db/lazy.js';
 
@@ -46,14 +47,21 @@ export function normalizeMessageId(value: string | undefined): string | undefine
   return /^<[^<>\s@]+@[^<>\s@]+>$/.test(id) && id.length <= 500 ? id : undefined;
 }
 
-/** Records a mail of the thread; false when its Message-ID was recorded before (a redelivered inbound mail). */
-export async function recordMailMessage(tenant: Tenant, threadId: string, messageId: string, direction: 'in' | 'out'): Promise<boolean> {
+const record = (tenant: Tenant, threadId: string, messageId: string, direction: 'in' | 'out') =>
+  MailMessage.create({ ...tenant, messageId, threadId, direction, at: new Date().toISOString(), expiresAt: ttlIn(KEEP_SECONDS) });
+
+/**
+ * A received mail's record as an item of the transaction that adds its message: refused when the
+ * Message-ID was recorded before, so the same mail delivered twice adds one message.
+ */
+export const receivedMailItem = (tenant: Tenant, threadId: string, messageId: string) => put(record(tenant, threadId, messageId, 'in'));
+
+/** Records a sent mail of the thread (its Message-ID as the mail service gave it); a repeat is harmless. */
+export async function recordSentMail(tenant: Tenant, threadId: string, messageId: string): Promise<void> {
   try {
-    await MailMessage.create({ ...tenant, messageId, threadId, direction, at: new Date().toISOString(), expiresAt: ttlIn(KEEP_SECONDS) }).go({ response: 'none' });
-    return true;
+    await record(tenant, threadId, messageId, 'out').go({ response: 'none' });
   } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
+    if (!isConditionFailure(err)) throw err;
   }
 }
 

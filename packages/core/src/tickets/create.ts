@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { ticketQuotaWrite } from '../auth/quota.js';
 import { matchCustomerForTicket } from '../customers/match.js';
-import { commit, put, update } from '../db/commit.js';
+import { commit, put, update, type WriteItem } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED, type Category, type Priority } from './entities.js';
@@ -25,8 +25,8 @@ export interface CreateTicketInput {
   attachments?: GivenFile[];
   /** The closed ticket a mail answered: the new ticket continues it. */
   followUpOf?: string;
-  /** The id to create the ticket under, when it must be created once only (an inbound mail's). */
-  ticketId?: string;
+  /** An item committed with the ticket whose refusal means it was created before (an inbound mail's record). */
+  once?: (ticketId: string) => WriteItem;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
     category: input.category ?? 'other',
   };
   const tenant = { projectId: ctx.projectId, env: ctx.env };
-  const ticketId = input.ticketId ?? randomUUID();
+  const ticketId = randomUUID();
   const messageId = randomUUID();
   const now = new Date().toISOString();
   const files = await prepareFiles(ctx, ticketId, messageId, input.attachments ?? [], now);
@@ -89,13 +89,14 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
           customerCopy: put(CustomerTicket.create({ ...tenant, customerId: match.customer.id, ticketId, number, subject: input.subject, status: 'new', createdAt: now })),
           tags: uniqueTags(input.tags ?? []).map((t, position) => put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now, position }))),
           customer: match.writes,
+          once: input.once?.(ticketId),
         };
       },
       refused: async (names) => {
         if (names.has('quota')) throw await quota.refusal();
         if (names.has('member')) throw unknownMember(input.assignedTo!);
-        // A ticket under this id exists: the same inbound mail, delivered again.
-        if (names.has('ticket')) throw new DuplicateTicket(ticketId);
+        // The same inbound mail, delivered again: its ticket was created then.
+        if (names.has('once')) throw new DuplicateTicket(ticketId);
         // The customer was deleted, or created by a concurrent call: the next read sees which.
         if (names.has('customer')) match = await matchCustomerForTicket(ctx, input.customer);
       },

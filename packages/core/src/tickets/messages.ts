@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
-import { commit, put } from '../db/commit.js';
+import { commit, put, type WriteItem } from '../db/commit.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { errors } from '../errors/common.js';
 import { logger } from '../logger.js';
@@ -21,8 +21,8 @@ export interface PostMessageInput {
   senderType?: SenderType;
   /** Inline files (base64) and uploads (POST /attachments), in the order they are shown. */
   attachments?: GivenFile[];
-  /** The message's id when it must be committed once only (an inbound mail's, derived from its Message-ID). */
-  messageId?: string;
+  /** An item committed with the message whose refusal means it was added before (an inbound mail's record). */
+  once?: WriteItem;
 }
 
 async function getTicket(ctx: TenantContext, ticketId: string) {
@@ -39,7 +39,7 @@ async function getTicket(ctx: TenantContext, ticketId: string) {
 export async function postMessage(ctx: TenantContext, ticketId: string, input: PostMessageInput) {
   const visibility = input.visibility ?? 'public';
   let before = await getTicket(ctx, ticketId);
-  const messageId = input.messageId ?? randomUUID();
+  const messageId = randomUUID();
   const createdAt = new Date().toISOString();
   const files = await prepareFiles(ctx, ticketId, messageId, input.attachments ?? [], createdAt);
   const senderType = input.senderType ?? 'staff';
@@ -71,13 +71,14 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         message: put(Message.create(message)),
         attachments: files.attachments.map((a) => put(Attachment.create(a))),
         email: reply && put(reply.params),
+        once: input.once,
         customerCopy: next.after.status !== before.status && customerCopyUpdate(ctx, next.after),
       }),
       optional: ['customerCopy'],
       refused: async (names) => {
         if (names.has('uploads')) throw await files.uploadTaken();
-        // The message exists: this is a redelivery of one already posted (an inbound mail's id).
-        if (names.has('message')) throw new DuplicateMessage(messageId);
+        // The same inbound mail, delivered again: its message was added then.
+        if (names.has('once')) throw new DuplicateMessage(messageId);
         // The ticket changed (or went) since it was read: read it again.
         if (names.has('ticket')) before = await getTicket(ctx, ticketId);
         next = nextTicket(before);

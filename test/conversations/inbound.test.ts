@@ -1,0 +1,200 @@
+import { events } from '../tickets/event-spy.js';
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import { describe, expect, it } from 'vitest';
+import { replyAddress } from '@helpdesk/core/conversations/address';
+import { MAX_INBOUND_BYTES } from '@helpdesk/core/conversations/inbound';
+import { enqueue } from '@helpdesk/core/ports/queue';
+import { putObject } from '@helpdesk/core/ports/blob-store';
+import { mailsTo, type StoredMail } from '../emails/helpers.js';
+import { startTestApp } from '../support/app.js';
+import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { createTicket, customerEmail } from '../tickets/helpers.js';
+
+const app = await startTestApp();
+const smtp = nodemailer.createTransport({ host: app.smtp.host, port: app.smtp.port, secure: false, ignoreTLS: true });
+
+type Stored = StoredMail & { replyTo?: string[]; headers?: { name: string; value: string }[] };
+
+interface Sent {
+  from: string;
+  to: string;
+  subject?: string;
+  text?: string;
+  html?: string;
+  messageId?: string;
+  inReplyTo?: string;
+  references?: string;
+  headers?: Record<string, string>;
+  attachments?: { filename: string; content: string | Buffer; contentType?: string }[];
+}
+
+const send = (mail: Sent) => smtp.sendMail({ subject: 'Re: your ticket', ...mail });
+
+/** A ticket with one staff reply, and the reply mail as the customer received it. */
+async function answeredTicket(t: TenantFixture, key = t.liveKey) {
+  const email = customerEmail();
+  const ticket = await createTicket(app, key, { subject: 'Printer on fire', customer: { email, name: 'Ada' } });
+  const reply = await app.call('POST', `/tickets/${ticket.id}/messages`, { key, body: { body: 'Have you tried turning it off?' } });
+  expect(reply.status).toBe(200);
+  await app.drain();
+  const [mail] = (await mailsTo(email)) as Stored[];
+  return { ticket, email, mail };
+}
+
+const detail = async (key: string, id: string) => (await app.call('GET', `/tickets/${id}`, { key })).body;
+const ticketsOf = async (key: string) => (await app.call('GET', '/tickets', { key, query: { limit: 100 } })).body.tickets as { id: string; subject: string }[];
+
+describe('outbound: ticket mails can be answered', () => {
+  it('a staff reply goes out with a signed Reply-To, threading headers and a link to the ticket page', async () => {
+    const t = await createTenant();
+    const { ticket, mail } = await answeredTicket(t);
+    expect(mail).toBeDefined();
+    expect(mail!.replyTo).toEqual([replyAddress(t.projects.main!, 'live', ticket.number)]);
+    const headers = Object.fromEntries((mail!.headers ?? []).map((h) => [h.name, h.value]));
+    expect(headers.References).toBe(`<thread.${ticket.id}@inbound.helpdesk.local>`);
+    expect(mail!.body.text).toMatch(/\/api\/v1\/public\/tickets\/[\w-]+\.[\w-]+/);
+  });
+});
+
+describe('inbound: mail becomes customer messages', () => {
+  it('an answer to the Reply-To joins the ticket: new text only, the attachment, open, awaiting reply, message.received', async () => {
+    const t = await createTenant();
+    const { ticket, email, mail } = await answeredTicket(t);
+    await app.call('PATCH', `/tickets/${ticket.id}`, { key: t.liveKey, body: { status: 'pending' } });
+    await send({
+      from: `Ada <${email}>`,
+      to: mail!.replyTo![0]!,
+      text: 'Yes, it is still on fire.\n\nOn Mon, Support wrote:\n> Have you tried turning it off?\n',
+      attachments: [{ filename: 'fire.txt', content: 'smoke', contentType: 'text/plain' }],
+    });
+    await app.drain();
+    const d = await detail(t.liveKey, ticket.id);
+    const last = d.messages.at(-1);
+    expect(last).toMatchObject({ senderType: 'customer', visibility: 'public', body: 'Yes, it is still on fire.' });
+    expect(last.attachments).toEqual([expect.objectContaining({ fileName: 'fire.txt', mimeType: 'text/plain', fileSize: 5 })]);
+    expect(await (await fetch(last.attachments[0].url)).text()).toBe('smoke');
+    expect(d).toMatchObject({ status: 'open', lastSenderType: 'customer' });
+    const awaiting = await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: true } });
+    expect(awaiting.body.tickets.map((r: { id: string }) => r.id)).toContain(ticket.id);
+    expect(events.filter((e) => e.name === 'message.received' && e.data.ticket.id === ticket.id).map((e) => e.data.message.senderType)).toEqual(['staff', 'customer']);
+  });
+
+  it('threads the next staff reply under the customer mail (In-Reply-To, References)', async () => {
+    const t = await createTenant();
+    const { ticket, email, mail } = await answeredTicket(t);
+    const customerId = `<${randomUUID()}@mail.example.com>`;
+    await send({ from: email, to: mail!.replyTo![0]!, text: 'Still broken.', messageId: customerId });
+    await app.drain();
+    await app.call('POST', `/tickets/${ticket.id}/messages`, { key: t.liveKey, body: { body: 'Sending a technician.' } });
+    await app.drain();
+    const mails = (await mailsTo(email)) as Stored[];
+    const second = mails.find((m) => m.body.text?.includes('technician'));
+    const headers = Object.fromEntries((second!.headers ?? []).map((h) => [h.name, h.value]));
+    expect(headers['In-Reply-To']).toBe(customerId);
+    expect(headers.References!.split(' ')).toEqual(expect.arrayContaining([`<thread.${ticket.id}@inbound.helpdesk.local>`, customerId]));
+  });
+
+  it('adds one message for the same mail delivered twice', async () => {
+    const t = await createTenant();
+    const { ticket, email, mail } = await answeredTicket(t);
+    const messageId = `<${randomUUID()}@mail.example.com>`;
+    for (let i = 0; i < 2; i++) await send({ from: email, to: mail!.replyTo![0]!, text: 'Only once please.', messageId });
+    await app.drain();
+    const d = await detail(t.liveKey, ticket.id);
+    expect(d.messages.filter((m: { body: string }) => m.body === 'Only once please.')).toHaveLength(1);
+  });
+
+  it('opens a ticket from mail to the project inbound address, matching or creating the customer', async () => {
+    const t = await createTenant();
+    const projects = await app.call('GET', '/projects', { key: t.liveKey });
+    const { inboundAddress, sandboxInboundAddress } = projects.body.projects[0];
+    expect(inboundAddress).toMatch(/^main\.[a-z2-7]{26}@inbound\.helpdesk\.local$/);
+    expect(sandboxInboundAddress).toBe(inboundAddress.replace('@', '+sandbox@'));
+    const email = customerEmail();
+    await send({ from: `Grace Hopper <${email}>`, to: inboundAddress, subject: 'Bug in the compiler', html: '<p>There is a <b>moth</b> in relay 70.</p>' });
+    await app.drain();
+    const opened = (await ticketsOf(t.liveKey)).find((r) => r.subject === 'Bug in the compiler');
+    expect(opened).toBeDefined();
+    const d = await detail(t.liveKey, opened!.id);
+    expect(d).toMatchObject({ status: 'new', customer: { email, name: 'Grace Hopper' }, followUpOf: null });
+    expect(d.messages[0].body).toBe('There is a moth in relay 70.');
+    expect(events.some((e) => e.name === 'customer.created' && e.data.customer.email === email)).toBe(true);
+    expect(events.some((e) => e.name === 'ticket.created' && e.data.ticket.id === opened!.id)).toBe(true);
+
+    // Sandbox mail lands in sandbox data only.
+    await send({ from: email, to: sandboxInboundAddress, subject: 'Sandbox question', text: 'Testing.' });
+    await app.drain();
+    expect((await ticketsOf(t.sandboxKey)).map((r) => r.subject)).toContain('Sandbox question');
+    expect((await ticketsOf(t.liveKey)).map((r) => r.subject)).not.toContain('Sandbox question');
+  });
+
+  it('joins by In-Reply-To when a mail to the project address answers a ticket mail', async () => {
+    const t = await createTenant();
+    const { ticket, email } = await answeredTicket(t);
+    const first = `<${randomUUID()}@mail.example.com>`;
+    const { mail } = { mail: ((await mailsTo(email)) as Stored[])[0] };
+    await send({ from: email, to: mail!.replyTo![0]!, text: 'First answer.', messageId: first });
+    await app.drain();
+    const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
+    await send({ from: email, to: inbound, text: 'Second answer, to the shared address.', inReplyTo: first, references: first });
+    await app.drain();
+    const d = await detail(t.liveKey, ticket.id);
+    expect(d.messages.map((m: { body: string }) => m.body)).toContain('Second answer, to the shared address.');
+  });
+
+  it('opens a follow-up ticket for an answer to a closed ticket', async () => {
+    const t = await createTenant();
+    const { ticket, email, mail } = await answeredTicket(t);
+    await app.call('PATCH', `/tickets/${ticket.id}`, { key: t.liveKey, body: { status: 'closed' } });
+    await send({ from: email, to: mail!.replyTo![0]!, subject: 'Re: Printer on fire', text: 'It happened again.' });
+    await app.drain();
+    expect((await detail(t.liveKey, ticket.id)).messages).toHaveLength(2);
+    const followUp = (await ticketsOf(t.liveKey)).find((r) => r.id !== ticket.id);
+    expect(await detail(t.liveKey, followUp!.id)).toMatchObject({ followUpOf: ticket.id, customer: { email } });
+  });
+
+  it('a stranger holding the reply address starts a new ticket instead of joining', async () => {
+    const t = await createTenant();
+    const { ticket, mail } = await answeredTicket(t);
+    const stranger = customerEmail('stranger');
+    await send({ from: stranger, to: mail!.replyTo![0]!, text: 'Forwarded to me, I have the same problem.' });
+    await app.drain();
+    expect((await detail(t.liveKey, ticket.id)).messages).toHaveLength(2);
+    const other = (await ticketsOf(t.liveKey)).find((r) => r.id !== ticket.id);
+    expect(await detail(t.liveKey, other!.id)).toMatchObject({ customer: { email: stranger }, followUpOf: null });
+  });
+
+  it('drops auto-replies, bulk mail, bounces, forged tokens and spam verdicts without answering', async () => {
+    const t = await createTenant();
+    const { ticket, email, mail } = await answeredTicket(t);
+    const to = mail!.replyTo![0]!;
+    await send({ from: email, to, text: 'I am out of office.', headers: { 'Auto-Submitted': 'auto-replied' } });
+    await send({ from: email, to, text: 'Newsletter.', headers: { Precedence: 'bulk' } });
+    await send({ from: email, to, text: 'Away.', headers: { 'X-Autoreply': 'yes' } });
+    await send({ from: 'MAILER-DAEMON@mail.example.com', to, text: 'Delivery failed.' });
+    // A token whose MAC does not verify (one character changed).
+    const [local, domain] = to.split('@');
+    const forged = `${local!.slice(0, -1)}${local!.endsWith('a') ? 'b' : 'a'}@${domain}`;
+    await send({ from: email, to: forged, text: 'Forged.' });
+    // SES marked it spam: stored and notified, but dropped.
+    const key = `inbound/${randomUUID()}`;
+    await putObject(key, `From: ${email}\r\nTo: ${to}\r\nSubject: spam\r\n\r\nBuy now.`, 'message/rfc822');
+    await enqueue('inbound', {
+      notificationType: 'Received',
+      mail: { messageId: randomUUID() },
+      receipt: { recipients: [to], spamVerdict: { status: 'FAIL' }, virusVerdict: { status: 'PASS' }, action: { type: 'S3', bucketName: 'any', objectKey: key } },
+    });
+    await app.drain();
+    expect((await detail(t.liveKey, ticket.id)).messages).toHaveLength(2);
+    expect(await ticketsOf(t.liveKey)).toHaveLength(1);
+    expect(await mailsTo(email)).toHaveLength(1);
+  });
+
+  it('refuses mail over the limit with SMTP 552, and mail for other domains with 550', async () => {
+    const t = await createTenant();
+    const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
+    await expect(send({ from: customerEmail(), to: inbound, text: 'x'.repeat(MAX_INBOUND_BYTES + 1024) })).rejects.toMatchObject({ responseCode: 552 });
+    await expect(send({ from: customerEmail(), to: 'someone@example.org', text: 'hi' })).rejects.toMatchObject({ responseCode: 550 });
+  });
+});
