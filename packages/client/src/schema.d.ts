@@ -7932,6 +7932,7 @@ export interface operations {
                   }[];
               })[];
           };
+          "text/html": string;
         };
       };
       /** @description - `not_found`: no such record in this project and environment */
@@ -7943,6 +7944,7 @@ export interface operations {
               code?: "not_found";
             } & components["schemas"]["Problem.not_found"];
           });
+          "text/html": string;
         };
       };
       /** @description - `internal`: unexpected error (logged) */

@@ -12,6 +12,7 @@ const base = {
   group: 'public' as const,
   tenancy: 'public' as const,
   tags: ['Tickets'],
+  page: true,
   params: { token: v.pipe(v.string(), v.maxLength(512)) },
 };
 

@@ -80,6 +80,8 @@ export interface RouteDef {
   headers?: { name: string; description: string }[];
   /** Content type of a non-JSON 200 answer. */
   produces?: 'text/html' | 'application/javascript';
+  /** A page people open in a browser that also answers JSON (`Accept: application/json`): both are documented. */
+  page?: boolean;
 }
 
 export const defineRoute = <const R extends RouteDef>(route: R) => route;

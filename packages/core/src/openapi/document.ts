@@ -61,7 +61,7 @@ const requestBodyOf = (route: RouteDef) => {
 };
 
 /** Pages people open in a browser (and the forms they post) also answer errors as HTML. */
-const answersHtml = (route: RouteDef) => route.produces === 'text/html' || route.bodyType === 'form-or-json' || route.bodyType === 'multipart-or-json';
+const answersHtml = (route: RouteDef) => route.produces === 'text/html' || route.page === true || route.bodyType === 'form-or-json';
 const htmlContent = { 'text/html': { schema: { type: 'string' } } };
 
 const okResponse = (route: RouteDef) => {

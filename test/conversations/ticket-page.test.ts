@@ -1,0 +1,100 @@
+import { events } from '../tickets/event-spy.js';
+import { describe, expect, it } from 'vitest';
+import { ticketPageLink } from '@helpdesk/core/conversations/ticket-link';
+import { PAGE_POSTS_PER_MINUTE } from '@helpdesk/core/conversations/values';
+import { signToken } from '@helpdesk/core/links/signed';
+import { startTestApp } from '../support/app.js';
+import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { createTicket, customerEmail } from '../tickets/helpers.js';
+
+const app = await startTestApp();
+
+/** A ticket with a staff reply and an internal note, and its page path. */
+async function ticketWithPage(t: TenantFixture) {
+  const ticket = await createTicket(app, t.liveKey, { subject: 'Lost parcel', customer: { email: customerEmail() } });
+  await app.call('POST', `/tickets/${ticket.id}/messages`, { key: t.liveKey, body: { body: 'We are looking into it.' } });
+  await app.call('POST', `/tickets/${ticket.id}/messages`, { key: t.liveKey, body: { body: 'Courier is useless', visibility: 'internal' } });
+  const link = ticketPageLink({ projectId: t.projects.main!.id, env: 'live' }, ticket.id);
+  return { ticket, path: new URL(link).pathname };
+}
+
+describe("the customer's ticket page", () => {
+  it('shows subject, number, status and public messages as HTML and JSON, never an internal note', async () => {
+    const t = await createTenant();
+    const { ticket, path } = await ticketWithPage(t);
+    const html = await app.call('GET', path);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toMatch(/text\/html/);
+    expect(html.text).toContain('Lost parcel');
+    expect(html.text).toContain(`#${ticket.number}`);
+    expect(html.text).toContain('We are looking into it.');
+    expect(html.text).not.toContain('Courier is useless');
+    const json = await app.call('GET', path, { headers: { accept: 'application/json' } });
+    expect(json.body).toMatchObject({ id: ticket.id, number: ticket.number, subject: 'Lost parcel', status: 'open' });
+    expect(json.body.messages.map((m: { senderType: string; body: string }) => [m.senderType, m.body])).toEqual([
+      ['customer', 'It says my password is wrong.'],
+      ['staff', 'We are looking into it.'],
+    ]);
+  });
+
+  it('takes an answer from the form (with a file) or as JSON, with the effects of an answer by mail', async () => {
+    const t = await createTenant();
+    const { ticket, path } = await ticketWithPage(t);
+    await app.call('PATCH', `/tickets/${ticket.id}`, { key: t.liveKey, body: { status: 'pending' } });
+    const form = new FormData();
+    form.set('body', 'Here is the receipt.');
+    form.set('file', new Blob(['receipt-bytes'], { type: 'application/pdf' }), 'receipt.pdf');
+    const posted = await app.call('POST', path, { rawBody: form });
+    expect(posted.status).toBe(200);
+    expect(posted.text).toContain('Here is the receipt.');
+    const detail = (await app.call('GET', `/tickets/${ticket.id}`, { key: t.liveKey })).body;
+    expect(detail).toMatchObject({ status: 'open', lastSenderType: 'customer' });
+    const last = detail.messages.at(-1);
+    expect(last).toMatchObject({ senderType: 'customer', body: 'Here is the receipt.' });
+    expect(last.attachments).toEqual([expect.objectContaining({ fileName: 'receipt.pdf', mimeType: 'application/pdf', fileSize: 13 })]);
+    expect(events.some((e) => e.name === 'message.received' && e.data.message.id === last.id && e.data.message.senderType === 'customer')).toBe(true);
+
+    const json = await app.call('POST', path, { body: { body: 'And a photo.', attachments: [{ fileName: 'p.png', mimeType: 'image/png', content: Buffer.from('png').toString('base64') }] } });
+    expect(json.status).toBe(200);
+    expect(json.body.messages.at(-1)).toMatchObject({ senderType: 'customer', body: 'And a photo.', attachments: [expect.objectContaining({ fileName: 'p.png' })] });
+  });
+
+  it('continues a closed ticket in a new one that names it', async () => {
+    const t = await createTenant();
+    const { ticket, path } = await ticketWithPage(t);
+    await app.call('PATCH', `/tickets/${ticket.id}`, { key: t.liveKey, body: { status: 'closed' } });
+    const posted = await app.call('POST', path, { body: { body: 'It is back.' } });
+    expect(posted.status).toBe(200);
+    expect(posted.body.id).not.toBe(ticket.id);
+    const followUp = (await app.call('GET', `/tickets/${posted.body.id}`, { key: t.liveKey })).body;
+    expect(followUp).toMatchObject({ followUpOf: ticket.id, subject: 'Lost parcel' });
+  });
+
+  it('is 404 for a forged token, another kind of token, or a ticket gone', async () => {
+    const t = await createTenant();
+    const { ticket, path } = await ticketWithPage(t);
+    const token = path.split('/').at(-1)!;
+    const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await app.call('GET', `/api/v1/public/tickets/${forged}`)).status).toBe(404);
+    expect((await app.call('GET', `/api/v1/public/tickets/${forged}`, { headers: { accept: 'application/json' } })).body.error.code).toBe('not_found');
+    // A feedback link's token (kind c) names the same ids but another purpose.
+    const other = signToken(['c', t.projects.main!.id, 'live', ticket.id]);
+    expect((await app.call('GET', `/api/v1/public/tickets/${other}`)).status).toBe(404);
+    // Another project's id in a signed token: not this tenant's ticket.
+    const elsewhere = await createTenant();
+    const foreign = signToken(['t', elsewhere.projects.main!.id, 'live', ticket.id]);
+    expect((await app.call('GET', `/api/v1/public/tickets/${foreign}`, { headers: { accept: 'application/json' } })).status).toBe(404);
+    expect((await app.call('POST', `/api/v1/public/tickets/${foreign}`, { body: { body: 'hi' } })).status).toBe(404);
+    await app.call('DELETE', `/tickets/${ticket.id}`, { key: t.liveKey });
+    expect((await app.call('GET', path)).status).toBe(404);
+  });
+
+  it(`lets one link post ${PAGE_POSTS_PER_MINUTE} answers a minute`, async () => {
+    const t = await createTenant();
+    const { path } = await ticketWithPage(t);
+    const statuses: number[] = [];
+    for (let i = 0; i <= PAGE_POSTS_PER_MINUTE; i++) statuses.push((await app.call('POST', path, { body: { body: `Answer ${i}` } })).status);
+    expect(statuses.slice(0, PAGE_POSTS_PER_MINUTE).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
