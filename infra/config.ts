@@ -14,6 +14,8 @@ export interface StackSettings {
   defaultSender: string;
   /** The Bedrock embedding model the article index and the articles group call. */
   embeddingModelId: string;
+  /** The domain SES receives customers' mail for (MX to SES); empty: the stage receives no mail and sends no Reply-To. */
+  inboundDomain?: string;
   /** Existing SNS topic for alarm notifications; empty: alarms without actions. */
   alarmTopicArn?: string;
   apiThrottleRateLimit: number;
@@ -54,6 +56,14 @@ function defaultSenderOf(node: Node, stage: string): string {
   return sender;
 }
 
+function inboundDomainOf(node: Node): string | undefined {
+  const domain = str(node, 'inboundDomain')?.toLowerCase();
+  if (domain !== undefined && !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domain)) {
+    throw new Error(`Context inboundDomain must be a domain name such as support-mail.example.com, got ${domain}`);
+  }
+  return domain;
+}
+
 export function readSettings(node: Node): StackSettings {
   const stage = str(node, 'stage') ?? 'dev';
   if (!(DEPLOY_STAGES as readonly string[]).includes(stage)) {
@@ -68,6 +78,7 @@ export function readSettings(node: Node): StackSettings {
     publicBaseUrl,
     defaultSender: defaultSenderOf(node, stage),
     embeddingModelId: str(node, 'embeddingModelId') ?? 'amazon.titan-embed-text-v2:0',
+    inboundDomain: inboundDomainOf(node),
     alarmTopicArn: str(node, 'alarmTopicArn'),
     apiThrottleRateLimit: num(node, 'apiThrottleRateLimit', 50),
     apiThrottleBurstLimit: num(node, 'apiThrottleBurstLimit', 100),

@@ -74,6 +74,8 @@ export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
   'article-index': { send: [], bedrock: true, bucket: true },
   /** Bounces and complaints -> suppression list, email.bounced webhook events. */
   'ses-events': { send: ['webhooks'] },
+  /** Reads raw received mail from the bucket, stores its attachments under the ticket; ticket and message events. */
+  inbound: { send: ['webhooks'], bucket: true },
 };
 
 export const consumerGrants = (consumer: string): FunctionGrants => {

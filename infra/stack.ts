@@ -12,6 +12,7 @@ import { Async } from './constructs/async.js';
 import { Data } from './constructs/data.js';
 import { Files } from './constructs/files.js';
 import type { HelpdeskFunction, SharedResources } from './constructs/functions.js';
+import { Inbound } from './constructs/inbound.js';
 import { Mail } from './constructs/mail.js';
 import { Observability } from './constructs/observability.js';
 import { Schedules } from './constructs/schedules.js';
@@ -38,6 +39,8 @@ export class HelpdeskStack extends Stack {
   readonly async: Async;
   readonly schedules: Schedules;
   readonly mail: Mail;
+  /** SES receiving, when the stage has an inbound domain. */
+  readonly inbound?: Inbound;
   readonly api: Api;
   readonly observability: Observability;
   readonly signingSecret: secretsmanager.Secret;
@@ -59,6 +62,15 @@ export class HelpdeskStack extends Stack {
       removalPolicy,
     });
     this.mail = new Mail(this, 'Mail', { stage, sesEventsQueue: this.async.queues.sesEvents });
+    if (settings.inboundDomain) {
+      this.inbound = new Inbound(this, 'Inbound', {
+        stage,
+        domain: settings.inboundDomain,
+        bucket: this.files.bucket,
+        queue: this.async.queues.inbound,
+        removalPolicy,
+      });
+    }
     this.api = new Api(this, 'Api', {
       stage,
       throttle: { rateLimit: settings.apiThrottleRateLimit, burstLimit: settings.apiThrottleBurstLimit },
@@ -98,6 +110,7 @@ export class HelpdeskStack extends Stack {
       SIGNING_SECRET: this.signingSecret.secretValue.unsafeUnwrap(),
       EMBEDDER: 'bedrock',
       EMBEDDING_MODEL_ID: settings.embeddingModelId,
+      ...(settings.inboundDomain ? { INBOUND_DOMAIN: settings.inboundDomain } : {}),
       // ALLOW_PRIVATE_WEBHOOK_TARGETS is deliberately absent: deployed stages never deliver to private networks.
     };
     if ('ALLOW_PRIVATE_WEBHOOK_TARGETS' in environment) throw new Error('ALLOW_PRIVATE_WEBHOOK_TARGETS must not be set in a deployed stage');
@@ -138,5 +151,6 @@ export class HelpdeskStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'AttachmentsBucket', { value: this.files.bucket.bucketName });
     new CfnOutput(this, 'ConfigurationSet', { value: this.mail.configurationSet.configurationSetName });
+    if (this.inbound) new CfnOutput(this, 'InboundRuleSet', { value: this.inbound.ruleSet.receiptRuleSetName });
   }
 }

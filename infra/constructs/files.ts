@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { INBOUND_PREFIX, INBOUND_RAW_DAYS } from '@helpdesk/core/conversations/values';
 import { UPLOAD_PREFIX, UPLOAD_TTL_SECONDS } from '@helpdesk/core/tickets/values';
 
 export interface FilesProps {
@@ -45,6 +46,8 @@ export class Files extends Construct {
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // Files PUT through POST /attachments and never attached (attaching copies them to the ticket's key).
         { id: 'ExpireUnattachedUploads', prefix: UPLOAD_PREFIX, expiration: Duration.seconds(UPLOAD_TTL_SECONDS) },
+        // Raw received mail (SES receipt rule): its message and attachments are in the table and under the ticket.
+        { id: 'ExpireRawInboundMail', prefix: INBOUND_PREFIX, expiration: Duration.days(INBOUND_RAW_DAYS) },
       ],
       removalPolicy,
     });

@@ -50,7 +50,7 @@ describe('outbound: ticket mails can be answered', () => {
     const t = await createTenant();
     const { ticket, mail } = await answeredTicket(t);
     expect(mail).toBeDefined();
-    expect(mail!.replyTo).toEqual([replyAddress(t.projects.main!, 'live', ticket.number)]);
+    expect(mail!.replyTo).toEqual([replyAddress(t.projects.main!, 'live', ticket.number, 'inbound.helpdesk.local')]);
     const headers = Object.fromEntries((mail!.headers ?? []).map((h) => [h.name, h.value]));
     expect(headers.References).toBe(`<thread.${ticket.id}@inbound.helpdesk.local>`);
     expect(mail!.body.text).toMatch(/\/api\/v1\/public\/tickets\/[\w-]+\.[\w-]+/);

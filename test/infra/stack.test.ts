@@ -21,17 +21,17 @@ const SYNTH_TIMEOUT = 300_000;
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
 
 /** The same context the CLI gives the app (cdk.json), so feature flags match `cdk synth`. */
-function newApp(stage: string, bundle: boolean) {
+function newApp(stage: string, bundle: boolean, context: Record<string, string> = {}) {
   const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   // `aws:cdk:bundling-stacks: []` is CDK's own switch (used by `cdk list`) to skip asset bundling.
   // Stages other than dev must name a sender (infra/config.ts).
   const sender = stage === 'dev' ? {} : { defaultSender: 'Helpdesk <support@example.com>' };
-  return new App({ context: { ...cdkJson.context, stage, ...sender, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+  return new App({ context: { ...cdkJson.context, stage, ...sender, ...context, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
 }
 
-function synth(stage: string, extra: { routes?: RouteDef[]; functionsRoot?: string; bundle?: boolean } = {}) {
-  const { bundle = true, ...stackProps } = extra;
-  const app = newApp(stage, bundle);
+function synth(stage: string, extra: { routes?: RouteDef[]; functionsRoot?: string; bundle?: boolean; context?: Record<string, string> } = {}) {
+  const { bundle = true, context, ...stackProps } = extra;
+  const app = newApp(stage, bundle, context);
   const stack = new HelpdeskStack(app, `Helpdesk-${stage}`, { settings: readSettings(app.node), ...stackProps });
   const template = Template.fromStack(stack);
   return { stack, template, resources: template.toJSON().Resources as Resources };
@@ -282,6 +282,11 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
   it('has no cdk-nag AwsSolutions finding that the stack does not acknowledge', () => {
     expect(nagFindings(stack)).toEqual([]);
   });
+
+  it('receives no mail without an inbound domain: no receipt rule, no INBOUND_DOMAIN', () => {
+    template.resourceCountIs('AWS::SES::ReceiptRuleSet', 0);
+    expect(JSON.stringify(resources)).not.toContain('INBOUND_DOMAIN');
+  });
 });
 
 describe('Helpdesk stack (prod, every endpoint group and consumer present)', () => {
@@ -306,7 +311,7 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
     const routes = GROUPS.map(
       (group) => ({ id: `probe_${group}`, method: 'GET', path: `/probe/${group}/{id}`, group, summary: 'probe', tenancy: 'public' }) as RouteDef,
     );
-    ({ stack, template, resources } = synth('prod', { routes, functionsRoot: root, bundle: false }));
+    ({ stack, template, resources } = synth('prod', { routes, functionsRoot: root, bundle: false, context: { inboundDomain: 'Mail.Example.com' } }));
   }, SYNTH_TIMEOUT);
 
   afterAll(() => {
@@ -340,6 +345,39 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
       check(fn, CONSUMER_GRANTS[QUEUES[name].consumer]!, `queue ${name}`);
     }
     for (const group of GROUPS) expect(actionsOf(resources, stack.api.functions[group]!).has('sqs:ReceiveMessage')).toBe(false);
+  });
+
+  it('receives mail for the inbound domain: scanned, stored raw under inbound/, notified to the inbound queue through an encrypted topic', () => {
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'mail.example.com' });
+    template.hasResourceProperties('AWS::SES::ReceiptRule', {
+      Rule: Match.objectLike({
+        Enabled: true,
+        Recipients: ['mail.example.com'],
+        ScanEnabled: true,
+        Actions: [
+          {
+            S3Action: {
+              BucketName: { Ref: stack.getLogicalId(stack.files.bucket.node.defaultChild as never) },
+              ObjectKeyPrefix: 'inbound/',
+              TopicArn: { Ref: stack.getLogicalId(stack.inbound!.topic.node.defaultChild as never) },
+            },
+          },
+        ],
+      }),
+    });
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'sqs',
+      RawMessageDelivery: true,
+      Endpoint: { 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues.inbound.node.defaultChild as never), 'Arn'] },
+    });
+    // SES may put objects under inbound/ only, for this account.
+    const bucketPolicy = Object.values(resources).find((r) => r.Type === 'AWS::S3::BucketPolicy' && JSON.stringify(r.Properties).includes('ses.amazonaws.com'));
+    expect(JSON.stringify(bucketPolicy?.Properties)).toMatch(/"s3:PutObject".*inbound\/\*/);
+    // The consumer reads the bucket; every function is told the domain.
+    expect(actionsOf(resources, stack.async.consumers.inbound!).has('s3:GetObject')).toBe(true);
+    const fn = resources[logicalId(stack.async.consumers.inbound!, 'fn')]!;
+    expect(fn.Properties?.Environment?.Variables?.INBOUND_DOMAIN).toBe('mail.example.com');
   });
 
   it('retains the table in prod with deletion protection', () => {

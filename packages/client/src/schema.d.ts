@@ -644,16 +644,14 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            projects: {
+            projects: ({
                 /** Format: uuid */
                 id: string;
                 slug: string;
                 name: string;
-                /** Format: email */
-                inboundAddress: string;
-                /** Format: email */
-                sandboxInboundAddress: string;
-              }[];
+                inboundAddress: string | null;
+                sandboxInboundAddress: string | null;
+              })[];
           };
         };
       };

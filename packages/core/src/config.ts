@@ -25,7 +25,7 @@ const Settings = v.object({
   PUBLIC_BASE_URL: v.optional(nonEmpty, 'http://127.0.0.1:3000'),
   DEFAULT_SENDER: v.optional(nonEmpty, 'no-reply@helpdesk.local'),
   /** The domain whose mail SES (or the local SMTP stand-in) receives: inbound and reply addresses. */
-  INBOUND_DOMAIN: v.optional(nonEmpty, 'inbound.helpdesk.local'),
+  INBOUND_DOMAIN: text,
   SES_CONFIGURATION_SET: text,
   /** Webhook targets on loopback/private networks are only allowed where explicitly enabled (local stack). */
   ALLOW_PRIVATE_WEBHOOK_TARGETS: flag,
@@ -69,7 +69,12 @@ function parse(source: NodeJS.ProcessEnv) {
     attachmentsBucket: s.ATTACHMENTS_BUCKET,
     publicBaseUrl: s.PUBLIC_BASE_URL,
     defaultSender: s.DEFAULT_SENDER,
-    inboundDomain: s.INBOUND_DOMAIN,
+    /** Receiving mail is optional in a deployed stage (`-c inboundDomain=`); the local stack always receives. */
+    inboundDomain: s.INBOUND_DOMAIN?.toLowerCase() ?? (s.STAGE === 'local' ? 'inbound.helpdesk.local' : undefined),
+    /** The domain of Message-IDs the service makes up (a thread's root): the inbound domain, else the API's host. */
+    get mailDomain(): string {
+      return this.inboundDomain ?? new URL(this.publicBaseUrl).hostname;
+    },
     sesConfigurationSet: s.SES_CONFIGURATION_SET,
     allowPrivateWebhookTargets: s.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
     webhookRetryBaseSeconds: s.WEBHOOK_RETRY_BASE_SECONDS,

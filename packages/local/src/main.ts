@@ -55,7 +55,7 @@ writeStackFile(port, {
   demoAccountId: demo.accountId,
   smtpHost: app.smtp.host,
   smtpPort: app.smtp.port,
-  inboundDomain: env.inboundDomain,
+  inboundDomain: env.inboundDomain!,
 });
 
 console.log(`

@@ -3,11 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { env } from '@helpdesk/core/config';
 import { MAX_INBOUND_BYTES } from '@helpdesk/core/conversations/inbound';
+import { INBOUND_PREFIX } from '@helpdesk/core/conversations/values';
 import { putObject } from '@helpdesk/core/ports/blob-store';
 import { enqueue } from '@helpdesk/core/ports/queue';
 
-/** Where SES's receipt rule stores raw mail (infra/constructs/inbound.ts uses the same prefix). */
-export const INBOUND_PREFIX = 'inbound/';
 
 const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
@@ -26,7 +25,7 @@ export async function startSmtpServer(host = '127.0.0.1') {
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const domain = address.address.slice(address.address.lastIndexOf('@') + 1).toLowerCase();
-      if (domain !== env.inboundDomain.toLowerCase()) return callback(smtpError(550, `No mailbox here for ${address.address}: this server takes mail for ${env.inboundDomain}`));
+      if (domain !== env.inboundDomain) return callback(smtpError(550, `No mailbox here for ${address.address}: this server takes mail for ${env.inboundDomain}`));
       callback();
     },
     onData(stream, session, callback) {

@@ -5,10 +5,10 @@ export const projectRef = v.object({
   id: uuid,
   slug: v.string(),
   name: v.string(),
-  /** Mail to it opens a ticket in the live environment (forward the team's support address here). */
-  inboundAddress: v.pipe(v.string(), v.email()),
+  /** Mail to it opens a ticket in the live environment (forward the team's support address here); null where the stage receives no mail. */
+  inboundAddress: v.nullable(v.pipe(v.string(), v.email())),
   /** The same for the sandbox environment. */
-  sandboxInboundAddress: v.pipe(v.string(), v.email()),
+  sandboxInboundAddress: v.nullable(v.pipe(v.string(), v.email())),
 });
 
 export const member = v.object({ id: uuid, email: v.string(), name: v.string(), role: v.picklist(['admin', 'agent']) });

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../auth/entities.js';
-import { env } from '../config.js';
+import { config } from '../config.js';
 
 /**
  * The addresses customers write to (docs/decisions.md, Conversations).
@@ -67,7 +67,7 @@ function base32ToUuid(text: string): string | undefined {
 }
 
 const mac = (projectId: string, environment: Environment, ticketNumber: number) =>
-  base32(createHmac('sha256', env.signingSecret).update(`reply:${projectId}:${environment}:${ticketNumber}`).digest().subarray(0, MAC_BYTES));
+  base32(createHmac('sha256', config().signingSecret).update(`reply:${projectId}:${environment}:${ticketNumber}`).digest().subarray(0, MAC_BYTES));
 
 /** Slugs are already lower-case letters, digits and hyphens; anything else is dropped to be safe. */
 const cosmetic = (slug: string, room: number) => slug.toLowerCase().replace(/[^a-z0-9-]/g, '').slice(0, Math.max(0, room)).replace(/-+$/, '') || 'support';
@@ -78,14 +78,14 @@ export interface ProjectRef {
 }
 
 /** Where mail opens a new ticket in the project's environment. */
-export function inboundAddress(project: ProjectRef, environment: Environment, domain = env.inboundDomain): string {
+export function inboundAddress(project: ProjectRef, environment: Environment, domain: string): string {
   const id = uuidToBase32(project.id);
   const tag = environment === 'sandbox' ? `+${SANDBOX_TAG}` : '';
   return `${cosmetic(project.slug, LOCAL_PART_MAX - 1 - id.length - tag.length)}.${id}${tag}@${domain}`;
 }
 
 /** The Reply-To of mail about one ticket. */
-export function replyAddress(project: ProjectRef, environment: Environment, ticketNumber: number, domain = env.inboundDomain): string {
+export function replyAddress(project: ProjectRef, environment: Environment, ticketNumber: number, domain: string): string {
   const number = base32(uintBytes(ticketNumber));
   const token = `${uuidToBase32(project.id)}${environment === 'sandbox' ? 's' : 'l'}${mac(project.id, environment, ticketNumber)}${number}`;
   return `${cosmetic(project.slug, LOCAL_PART_MAX - 1 - token.length)}+${token}@${domain}`;
@@ -109,7 +109,7 @@ export type Recipient =
  * What an address on an inbound mail names, or undefined when it is not one of ours or its token
  * does not verify (a forged or mistyped token is treated like an unknown address, never guessed at).
  */
-export function parseRecipient(address: string, domain = env.inboundDomain): Recipient | undefined {
+export function parseRecipient(address: string, domain: string): Recipient | undefined {
   const at = address.lastIndexOf('@');
   if (at < 0 || address.slice(at + 1).toLowerCase() !== domain.toLowerCase()) return undefined;
   const local = address.slice(0, at).toLowerCase();

@@ -27,7 +27,9 @@ export async function receiveMail(notification: QueueMessage<'inbound'>): Promis
   const drop = (reason: string, extra: Record<string, unknown> = {}) => logger.info('Inbound mail dropped', { reason, sesMessageId: sesMail.messageId, ...extra });
 
   if (receipt.spamVerdict?.status === 'FAIL' || receipt.virusVerdict?.status === 'FAIL') return drop('spam or virus verdict');
-  const targets = receipt.recipients.map((address) => parseRecipient(address)).filter((r): r is Recipient => r !== undefined);
+  const domain = env.inboundDomain;
+  if (!domain) return drop('this stage receives no mail (no INBOUND_DOMAIN)');
+  const targets = receipt.recipients.map((address) => parseRecipient(address, domain)).filter((r): r is Recipient => r !== undefined);
   // A reply address names its ticket; it wins over a project address on the same mail.
   const target = targets.find((t) => t.kind === 'ticket') ?? targets[0];
   if (!target) return drop('no recipient of ours (unknown address or a token that does not verify)');
@@ -41,8 +43,8 @@ export async function receiveMail(notification: QueueMessage<'inbound'>): Promis
   if (!mail.from) return drop('no sender');
   const ctx = await tenantOfProject(target.projectId, target.env);
   if (!ctx) return drop('unknown project', { projectId: target.projectId });
-  if (isOurs(ctx, mail.from.address)) return drop('our own mail came back (a loop)');
-  const messageId = normalizeMessageId(mail.messageId) ?? `<${sesMail.messageId}@${env.inboundDomain}>`;
+  if (isOurs(ctx, domain, mail.from.address)) return drop('our own mail came back (a loop)');
+  const messageId = normalizeMessageId(mail.messageId) ?? `<${sesMail.messageId}@${domain}>`;
 
   const ticket = target.kind === 'ticket' ? await ticketByNumber(ctx, target.ticketNumber) : await ticketByThread(ctx, mail);
   if (ticket && ticket.status !== 'closed' && ticket.customerEmail === mail.from.address) {
@@ -58,9 +60,9 @@ export async function receiveMail(notification: QueueMessage<'inbound'>): Promis
 export const MAX_INBOUND_BYTES = 10 * 1024 * 1024;
 
 /** Mail from the inbound domain or from a sender this project's mail goes out from. */
-function isOurs(ctx: TenantContext, address: string) {
+function isOurs(ctx: TenantContext, domain: string, address: string) {
   const senders = [env.defaultSender, ctx.project.senderEmail].filter((s): s is string => s !== undefined).map(bareAddress);
-  return address.endsWith(`@${env.inboundDomain.toLowerCase()}`) || senders.includes(address);
+  return address.endsWith(`@${domain}`) || senders.includes(address);
 }
 
 async function ticketByNumber(ctx: TenantContext, number: number): Promise<TicketItem | undefined> {

@@ -104,7 +104,7 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
     const keep = (list: string[]) => list.filter((a) => !suppressed.has(bareAddress(a)));
 
     // A ticket's mails answer each other (In-Reply-To, References): see mail/threads.ts.
-    const threading = row.threadId ? await threadHeaders(key, row.threadId, env.inboundDomain) : undefined;
+    const threading = row.threadId ? await threadHeaders(key, row.threadId, env.mailDomain) : undefined;
     if (ctx.env === 'sandbox') {
       await finish(key, 'captured', { ...content, ...(threading ? { threadHeaders: threading } : {}), captured: { subject: rendered.subject, html: rendered.html, text: rendered.text } });
       return;

@@ -11,6 +11,7 @@ import type { SenderType, Status } from './values.js';
 import { eventCustomer, eventTicket, toMessage, type MessageItem, type TicketItem } from './present.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
 import { escapeHtml } from '../templates/escape.js';
+import { env } from '../config.js';
 import { replyAddress } from '../conversations/address.js';
 import { ticketPageLink } from '../conversations/ticket-link.js';
 
@@ -132,7 +133,7 @@ function replyEmail(ctx: TenantContext, ticket: TicketItem, message: Awaited<Ret
     kind: 'ticket_reply',
     metadata: { ticketId: ticket.ticketId, messageId: message.id },
     // The customer's answer comes back to this ticket (conversations/address.ts), in one mail thread.
-    replyTo: replyAddress(ctx.project, ctx.env, ticket.number),
+    ...(env.inboundDomain ? { replyTo: replyAddress(ctx.project, ctx.env, ticket.number, env.inboundDomain) } : {}),
     threadId: ticket.ticketId,
   });
 }
