@@ -2,7 +2,7 @@ import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
+import { isFifo, QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
 import { consumerGrants } from '../grants.js';
 import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB } from '../memory.js';
 import { entryExists, queueEntry } from '../paths.js';
@@ -38,13 +38,17 @@ export class Async extends Construct {
     const dlqs = {} as Record<QueueName, sqs.Queue>;
     for (const name of QUEUE_NAMES) {
       const spec = QUEUES[name];
+      // An ordered queue (QueueSpec.orderedBy) is FIFO, and so is its dead-letter queue.
+      const fifo = isFifo(name) ? { fifo: true, contentBasedDeduplication: false } : {};
       const dlq = new sqs.Queue(this, `${name}Dlq`, {
+        ...fifo,
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: DLQ_RETENTION,
         removalPolicy: props.removalPolicy,
       });
       queues[name] = new sqs.Queue(this, `${name}Queue`, {
+        ...fifo,
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         visibilityTimeout: Duration.seconds(spec.visibilityTimeout),

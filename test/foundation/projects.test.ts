@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
+import { inboundAddress } from '@helpdesk/core/conversations/address';
 
 const app = await startTestApp();
 
@@ -13,7 +14,17 @@ describe('GET /projects', () => {
     expect(all.headers.get('x-ratelimit-limit')).toBe('100');
 
     const one = await app.call('GET', '/projects', { key: await t.key({ projects: ['docs'] }) });
-    expect(one.body).toEqual({ projects: [{ id: t.projects.docs!.id, slug: 'docs', name: 'docs' }] });
+    expect(one.body).toEqual({
+      projects: [
+        {
+          id: t.projects.docs!.id,
+          slug: 'docs',
+          name: 'docs',
+          inboundAddress: inboundAddress({ id: t.projects.docs!.id, slug: 'docs' }, 'live', 'inbound.helpdesk.local'),
+          sandboxInboundAddress: inboundAddress({ id: t.projects.docs!.id, slug: 'docs' }, 'sandbox', 'inbound.helpdesk.local'),
+        },
+      ],
+    });
   });
 
   it('answers 401 in the error shape without a key', async () => {

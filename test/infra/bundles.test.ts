@@ -13,6 +13,7 @@ import { REPO_ROOT } from '../../infra/paths.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import {
+import { putObject } from '@helpdesk/core/ports/blob-store';
   httpEvent,
   invoke,
   pool,
@@ -96,6 +97,13 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
   await enqueue('sesEvents', {
     eventType: 'Delivery',
     mail: { messageId: `bundle-${email.id}`, tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])) },
+  });
+  // A received mail as SES stores and announces it (the dev stage receives none, so its consumer drops it).
+  await putObject('inbound/bundle-check', 'From: ann@example.com\r\nTo: x@inbound.example.com\r\nSubject: Hi\r\n\r\nHello', 'message/rfc822');
+  await enqueue('inbound', {
+    notificationType: 'Received',
+    mail: { messageId: 'bundle-check' },
+    receipt: { recipients: ['x@inbound.example.com'], action: { type: 'S3', bucketName: 'bundle', objectKey: 'inbound/bundle-check' } },
   });
 }
 

@@ -3729,6 +3729,10 @@ export interface operations {
                 excerpt: string | null;
                 categoryId: string | null;
                 publishedAt: string | null;
+                highlight: {
+                  title: string;
+                  excerpt: string | null;
+                };
               })[];
             query: string;
             count: number;

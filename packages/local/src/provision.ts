@@ -2,7 +2,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToL
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createTableInput, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
-import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
+import { isFifo, QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
 import type { Endpoints } from './emulators.js';
 
 const region = 'us-east-1';
@@ -33,13 +33,18 @@ export async function provision(endpoints: Endpoints, names: { tableName: string
   const dlqUrls = {} as Record<QueueName, string>;
   for (const name of QUEUE_NAMES) {
     const spec = QUEUES[name];
-    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${names.queuePrefix}-${name}-dlq` }));
+    // A FIFO queue's name ends in .fifo and its dead-letter queue is FIFO too (as SQS requires).
+    const fifo = isFifo(name);
+    const suffix = fifo ? '.fifo' : '';
+    const fifoAttributes: Record<string, string> = fifo ? { FifoQueue: 'true', ContentBasedDeduplication: 'false' } : {};
+    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${names.queuePrefix}-${name}-dlq${suffix}`, Attributes: fifoAttributes }));
     const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!
       .QueueArn!;
     const queue = await sqs.send(
       new CreateQueueCommand({
-        QueueName: `${names.queuePrefix}-${name}`,
+        QueueName: `${names.queuePrefix}-${name}${suffix}`,
         Attributes: {
+          ...fifoAttributes,
           VisibilityTimeout: String(spec.visibilityTimeout),
           RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: spec.maxReceiveCount }),
         },

@@ -150,6 +150,8 @@ export const SearchIndexState = lazy(() => new Entity(
       snapshotId: { type: 'string', required: true },
       /** Kept one version longer, for searches that read the state just before the swap. */
       previousSnapshotId: { type: 'string' },
+      /** The keyword index's term processing (search-snapshot.ts INDEX_FORMAT); absent: format 1. */
+      format: { type: 'number' },
       updatedAt,
     },
     indexes: {

@@ -45,6 +45,8 @@ export const searchResult = v.object({
   excerpt: v.nullable(v.string()),
   categoryId: v.nullable(uuid),
   publishedAt: v.nullable(isoDateTime),
+  /** Title and excerpt as HTML: escaped, with `<em>` around the words the query matched. */
+  highlight: v.object({ title: v.string(), excerpt: v.nullable(v.string()) }),
 });
 
 export const category = v.object({

@@ -2,12 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import type MiniSearch from 'minisearch';
 import type { Environment } from '../auth/entities.js';
 import { isConditionFailure } from '../db/errors.js';
+import { AGAIN, retrying } from '../db/retry.js';
 import { deleteObjects, putObject } from '../ports/blob-store.js';
 import { embedder } from '../ports/embedder.js';
 import { loadArticle } from './articles.js';
 import { Article, NO_CATEGORY, SearchIndexState } from './entities.js';
 import {
   emptyKeywordIndex,
+  INDEX_FORMAT,
   loadKeywordIndex,
   loadVectorFile,
   quantize,
@@ -29,8 +31,6 @@ interface WritableSnapshot {
   vectors: VectorFile;
 }
 
-/** Each commit races other indexers on the state item's version; the loser starts over. */
-const ATTEMPTS = 8;
 /** Share of discarded documents above which the keyword index is compacted before it is stored. */
 const VACUUM_AT = 0.1;
 
@@ -91,56 +91,60 @@ async function applyArticle(tenant: Tenant, snapshot: WritableSnapshot, articleI
 /**
  * Applies the current state of the given articles to the project's search snapshot and commits a
  * new version: published articles are (re)indexed and (re)embedded, others removed. Idempotent, so
- * SQS redeliveries are harmless; concurrent indexers serialize on the state item's version.
+ * SQS redeliveries are harmless. The articleIndex queue hands one project's messages to one batch at
+ * a time (FIFO, queues/registry.ts), so versions do not race; the state item's version condition
+ * still guards against a second writer (an operator's rebuild).
  */
 export async function indexArticles(tenant: Tenant, articleIds: string[]) {
   const cacheKey = `${tenant.projectId}#${tenant.env}`;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const { data: state } = await SearchIndexState.get(tenant).go({ consistent: true });
-    let ids = [...new Set(articleIds)];
-    let snapshot: WritableSnapshot;
-    try {
-      snapshot = await openSnapshot(tenant, state?.snapshotId, cacheKey);
-    } catch (err) {
-      if (!(err instanceof SnapshotMissingError)) throw err;
-      // The stored snapshot is lost: rebuild it from the table.
-      snapshot = await openSnapshot(tenant, undefined, cacheKey);
-      ids = [...new Set([...ids, ...(await publishedArticleIds(tenant))])];
-    }
-    let changed = false;
-    for (const id of ids) changed = (await applyArticle(tenant, snapshot, id)) || changed;
-    if (!changed) {
-      if (state) committed.set(cacheKey, snapshot);
-      return;
-    }
-    if (snapshot.keyword.dirtFactor > VACUUM_AT) await snapshot.keyword.vacuum();
-
-    const snapshotId = `${(state?.version ?? 0) + 1}-${randomUUID()}`;
-    const keys = snapshotKeys(tenant.projectId, tenant.env, snapshotId);
-    await Promise.all([
-      putObject(keys.keyword, JSON.stringify(snapshot.keyword), 'application/json'),
-      putObject(keys.vectors, JSON.stringify(snapshot.vectors), 'application/json'),
-    ]);
-    try {
-      if (state) {
-        await SearchIndexState.patch(tenant)
-          .set({ version: state.version + 1, snapshotId, previousSnapshotId: state.snapshotId, updatedAt: new Date().toISOString() })
-          .where((a, op) => op.eq(a.version, state.version))
-          .go();
-      } else {
-        await SearchIndexState.create({ ...tenant, version: 1, snapshotId }).go();
+  await retrying(
+    async () => {
+      const { data: state } = await SearchIndexState.get(tenant).go({ consistent: true });
+      let ids = [...new Set(articleIds)];
+      // A snapshot of an older format is rebuilt from the table in the current one.
+      const current = state && (state.format ?? 1) === INDEX_FORMAT ? state.snapshotId : undefined;
+      let snapshot: WritableSnapshot;
+      try {
+        snapshot = await openSnapshot(tenant, current, cacheKey);
+      } catch (err) {
+        if (!(err instanceof SnapshotMissingError)) throw err;
+        // The stored snapshot is lost: rebuild it from the table.
+        snapshot = await openSnapshot(tenant, undefined, cacheKey);
       }
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      await deleteObjects(Object.values(keys));
-      // Jittered backoff so racing indexers stop colliding.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * 2 ** attempt));
-      continue;
-    }
-    committed.set(cacheKey, { ...snapshot, snapshotId });
-    // Searches that read the previous state may still be loading it; the one before that is free.
-    if (state?.previousSnapshotId) await deleteObjects(Object.values(snapshotKeys(tenant.projectId, tenant.env, state.previousSnapshotId)));
-    return;
-  }
-  throw new Error(`Search snapshot of ${cacheKey} kept changing under the indexer (${ATTEMPTS} attempts)`);
+      if (state && snapshot.snapshotId === '') ids = [...new Set([...ids, ...(await publishedArticleIds(tenant))])];
+      let changed = false;
+      for (const id of ids) changed = (await applyArticle(tenant, snapshot, id)) || changed;
+      if (!changed) {
+        if (state) committed.set(cacheKey, snapshot);
+        return undefined;
+      }
+      if (snapshot.keyword.dirtFactor > VACUUM_AT) await snapshot.keyword.vacuum();
+
+      const snapshotId = `${(state?.version ?? 0) + 1}-${randomUUID()}`;
+      const keys = snapshotKeys(tenant.projectId, tenant.env, snapshotId);
+      await Promise.all([
+        putObject(keys.keyword, JSON.stringify(snapshot.keyword), 'application/json'),
+        putObject(keys.vectors, JSON.stringify(snapshot.vectors), 'application/json'),
+      ]);
+      try {
+        if (state) {
+          await SearchIndexState.patch(tenant)
+            .set({ version: state.version + 1, snapshotId, previousSnapshotId: state.snapshotId, format: INDEX_FORMAT, updatedAt: new Date().toISOString() })
+            .where((a, op) => op.eq(a.version, state.version))
+            .go();
+        } else {
+          await SearchIndexState.create({ ...tenant, version: 1, snapshotId, format: INDEX_FORMAT }).go();
+        }
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+        await deleteObjects(Object.values(keys));
+        return AGAIN;
+      }
+      committed.set(cacheKey, { ...snapshot, snapshotId });
+      // Searches that read the previous state may still be loading it; the one before that is free.
+      if (state?.previousSnapshotId) await deleteObjects(Object.values(snapshotKeys(tenant.projectId, tenant.env, state.previousSnapshotId)));
+      return undefined;
+    },
+    () => new Error(`Search snapshot of ${cacheKey} kept changing under the indexer`),
+  );
 }

@@ -1,6 +1,7 @@
 import MiniSearch, { type Options } from 'minisearch';
 import type { Environment } from '../auth/entities.js';
 import { getObjectText } from '../ports/blob-store.js';
+import { stemmer } from 'stemmer';
 import { words } from '../ports/embedder.js';
 
 /**
@@ -20,16 +21,25 @@ export interface IndexDoc {
 
 export type StoredFields = Omit<IndexDoc, 'id' | 'text'>;
 
+/**
+ * How index terms are made, by snapshot format: 1 the folded words, 2 also stemmed (Porter: "sending"
+ * and "sends" are "send"). A snapshot is searched with the processing it was built with; the indexer
+ * rebuilds an older one from the table on its next run.
+ */
+export const INDEX_FORMAT = 2;
+const TERMS: Record<number, (term: string) => string> = { 1: (term) => term, 2: (term) => stemmer(term) };
+export const termOf = (format: number) => TERMS[format] ?? TERMS[INDEX_FORMAT]!;
+
 /** Constructor and loadJSON options must match, so they live here once. */
-export const KEYWORD_OPTIONS: Options<IndexDoc> = {
+export const keywordOptions = (format = INDEX_FORMAT): Options<IndexDoc> => ({
   fields: ['title', 'excerpt', 'text'],
   storeFields: ['title', 'slug', 'excerpt', 'categoryId', 'publishedAt'],
   // Same folding as the embedder: "Café" matches "cafe".
   tokenize: (text) => words(text),
-  processTerm: (term) => term,
+  processTerm: termOf(format),
   // Vacuuming is done by the indexer before it serializes, never in the background.
   autoVacuum: false,
-};
+});
 
 export interface VectorDoc {
   /** Hash of the embedder id and the embedded text: unchanged articles are not embedded again. */
@@ -71,8 +81,8 @@ async function read(key: string) {
   return text;
 }
 
-export const emptyKeywordIndex = () => new MiniSearch<IndexDoc>(KEYWORD_OPTIONS);
+export const emptyKeywordIndex = () => new MiniSearch<IndexDoc>(keywordOptions());
 
-export const loadKeywordIndex = async (key: string) => MiniSearch.loadJSONAsync<IndexDoc>(await read(key), KEYWORD_OPTIONS);
+export const loadKeywordIndex = async (key: string, format = INDEX_FORMAT) => MiniSearch.loadJSONAsync<IndexDoc>(await read(key), keywordOptions(format));
 
 export const loadVectorFile = async (key: string) => JSON.parse(await read(key)) as VectorFile;

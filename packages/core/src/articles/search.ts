@@ -2,6 +2,7 @@ import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
 import type { TenantContext, TenantKey } from '../auth/context.js';
 import { embedder } from '../ports/embedder.js';
 import { SearchIndexState } from './entities.js';
+import { highlight, queryWords } from './query.js';
 import { slugOwner } from './slugs.js';
 import {
   dequantize,
@@ -9,6 +10,7 @@ import {
   loadVectorFile,
   SnapshotMissingError,
   snapshotKeys,
+  termOf as termFor,
   type IndexDoc,
   type StoredFields,
 } from './search-snapshot.js';
@@ -16,6 +18,7 @@ import {
 interface LoadedSnapshot {
   version: number;
   snapshotId: string;
+  format: number;
   keyword: MiniSearch<IndexDoc>;
   vectors?: Map<string, { categoryId: string | null; chunks: Float32Array[] }>;
 }
@@ -37,7 +40,13 @@ async function snapshotFor(tenant: Tenant, withVectors: boolean, retried = false
   try {
     let snap = loaded.get(cacheKey);
     if (!snap || snap.version < state.version) {
-      snap = { version: state.version, snapshotId: state.snapshotId, keyword: await loadKeywordIndex(snapshotKeys(tenant.projectId, tenant.env, state.snapshotId).keyword) };
+      const format = state.format ?? 1;
+      snap = {
+        version: state.version,
+        snapshotId: state.snapshotId,
+        format,
+        keyword: await loadKeywordIndex(snapshotKeys(tenant.projectId, tenant.env, state.snapshotId).keyword, format),
+      };
       loaded.set(cacheKey, snap);
     }
     if (withVectors && !snap.vectors) {
@@ -57,33 +66,41 @@ async function snapshotFor(tenant: Tenant, withVectors: boolean, retried = false
   }
 }
 
-function keywordRanking(index: MiniSearch<IndexDoc>, q: string, categoryId: string | undefined): string[] {
+/**
+ * BM25 (MiniSearch's BM25+) over the snapshot's terms: title matches weigh 4, excerpt 2, body 1; a
+ * document matching more of the query's words scores higher, so no all-words pass is needed. The
+ * query rules (docs/decisions.md, Knowledge base): stop words dropped, stems matched, prefixes for
+ * words of 3 letters or more, one typo for words of 5 or more.
+ */
+const KEYWORD_SEARCH: SearchOptions = {
+  boost: { title: 4, excerpt: 2 },
+  combineWith: 'OR',
+  prefix: (term) => term.length >= 3,
+  fuzzy: (term) => (term.length >= 5 ? 1 : false),
+  weights: { prefix: 0.3, fuzzy: 0.2 },
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+};
+
+interface Hit {
+  id: string;
+  /** The document terms the query matched (for highlights). */
+  terms: string[];
+}
+
+function keywordRanking(index: MiniSearch<IndexDoc>, q: string, categoryId: string | undefined): Hit[] {
   const filter = categoryId ? (r: SearchResult) => r.categoryId === categoryId : undefined;
-  if (!q.trim()) {
+  const query = queryWords(q);
+  if (!query.length) {
     // No query: every published article (of the category), most recently published first.
     return index
       .search(MiniSearch.wildcard, { filter })
       .sort((a, b) => String(b.publishedAt ?? '').localeCompare(String(a.publishedAt ?? '')))
-      .map((r) => String(r.id));
+      .map((r) => ({ id: String(r.id), terms: [] }));
   }
-  const options: SearchOptions = {
-    boost: { title: 4, excerpt: 2 },
-    prefix: true,
-    // One typo per word, for words long enough that one edit still means something.
-    fuzzy: (term) => (term.length >= 3 ? 1 : false),
-    filter,
-  };
-  // Every word must match when some article has them all; otherwise any word counts.
-  let combineWith: 'AND' | 'OR' = 'AND';
-  let hits = index.search(q, { ...options, combineWith });
-  if (hits.length === 0) hits = index.search(q, { ...options, combineWith: (combineWith = 'OR') });
-  // Title matches come first whatever the body scores: the boost alone cannot promise it.
-  const inTitle = new Set(index.search(q, { ...options, combineWith, fields: ['title'] }).map((r) => r.id));
-  const ranked = [...hits.filter((r) => inTitle.has(r.id)), ...hits.filter((r) => !inTitle.has(r.id))];
-  return ranked.map((r) => String(r.id));
+  return index.search(query.join(' '), { ...KEYWORD_SEARCH, filter }).map((r) => ({ id: String(r.id), terms: r.terms }));
 }
 
-async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: string | undefined): Promise<string[]> {
+async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: string | undefined): Promise<Hit[]> {
   if (!q.trim()) return keywordRanking(snap.keyword, q, categoryId);
   const [query] = await embedder().embed([q]);
   const scored: { id: string; score: number }[] = [];
@@ -98,14 +115,21 @@ async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: stri
     }
     if (best >= MIN_SIMILARITY) scored.push({ id, score: best });
   }
-  return scored.sort((a, b) => b.score - a.score).map((s) => s.id);
+  return scored.sort((a, b) => b.score - a.score).map((s) => ({ id: s.id, terms: [] }));
 }
 
 /** Reciprocal rank fusion: robust to the two rankings' scores being on different scales. */
-function fuse(...rankings: string[][]): string[] {
-  const scores = new Map<string, number>();
-  for (const ranking of rankings) for (const [rank, id] of ranking.entries()) scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1));
-  return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+function fuse(...rankings: Hit[][]): Hit[] {
+  const scores = new Map<string, { score: number; terms: string[] }>();
+  for (const ranking of rankings) {
+    for (const [rank, hit] of ranking.entries()) {
+      const entry = scores.get(hit.id) ?? { score: 0, terms: [] };
+      entry.score += 1 / (RRF_K + rank + 1);
+      entry.terms.push(...hit.terms);
+      scores.set(hit.id, entry);
+    }
+  }
+  return [...scores.entries()].sort((a, b) => b[1].score - a[1].score).map(([id, { terms }]) => ({ id, terms }));
 }
 
 export async function searchArticles(
@@ -127,8 +151,10 @@ export async function searchArticles(
         ? await semanticRanking(snap, query.q, categoryId)
         : fuse(keywordRanking(snap.keyword, query.q, categoryId), await semanticRanking(snap, query.q, categoryId));
 
-  const results = ranking.slice((query.page - 1) * query.limit, query.page * query.limit).map((id) => {
+  const termOf = termFor(snap.format);
+  const results = ranking.slice((query.page - 1) * query.limit, query.page * query.limit).map(({ id, terms }) => {
     const stored = snap.keyword.getStoredFields(id) as unknown as StoredFields;
+    const matched = new Set(terms);
     return {
       id,
       title: stored.title,
@@ -136,6 +162,7 @@ export async function searchArticles(
       excerpt: stored.excerpt ?? null,
       categoryId: stored.categoryId ?? null,
       publishedAt: stored.publishedAt ?? null,
+      highlight: { title: highlight(stored.title, matched, termOf), excerpt: stored.excerpt ? highlight(stored.excerpt, matched, termOf) : null },
     };
   });
   return { results, query: query.q, count: results.length };

@@ -1,5 +1,6 @@
 import { awsClientConfig, env } from '../config.js';
 import { lazyClient } from './lazy-client.js';
+import { randomUUID } from 'node:crypto';
 import type { QueueInput, QueueName } from '../queues/registry.js';
 
 // The SQS client loads on the first send: reads never enqueue, so they do not pay for it at cold start.
@@ -39,9 +40,22 @@ async function send(queue: QueueName, message: unknown, options: EnqueueOptions)
     new sdk.SendMessageCommand({
       QueueUrl: urlOf(queue),
       MessageBody: encodeMessage(message),
+      ...ordering(queue, message),
       ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),
     }),
   );
+}
+
+/**
+ * On a FIFO queue (an ordered one in the registry, its URL ending in .fifo): the message's tenant as
+ * its group, so one tenant's messages are consumed one batch at a time, and a random deduplication
+ * id, since every send is its own message (an article published twice within SQS's five-minute
+ * deduplication window must be indexed twice).
+ */
+function ordering(queue: QueueName, message: unknown) {
+  if (!urlOf(queue).endsWith('.fifo')) return {};
+  const { projectId, env } = message as { projectId: string; env: string };
+  return { MessageGroupId: `${projectId}#${env}`, MessageDeduplicationId: randomUUID() };
 }
 
 /** Sends many messages, ten per SQS request; throws if any entry failed. */
@@ -52,7 +66,7 @@ export async function enqueueMany<Q extends QueueName>(queue: Q, messages: Queue
     const out = await sqs.send(
       new sdk.SendMessageBatchCommand({
         QueueUrl: urlOf(queue),
-        Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: encodeMessage(m) })),
+        Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: encodeMessage(m), ...ordering(queue, m) })),
       }),
     );
     if (out.Failed?.length) throw new Error(`SQS rejected ${out.Failed.length} messages on ${queue}: ${out.Failed[0]?.Message}`);
