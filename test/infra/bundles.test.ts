@@ -8,12 +8,12 @@ import { promisify } from 'node:util';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sesTags } from '@helpdesk/core/emails/ses-events';
+import { putObject } from '@helpdesk/core/ports/blob-store';
 import { enqueue } from '@helpdesk/core/ports/queue';
 import { REPO_ROOT } from '../../infra/paths.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import {
-import { putObject } from '@helpdesk/core/ports/blob-store';
   httpEvent,
   invoke,
   pool,
