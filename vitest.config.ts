@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'test/articles/embedder.test.ts',
+  'test/articles/query.test.ts',
   'test/conversations/address.test.ts',
   'test/emails/sender.test.ts',
   'test/foundation/config.test.ts',

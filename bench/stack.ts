@@ -19,11 +19,11 @@ export type Call = (method: string, path: string, options?: { body?: unknown; qu
  * the HTTP server and the queue pollers. The pollers run only when a phase asks for them, so the
  * DynamoDB requests counted for an API call are that call's own.
  */
-export async function startStack() {
+export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = {}) {
   const emulators = await startEmulators();
   const resources = await provision(emulators.endpoints, { tableName: 'bench', queuePrefix: 'bench', bucket: 'bench' });
   Object.assign(process.env, handlerEnvironment(emulators.endpoints, resources), {
-    POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+    POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'CRITICAL',
     AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
   });
   // Imported after the environment points at the stand-ins: the clients read it when created.

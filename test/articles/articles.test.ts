@@ -316,6 +316,7 @@ describe('GET /articles/search', () => {
           excerpt: expect.stringContaining('Webhooks deliver'),
           categoryId: null,
           publishedAt: expect.any(String),
+          highlight: { title: 'Configuring webhooks', excerpt: expect.stringContaining(`the <em>${word}</em> payload`) },
         },
       ],
       query: word,
@@ -345,6 +346,24 @@ describe('GET /articles/search', () => {
       expect(res.body.error.code).toBe('validation.failed');
     }
     expect((await search(t, { q: 'password', mode: 'fuzzy' })).status).toBe(422);
+  });
+
+  it('searches content words with stems, ranks by how many match, and never drowns in stop words', async () => {
+    const t = await createTenant();
+    const long = (await create(t, { title: 'Everything about your account', body: `${'All of the things you can do with it are in this article. '.repeat(20)}`, status: 'published' })).body;
+    const del = (await create(t, { title: 'Delete mail', body: 'Sending a deleted mail to the trash: select the mails, then delete.', status: 'published' })).body;
+    const send = (await create(t, { title: 'Send invoices', body: 'Invoices are sent monthly.', status: 'published' })).body;
+    await app.drain();
+    // Stop words ("I want to ... all ... from my") must not make the long article the only answer.
+    expect(ids(await search(t, { q: 'I want to delete all mail from my account' }))[0]).toBe(del.id);
+    expect(ids(await search(t, { q: 'sending invoice' }))[0]).toBe(send.id);
+    const both = ids(await search(t, { q: 'deleting sent mails' }));
+    expect(both[0]).toBe(del.id);
+    expect(both).not.toContain(long.id);
+    // Two letters are no prefix: "de" alone finds nothing.
+    expect(ids(await search(t, { q: 'de' }))).toEqual([]);
+    const hit = (await search(t, { q: 'delete' })).body.results[0];
+    expect(hit.highlight).toEqual({ title: '<em>Delete</em> mail', excerpt: expect.stringContaining('<em>deleted</em>') });
   });
 
   it('keeps search per project and environment', async () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Article, SearchIndexState } from '@helpdesk/core/articles/entities';
+import { Article, IndexPending, SearchIndexState } from '@helpdesk/core/articles/entities';
+import { isFifo } from '@helpdesk/core/queues/registry';
 import { indexArticles } from '@helpdesk/core/articles/search-indexer';
 import { snapshotKeys } from '@helpdesk/core/articles/search-snapshot';
 import { deleteObjects } from '@helpdesk/core/ports/blob-store';
 import { startTestApp } from '../support/app.js';
+import { testResources } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 
 const app = await startTestApp();
@@ -59,4 +61,26 @@ describe('indexArticles', () => {
       count: 0,
     });
   });
+});
+
+describe('serialized, coalesced indexing', () => {
+  it('queues index work FIFO per project and environment, and indexes a burst of publishes in few versions', async () => {
+    expect(isFifo('articleIndex')).toBe(true);
+    expect(testResources().queueUrls.articleIndex).toMatch(/\.fifo$/);
+    const t = await createTenant();
+    const count = 40;
+    await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        app.call('POST', '/articles', { key: t.liveKey, body: { title: `Burst ${i}`, body: `quasar article ${i}`, status: 'published' } }),
+      ),
+    );
+    await app.drain();
+    expect(await searchIds(t, 'quasar')).toHaveLength(count);
+    const tenant = { projectId: t.projects.main!.id, env: 'live' as const };
+    const { data: state } = await SearchIndexState.get(tenant).go();
+    // Every batch takes all the articles due, so the burst needs far fewer versions than articles.
+    expect(state!.version).toBeLessThan(count / 2);
+    // Nothing is left due.
+    expect((await IndexPending.query.byTenant(tenant).go()).data).toEqual([]);
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import { errors } from '../errors/common.js';
 import { paginate } from '../http/list.js';
 import { logger } from '../logger.js';
 import { enqueue } from '../ports/queue.js';
-import { Article, ArticleBody, ArticleCategory, articleService, NO_CATEGORY, SlugClaim } from './entities.js';
+import { Article, ArticleBody, ArticleCategory, articleService, IndexPending, NO_CATEGORY, SlugClaim } from './entities.js';
 import type { ArticleCreateInput, ArticleUpdateInput } from './schemas.js';
 import { freeSlug } from './slugs.js';
 import { problem } from '../errors/problem.js';
@@ -52,6 +52,10 @@ export async function loadArticle(tenant: TenantKey, articleId: string) {
   return { article, body: data.articleBody[0]?.body ?? '' };
 }
 
+/** The article's pending search update, an item of its write's transaction (see IndexPending). */
+const indexPending = (ctx: TenantKey, articleId: string) =>
+  put(IndexPending.put({ projectId: ctx.projectId, env: ctx.env, articleId, requestedAt: new Date().toISOString() }));
+
 /** Published articles (and ones that just stopped being published) go through the search indexer. */
 async function requestIndexing(ctx: TenantContext, articleId: string) {
   try {
@@ -75,7 +79,8 @@ export async function createArticle(ctx: TenantContext, input: ArticleCreateInpu
   const manual = input.excerpt !== undefined && input.excerpt !== null;
   const now = new Date().toISOString();
   const tenant = { projectId: ctx.projectId, env: ctx.env };
-  const freshSlug = async () => input.slug ?? (await freeSlug(ctx, 'article', slugify(input.title)));
+  let lostRaces = 0;
+  const freshSlug = async () => input.slug ?? (await freeSlug(ctx, 'article', slugify(input.title), lostRaces++));
   let slug = await freshSlug();
   await commit({
     items: () => ({
@@ -96,6 +101,7 @@ export async function createArticle(ctx: TenantContext, input: ArticleCreateInpu
       ),
       body: put(ArticleBody.create({ ...keyOf(ctx, articleId), body })),
       category: categoryId !== NO_CATEGORY && update(ArticleCategory.patch({ ...tenant, categoryId }).add({ articleCount: 1 })),
+      index: status === 'published' && indexPending(ctx, articleId),
     }),
     refused: async (names) => {
       if (names.has('category')) throw categoryMissing();
@@ -160,6 +166,7 @@ export async function updateArticle(ctx: TenantContext, articleId: string, input
         category: categoryChanged && categoryId !== NO_CATEGORY && update(ArticleCategory.patch({ ...tenant, categoryId }).add({ articleCount: 1 })),
         oldCategory:
           categoryChanged && current.categoryId !== NO_CATEGORY && update(ArticleCategory.patch({ ...tenant, categoryId: current.categoryId }).add({ articleCount: -1 })),
+        index: (status === 'published' || current.status === 'published') && indexPending(ctx, articleId),
       };
     },
     refused: async (names) => {

@@ -34,7 +34,8 @@ export async function listCategories(ctx: TenantContext) {
 
 export async function createCategory(ctx: TenantContext, input: CategoryInput) {
   const categoryId = randomUUID();
-  const freshSlug = async () => input.slug ?? (await freeSlug(ctx, 'category', (await import('./text.js')).slugify(input.name)));
+  let lostRaces = 0;
+  const freshSlug = async () => input.slug ?? (await freeSlug(ctx, 'category', (await import('./text.js')).slugify(input.name), lostRaces++));
   let slug = await freshSlug();
   await commit({
     items: () => ({

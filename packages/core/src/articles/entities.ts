@@ -164,6 +164,27 @@ export const SearchIndexState = lazy(() => new Entity(
   entityConfig(),
 ));
 
+/**
+ * Articles whose search entries are due, per project and environment: written in the article's own
+ * transaction, so no change is lost; the indexer takes all of them at once (coalescing a burst of
+ * publishes into one snapshot version) and removes the ones it applied.
+ */
+export const IndexPending = lazy(() => new Entity(
+  {
+    model: { entity: 'articleIndexPending', version: '1', service: SERVICE },
+    attributes: {
+      ...tenant,
+      articleId: { type: 'string', required: true, readOnly: true },
+      /** The request's time: the indexer removes the item only if no later request replaced it. */
+      requestedAt: { type: 'string', required: true },
+    },
+    indexes: {
+      byTenant: { pk: { field: 'pk', composite: ['projectId', 'env'] }, sk: { field: 'sk', composite: ['articleId'] } },
+    },
+  },
+  entityConfig(),
+));
+
 export const articleService = lazy(() => new Service(
   { article: Article, articleBody: ArticleBody, category: ArticleCategory, slugClaim: SlugClaim },
   entityConfig(),

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { EntityItem } from 'electrodb';
 import type MiniSearch from 'minisearch';
 import type { Environment } from '../auth/entities.js';
 import { isConditionFailure } from '../db/errors.js';
@@ -6,7 +7,7 @@ import { AGAIN, retrying } from '../db/retry.js';
 import { deleteObjects, putObject } from '../ports/blob-store.js';
 import { embedder } from '../ports/embedder.js';
 import { loadArticle } from './articles.js';
-import { Article, NO_CATEGORY, SearchIndexState } from './entities.js';
+import { Article, IndexPending, NO_CATEGORY, SearchIndexState } from './entities.js';
 import {
   emptyKeywordIndex,
   INDEX_FORMAT,
@@ -53,9 +54,18 @@ async function openSnapshot(tenant: Tenant, snapshotId: string | undefined, cach
   return { snapshotId, keyword, vectors };
 }
 
+type Loaded = Awaited<ReturnType<typeof loadArticle>>;
+
+/** Reads the articles, LOAD_CONCURRENCY at a time (a coalesced run may take hundreds). */
+async function loadArticles(tenant: Tenant, ids: string[]): Promise<Loaded[]> {
+  const out: Loaded[] = [];
+  for (let i = 0; i < ids.length; i += LOAD_CONCURRENCY) out.push(...(await Promise.all(ids.slice(i, i + LOAD_CONCURRENCY).map((id) => loadArticle(tenant, id)))));
+  return out;
+}
+const LOAD_CONCURRENCY = 16;
+
 /** Brings one article's entries up to date with the table; false when nothing changed. */
-async function applyArticle(tenant: Tenant, snapshot: WritableSnapshot, articleId: string): Promise<boolean> {
-  const found = await loadArticle(tenant, articleId);
+async function applyArticle(snapshot: WritableSnapshot, articleId: string, found: Loaded): Promise<boolean> {
   const { keyword, vectors } = snapshot;
   if (found?.article.status !== 'published') {
     const present = keyword.has(articleId) || articleId in vectors.docs;
@@ -74,18 +84,37 @@ async function applyArticle(tenant: Tenant, snapshot: WritableSnapshot, articleI
     publishedAt: article.publishedAt ?? null,
     text: markdownToText(found.body),
   };
-  if (keyword.has(articleId)) keyword.replace(doc);
-  else keyword.add(doc);
-
   // The title leads every chunk so each embedding knows what the passage is about.
   const chunks = chunkText(doc.text);
   const texts = chunks.length ? chunks.map((c) => `${doc.title}\n\n${c}`) : [doc.title];
   const model = embedder();
   const hash = createHash('sha256').update(model.id).update('\0').update(texts.join('\0')).digest('base64url');
   const existing = vectors.docs[articleId];
+  // Indexed already as it stands (a coalesced run took it before its own message came): no new version.
+  if (existing?.hash === hash && existing.categoryId === categoryId && sameStored(keyword.getStoredFields(articleId), doc)) return false;
+  if (keyword.has(articleId)) keyword.replace(doc);
+  else keyword.add(doc);
   if (existing?.hash === hash) existing.categoryId = categoryId;
   else vectors.docs[articleId] = { hash, categoryId, chunks: (await model.embed(texts)).map(quantize) };
   return true;
+}
+
+const STORED = ['title', 'slug', 'excerpt', 'categoryId', 'publishedAt'] as const;
+const sameStored = (stored: Record<string, unknown> | undefined, doc: IndexDoc) => stored !== undefined && STORED.every((f) => (stored[f] ?? null) === doc[f]);
+
+/** Removes the pending items this run applied, unless a later request replaced one meanwhile. */
+async function applied(pending: EntityItem<typeof IndexPending>[]) {
+  await Promise.all(
+    pending.map(async (p) => {
+      try {
+        await IndexPending.delete(p)
+          .where((a, op) => op.eq(a.requestedAt, p.requestedAt))
+          .go();
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+      }
+    }),
+  );
 }
 
 /**
@@ -99,8 +128,12 @@ export async function indexArticles(tenant: Tenant, articleIds: string[]) {
   const cacheKey = `${tenant.projectId}#${tenant.env}`;
   await retrying(
     async () => {
-      const { data: state } = await SearchIndexState.get(tenant).go({ consistent: true });
-      let ids = [...new Set(articleIds)];
+      const [{ data: state }, { data: pending }] = await Promise.all([
+        SearchIndexState.get(tenant).go({ consistent: true }),
+        IndexPending.query.byTenant(tenant).go({ pages: 'all' }),
+      ]);
+      // Every article due, not only this batch's: a burst of publishes becomes one version.
+      let ids = [...new Set([...articleIds, ...pending.map((p) => p.articleId)])];
       // A snapshot of an older format is rebuilt from the table in the current one.
       const current = state && (state.format ?? 1) === INDEX_FORMAT ? state.snapshotId : undefined;
       let snapshot: WritableSnapshot;
@@ -113,9 +146,11 @@ export async function indexArticles(tenant: Tenant, articleIds: string[]) {
       }
       if (state && snapshot.snapshotId === '') ids = [...new Set([...ids, ...(await publishedArticleIds(tenant))])];
       let changed = false;
-      for (const id of ids) changed = (await applyArticle(tenant, snapshot, id)) || changed;
+      const loaded = await loadArticles(tenant, ids);
+      for (const [i, id] of ids.entries()) changed = (await applyArticle(snapshot, id, loaded[i])) || changed;
       if (!changed) {
         if (state) committed.set(cacheKey, snapshot);
+        await applied(pending);
         return undefined;
       }
       if (snapshot.keyword.dirtFactor > VACUUM_AT) await snapshot.keyword.vacuum();
@@ -141,6 +176,7 @@ export async function indexArticles(tenant: Tenant, articleIds: string[]) {
         return AGAIN;
       }
       committed.set(cacheKey, { ...snapshot, snapshotId });
+      await applied(pending);
       // Searches that read the previous state may still be loading it; the one before that is free.
       if (state?.previousSnapshotId) await deleteObjects(Object.values(snapshotKeys(tenant.projectId, tenant.env, state.previousSnapshotId)));
       return undefined;

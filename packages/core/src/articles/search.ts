@@ -67,19 +67,21 @@ async function snapshotFor(tenant: Tenant, withVectors: boolean, retried = false
 }
 
 /**
- * BM25 (MiniSearch's BM25+) over the snapshot's terms: title matches weigh 4, excerpt 2, body 1; a
- * document matching more of the query's words scores higher, so no all-words pass is needed. The
- * query rules (docs/decisions.md, Knowledge base): stop words dropped, stems matched, prefixes for
- * words of 3 letters or more, one typo for words of 5 or more.
+ * BM25 (MiniSearch's BM25+) over the snapshot's terms: title matches weigh 8, excerpt 2, body 1 (tuned
+ * on the bench:search collections); a document matching more of the query's words scores higher, so
+ * no all-words pass is needed. The query rules (docs/decisions.md, Knowledge base): stop words
+ * dropped, stems matched, prefixes for words of 3 letters or more, and one typo for a word of 4 or
+ * more that matches nothing as typed (typo expansion of every word cost a third of the query time
+ * and found nothing better).
  */
 const KEYWORD_SEARCH: SearchOptions = {
-  boost: { title: 4, excerpt: 2 },
+  boost: { title: 8, excerpt: 2 },
   combineWith: 'OR',
   prefix: (term) => term.length >= 3,
-  fuzzy: (term) => (term.length >= 5 ? 1 : false),
+  fuzzy: false,
   weights: { prefix: 0.3, fuzzy: 0.2 },
-  bm25: { k: 1.2, b: 0.7, d: 0.5 },
 };
+const TYPO = (term: string) => (term.length >= 4 ? 1 : false);
 
 interface Hit {
   id: string;
@@ -97,7 +99,8 @@ function keywordRanking(index: MiniSearch<IndexDoc>, q: string, categoryId: stri
       .sort((a, b) => String(b.publishedAt ?? '').localeCompare(String(a.publishedAt ?? '')))
       .map((r) => ({ id: String(r.id), terms: [] }));
   }
-  return index.search(query.join(' '), { ...KEYWORD_SEARCH, filter }).map((r) => ({ id: String(r.id), terms: r.terms }));
+  const queries = query.map((word) => ({ queries: [word], fuzzy: index.search(word, KEYWORD_SEARCH).length ? false : TYPO }));
+  return index.search({ combineWith: 'OR', queries }, { ...KEYWORD_SEARCH, filter }).map((r) => ({ id: String(r.id), terms: r.terms }));
 }
 
 async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: string | undefined): Promise<Hit[]> {

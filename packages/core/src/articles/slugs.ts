@@ -1,13 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import type { TenantContext } from '../auth/context.js';
 import { SlugClaim } from './entities.js';
 
 export type SlugKind = 'article' | 'category';
 
+/** Lost races after which a derived slug takes a random suffix instead of the next number. */
+const RACES_BEFORE_RANDOM = 2;
+
 /**
  * The first free slug among `base`, `base-2`, `base-3`, ... as the claims stand now (one Query). The
- * caller's conditional claim is what makes it safe; on a lost race it asks again.
+ * caller's conditional claim is what makes it safe; on a lost race it asks again, and after
+ * RACES_BEFORE_RANDOM lost races (many articles of one title created at once, as an import does) it
+ * takes `base-<random>`, so every writer finishes.
  */
-export async function freeSlug(ctx: TenantContext, kind: SlugKind, base: string): Promise<string> {
+export async function freeSlug(ctx: TenantContext, kind: SlugKind, base: string, lostRaces = 0): Promise<string> {
+  if (lostRaces >= RACES_BEFORE_RANDOM) return `${base.slice(0, 80)}-${randomBytes(3).toString('hex')}`;
   const { data } = await SlugClaim.query
     .bySlug({ projectId: ctx.projectId, env: ctx.env, kind })
     .begins({ slug: base })

@@ -1,0 +1,182 @@
+/**
+ * `npm run bench:search [-- --data DIR] [-- --quick]`: knowledge-base search quality, indexing speed
+ * and search latency, measured through the API on a fresh local stack.
+ * - Quality: each collection (bench/search-data.ts) is loaded as published articles of its own project
+ *   (title = question, body = answer), every judged query runs through GET /articles/search (keyword
+ *   mode; hybrid only with a real embedder, EMBEDDER=bedrock), and MRR@10, nDCG@10, Recall@10 and P@1
+ *   are printed beside a plain BM25 (k1 0.9, b 0.4) computed here over the same text with the
+ *   service's tokenizer. Target: keyword >= BM25 on every collection.
+ * - Indexing: 1,000 articles published as fast as the API takes them (20 clients); the time from the
+ *   last publish until all are searchable, and every error the consumers log meanwhile (a failed
+ *   indexer batch). Target: within 15 s, no failed batch.
+ * - Latency: GET /articles/search over 2,000 articles with 20 concurrent clients. Target p50 <= 50 ms,
+ *   p95 <= 100 ms.
+ * Writes its table to docs/benchmarks.md between its own markers.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../infra/paths.js';
+import { defaultCacheDir, loadCollections, type Collection } from './search-data.js';
+import { bm25, meanScores, scoreRanking, type Scores } from './search-metrics.js';
+import { createFixtures, progress, startStack, type Call } from './stack.js';
+
+const argValue = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const quick = process.argv.includes('--quick');
+const dataDir = path.resolve(argValue('--data') ?? defaultCacheDir());
+const CLIENTS = 20;
+const INDEXING_ARTICLES = quick ? 200 : 1_000;
+const LATENCY_ARTICLES = quick ? 400 : 2_000;
+const LATENCY_REQUESTS = quick ? 400 : 2_000;
+
+const collections = await loadCollections(dataDir);
+
+/** Runs `work` over `items` with `clients` concurrent workers. */
+async function pool<T, R>(items: T[], clients: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]!, i);
+      }
+    }),
+  );
+  return out;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+// Failed indexer batches: the consumer logs each failure (queues/consumer.ts) at level ERROR.
+let consumerErrors = 0;
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+  const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  if (text.includes('"level":"ERROR"')) {
+    consumerErrors++;
+    return true;
+  }
+  return write(chunk, ...rest);
+}) as typeof process.stdout.write;
+
+const began = Date.now();
+progress(`collections from ${dataDir}: ${collections.map((c) => `${c.name} ${c.docs.length} docs / ${c.queries.length} queries`).join(', ')}`);
+const stack = await startStack({ logLevel: 'ERROR' });
+const slugs = [...collections.map((c) => c.name.toLowerCase()), 'indexing', 'latency'];
+
+async function publish(call: Call, project: string, docs: { title: string; body: string }[]) {
+  return pool(docs, CLIENTS, async (doc) => {
+    const res = await call('POST', '/articles', { project, body: { title: doc.title.slice(0, 200) || 'Untitled', body: doc.body.slice(0, 100_000), status: 'published' } });
+    if (res.status !== 200) throw new Error(`POST /articles: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    return (res.body as { id: string }).id;
+  });
+}
+
+async function drained(queue: 'articleIndex') {
+  while ((await stack.waiting(queue)) > 0) await new Promise((r) => setTimeout(r, 100));
+}
+
+const quality: { collection: Collection; keyword: Scores; baseline: Scores }[] = [];
+let indexing = { seconds: 0, publishSeconds: 0, failed: 0, found: 0 };
+let latency = { p50: 0, p95: 0, requests: 0 };
+try {
+  const fixtures = await createFixtures(slugs);
+  stack.useKey(fixtures.key);
+  stack.startConsumers();
+
+  for (const collection of collections) {
+    const project = fixtures.projects[collection.name.toLowerCase()]!;
+    progress(`${collection.name}: publishing ${collection.docs.length} articles`);
+    const ids = await publish(stack.call, project, collection.docs);
+    await drained('articleIndex');
+    const docOf = new Map(ids.map((id, i) => [id, i]));
+    progress(`${collection.name}: ${collection.queries.length} queries`);
+    const baseline = bm25(collection.docs);
+    const keyword = await pool(collection.queries, 4, async (q) => {
+      const res = await stack.call('GET', '/articles/search', { project, query: { q: q.text, limit: 10 } });
+      if (res.status !== 200) throw new Error(`search: ${res.status} ${JSON.stringify(res.body)}`);
+      return scoreRanking((res.body as { results: { id: string }[] }).results.map((r) => docOf.get(r.id)!), q.relevant);
+    });
+    quality.push({ collection, keyword: meanScores(keyword), baseline: meanScores(collection.queries.map((q) => scoreRanking(baseline(q.text), q.relevant))) });
+  }
+
+  // Indexing: many articles published at once, every one searchable by its own word.
+  const project = fixtures.projects.indexing!;
+  const marker = 'quokkaindex';
+  const docs = Array.from({ length: INDEXING_ARTICLES }, (_, i) => ({ title: `Indexing article ${i}`, body: `${marker} body ${i}: ${collections[0]!.docs[i % collections[0]!.docs.length]!.body}` }));
+  progress(`indexing: publishing ${docs.length} articles with ${CLIENTS} clients`);
+  const errorsBefore = consumerErrors;
+  const published = performance.now();
+  await publish(stack.call, project, docs);
+  const lastPublish = performance.now();
+  let found = 0;
+  while (found < docs.length && performance.now() - lastPublish < 120_000) {
+    found = 0;
+    for (let page = 1; ; page++) {
+      const res = await stack.call('GET', '/articles/search', { project, query: { q: marker, limit: 100, page } });
+      const n = (res.body as { count: number }).count;
+      found += n;
+      if (n < 100) break;
+    }
+    if (found < docs.length) await new Promise((r) => setTimeout(r, 250));
+  }
+  indexing = { seconds: (performance.now() - lastPublish) / 1000, publishSeconds: (lastPublish - published) / 1000, failed: consumerErrors - errorsBefore, found };
+  progress(`indexing: ${found}/${docs.length} searchable ${indexing.seconds.toFixed(1)} s after the last publish; ${indexing.failed} consumer errors`);
+
+  // Latency over LATENCY_ARTICLES articles, with queries from the first collection.
+  const latencyProject = fixtures.projects.latency!;
+  const pool2 = collections.flatMap((c) => c.docs);
+  const latencyDocs = Array.from({ length: LATENCY_ARTICLES }, (_, i) => pool2[i % pool2.length]!);
+  progress(`latency: publishing ${latencyDocs.length} articles`);
+  await publish(stack.call, latencyProject, latencyDocs);
+  await drained('articleIndex');
+  const queries = collections[0]!.queries;
+  // One warm-up search loads the snapshot into the instance, as the first search after a publish does.
+  await stack.call('GET', '/articles/search', { project: latencyProject, query: { q: 'warm up' } });
+  const times = await pool(
+    Array.from({ length: LATENCY_REQUESTS }, (_, i) => queries[i % queries.length]!.text),
+    CLIENTS,
+    async (q) => (await stack.call('GET', '/articles/search', { project: latencyProject, query: { q, limit: 10 } })).ms,
+  );
+  times.sort((a, b) => a - b);
+  latency = { p50: percentile(times, 50), p95: percentile(times, 95), requests: times.length };
+  progress(`latency: p50 ${latency.p50.toFixed(0)} ms, p95 ${latency.p95.toFixed(0)} ms over ${times.length} searches`);
+} finally {
+  await stack.stop();
+}
+
+const f3 = (x: number) => x.toFixed(3);
+const verdict = (ok: boolean) => (ok ? 'met' : '**miss**');
+const rows = quality.flatMap(({ collection, keyword, baseline }) => [
+  `| ${collection.name} (${collection.docs.length} docs, ${collection.queries.length} queries) | keyword | ${f3(keyword.mrr)} | ${f3(keyword.ndcg)} | ${f3(keyword.recall)} | ${f3(keyword.p1)} | ${verdict(keyword.mrr >= baseline.mrr && keyword.ndcg >= baseline.ndcg)} |`,
+  `| | BM25 (k1 0.9, b 0.4) | ${f3(baseline.mrr)} | ${f3(baseline.ndcg)} | ${f3(baseline.recall)} | ${f3(baseline.p1)} | |`,
+]);
+const table = [
+  '| Collection | Ranking | MRR@10 | nDCG@10 | Recall@10 | P@1 | Keyword >= BM25 |',
+  '|---|---|---|---|---|---|---|',
+  ...rows,
+  '',
+  '| Measure | Value | Target | |',
+  '|---|---|---|---|',
+  `| Indexing: ${INDEXING_ARTICLES} articles published in ${indexing.publishSeconds.toFixed(1)} s (${CLIENTS} clients), all searchable after the last publish | ${indexing.seconds.toFixed(1)} s (${indexing.found} found) | <= 15 s | ${verdict(indexing.seconds <= 15 && indexing.found === INDEXING_ARTICLES)} |`,
+  `| Failed indexer batches meanwhile | ${indexing.failed} | 0 | ${verdict(indexing.failed === 0)} |`,
+  `| Search latency p50 over ${LATENCY_ARTICLES} articles, ${CLIENTS} clients, ${latency.requests} searches | ${latency.p50.toFixed(0)} ms | <= 50 ms | ${verdict(latency.p50 <= 50)} |`,
+  `| Search latency p95 | ${latency.p95.toFixed(0)} ms | <= 100 ms | ${verdict(latency.p95 <= 100)} |`,
+  '',
+  'Hybrid mode: n/a here (the local embedder is feature hashing; run with EMBEDDER=bedrock for a real one).',
+].join('\n');
+const header = `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${((Date.now() - began) / 1000).toFixed(0)} s${quick ? ' (--quick)' : ''}.`;
+console.log(`${header}\n\n${table}`);
+if (!quick) {
+  const file = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
+  const START = '<!-- bench:search:start -->';
+  const END = '<!-- bench:search:end -->';
+  const section = `${START}\n${header}\n\n${table}\n${END}`;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  writeFileSync(file, current.includes(START) ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), section) : `${current.trimEnd()}\n\n## Knowledge-base search (npm run bench:search)\n\n${section}\n`);
+  progress(`wrote ${path.relative(REPO_ROOT, file)}`);
+}
+process.exit(0);
