@@ -68,7 +68,11 @@ function contributors(outputs: Metafile['outputs'][string][]) {
       by.set(pkg, (by.get(pkg) ?? 0) + bytesInOutput);
     }
   }
-  return [...by].filter(([, b]) => b > 0).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, bytes]) => ({ name, kb: bytes / 1024 }));
+  return [...by]
+    .filter(([, b]) => b > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([name, bytes]) => ({ name, kb: bytes / 1024 }));
 }
 
 /** The output files loaded when `file` is imported: itself and its static imports, transitively. */
@@ -155,7 +159,10 @@ export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: Bundl
         firstCallMs: lazyRounds ? median(Array.from({ length: lazyRounds }, () => child(b.file, path.join(REPO_ROOT, l.file)).lazy)) : NaN,
       })),
     }));
-    return { baseline: results.find((r) => r.name === 'baseline')!, bundles: results.filter((r) => r.name !== 'baseline').sort((a, b) => a.name.localeCompare(b.name)) };
+    return {
+      baseline: results.find((r) => r.name === 'baseline')!,
+      bundles: results.filter((r) => r.name !== 'baseline').sort((a, b) => a.name.localeCompare(b.name)),
+    };
   } finally {
     rmSync(outRoot, { recursive: true, force: true });
   }

@@ -60,7 +60,11 @@ export async function measureChains(stack: Stack, project: string) {
     units: POSTS * EVENTS,
     ...(await chain(stack, POSTS, async () => {
       for (let p = 0; p < POSTS; p++) {
-        const events = Array.from({ length: EVENTS }, (_, i) => ({ level: 'error', message: `Payment ${p * EVENTS + i} failed for order ${i % 7}`, scope: `billing-${i % 4}` }));
+        const events = Array.from({ length: EVENTS }, (_, i) => ({
+          level: 'error',
+          message: `Payment ${p * EVENTS + i} failed for order ${i % 7}`,
+          scope: `billing-${i % 4}`,
+        }));
         await call('POST', '/logs', { events });
       }
     })),
@@ -80,7 +84,8 @@ export async function measureChains(stack: Stack, project: string) {
     progress(`chains: webhook deliveries of ${TICKETS} tickets' events`);
     const hook = await call('POST', '/webhooks', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
     const measured = await chain(stack, TICKETS, async () => {
-      for (let i = 0; i < TICKETS; i++) await call('POST', '/tickets', { subject: `Hook ${i}`, body: 'Deliver me', customer: { email: `hook-${i}@bench.example` } });
+      for (let i = 0; i < TICKETS; i++)
+        await call('POST', '/tickets', { subject: `Hook ${i}`, body: 'Deliver me', customer: { email: `hook-${i}@bench.example` } });
     });
     await call('DELETE', `/webhooks/${hook.body?.id}`);
     const webhooks: ChainCost = { units: delivered, ...measured };

@@ -31,7 +31,10 @@ for (const { system, lines } of files) {
     return learned.issueId;
   });
   const predicted = counted.map(resolve);
-  const s = groupingScores(lines.map((l) => l.truth), predicted);
+  const s = groupingScores(
+    lines.map((l) => l.truth),
+    predicted,
+  );
   totals.ga += s.ga;
   totals.fga += s.fga;
   console.log(`${system.padEnd(12)} GA ${s.ga.toFixed(3)} FGA ${s.fga.toFixed(3)} issues ${s.issues} groups ${s.groups}`);
@@ -43,7 +46,14 @@ for (const { system, lines } of files) {
     });
     const byPred = new Map<string, Set<string>>();
     lines.forEach((l, i) => (byPred.get(predicted[i]!) ?? byPred.set(predicted[i]!, new Set()).get(predicted[i]!)!).add(l.truth));
-    for (const [t, m] of byTruth) if (m.size > 1) console.log(`  SPLIT ${t}\n    ${[...m.values()].slice(0, 4).map((v) => `${v.length}x ${parameterizeFor(v[0]!)}`).join('\n    ')}`);
+    for (const [t, m] of byTruth)
+      if (m.size > 1)
+        console.log(
+          `  SPLIT ${t}\n    ${[...m.values()]
+            .slice(0, 4)
+            .map((v) => `${v.length}x ${parameterizeFor(v[0]!)}`)
+            .join('\n    ')}`,
+        );
     for (const [, ts] of byPred) if (ts.size > 1) console.log(`  MERGED ${[...ts].slice(0, 4).join('  |  ')}`);
   }
 }

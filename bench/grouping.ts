@@ -65,7 +65,10 @@ try {
       const issue = await expectOk(await stack.call('GET', `/log-issues/${id}`, { project }), `${system} GET /log-issues/${id}`);
       live.set(id, issue.mergedInto ?? issue.id);
     }
-    const scores = groupingScores(lines.map((l) => l.truth), rows.map((r) => live.get(r.issueId)!));
+    const scores = groupingScores(
+      lines.map((l) => l.truth),
+      rows.map((r) => live.get(r.issueId)!),
+    );
     results.push({ system, ...scores, seconds, events: lines.length });
     progress(`${system}: GA ${scores.ga.toFixed(3)}, FGA ${scores.fga.toFixed(3)}, ${scores.issues} issues for ${scores.groups} groups`);
   }
@@ -89,6 +92,11 @@ const START = '<!-- bench:grouping:start -->';
 const END = '<!-- bench:grouping:end -->';
 const section = `${START}\n${header}\n\n${table}\n${END}`;
 const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-writeFileSync(file, current.includes(START) ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), section) : `${current.trimEnd()}\n\n## Log grouping (npm run bench:grouping)\n\n${section}\n`);
+writeFileSync(
+  file,
+  current.includes(START)
+    ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), section)
+    : `${current.trimEnd()}\n\n## Log grouping (npm run bench:grouping)\n\n${section}\n`,
+);
 progress(`wrote ${path.relative(REPO_ROOT, file)}`);
 process.exit(0);

@@ -19,7 +19,12 @@ export const logBatch = (i: number) => ({
     return [
       { level: 'error', scope: 'billing', message: `Payment ${n} for customer${n}@shop.example failed` },
       { level: 'warn', scope: 'api', message: `Slow request ${n} took ${n % 900} ms` },
-      { level: 'error', scope: 'worker', message: 'Job crashed', stack: `Error: Job crashed\n    at run (/app/src/jobs/job${n % 3}.ts:${n % 99}:5)\n    at main (/app/src/main.ts:10:3)` },
+      {
+        level: 'error',
+        scope: 'worker',
+        message: 'Job crashed',
+        stack: `Error: Job crashed\n    at run (/app/src/jobs/job${n % 3}.ts:${n % 99}:5)\n    at main (/app/src/main.ts:10:3)`,
+      },
       { level: 'info', scope: 'auth', message: `User ${n} signed in from 10.0.${n % 255}.${n % 200}` },
     ][kind];
   }),
@@ -27,13 +32,19 @@ export const logBatch = (i: number) => ({
 
 export const API_OPS = {
   getTicket: (p: { ticketId: string }) => (): ApiRequest => ({ method: 'GET', path: `/tickets/${p.ticketId}` }),
-  createTicket: () => (c: number, i: number): ApiRequest => ({
-    method: 'POST',
-    path: '/tickets',
-    body: { subject: `Load ${c}-${i}`, body: 'Hello', customer: { email: `load${c}@bench.example` } },
-  }),
-  ingestLogs: () => (c: number, i: number): ApiRequest => ({ method: 'POST', path: '/logs', body: logBatch(c * 100_000 + i) }),
-  searchArticles: () => (c: number, i: number): ApiRequest => ({ method: 'GET', path: '/articles/search', query: { q: SEARCH_WORDS[(c + i) % SEARCH_WORDS.length]! } }),
+  createTicket:
+    () =>
+    (c: number, i: number): ApiRequest => ({
+      method: 'POST',
+      path: '/tickets',
+      body: { subject: `Load ${c}-${i}`, body: 'Hello', customer: { email: `load${c}@bench.example` } },
+    }),
+  ingestLogs:
+    () =>
+    (c: number, i: number): ApiRequest => ({ method: 'POST', path: '/logs', body: logBatch(c * 100_000 + i) }),
+  searchArticles:
+    () =>
+    (c: number, i: number): ApiRequest => ({ method: 'GET', path: '/articles/search', query: { q: SEARCH_WORDS[(c + i) % SEARCH_WORDS.length]! } }),
 };
 
 export type ApiOpName = keyof typeof API_OPS;

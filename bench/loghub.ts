@@ -56,7 +56,20 @@ export function readLogFiles(dir: string): LogFile[] {
 }
 
 /** Source levels as the service names them; anything else (or none) is info. */
-const LEVELS: Record<string, LogLevel> = { trace: 'debug', debug: 'debug', info: 'info', notice: 'info', warn: 'warn', warning: 'warn', error: 'error', err: 'error', severe: 'fatal', fatal: 'fatal', critical: 'fatal', crit: 'fatal' };
+const LEVELS: Record<string, LogLevel> = {
+  trace: 'debug',
+  debug: 'debug',
+  info: 'info',
+  notice: 'info',
+  warn: 'warn',
+  warning: 'warn',
+  error: 'error',
+  err: 'error',
+  severe: 'fatal',
+  fatal: 'fatal',
+  critical: 'fatal',
+  crit: 'fatal',
+};
 export const levelOf = (line: LogLine): LogLevel => LEVELS[line.level?.trim().toLowerCase() ?? ''] ?? 'info';
 
 /**

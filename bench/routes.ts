@@ -41,21 +41,39 @@ export async function measureRoutes(stack: Stack, project: string): Promise<{ re
   const call = (r: Request) => stack.call(r.method, r.path, { body: r.body, query: r.query, project });
 
   progress('per-route: seeding one of each record');
-  const newTicket = async () => idOf(await call({ method: 'POST', path: '/tickets', body: { subject: 'Cannot log in', body: 'It says my password is wrong.', customer: { email: unique('c') } } }), 'ticket');
+  const newTicket = async () =>
+    idOf(
+      await call({
+        method: 'POST',
+        path: '/tickets',
+        body: { subject: 'Cannot log in', body: 'It says my password is wrong.', customer: { email: unique('c') } },
+      }),
+      'ticket',
+    );
   const ticketId = await newTicket();
   const returning = unique('returning');
   await call({ method: 'POST', path: '/tickets', body: { subject: 'First', body: 'Hello', customer: { email: returning } } });
   const customerId = idOf(await call({ method: 'POST', path: '/customers', body: { email: unique('cust'), name: 'Bench Customer' } }), 'customer');
   const categoryId = idOf(await call({ method: 'POST', path: '/article-categories', body: { name: `Category ${++seq}` } }), 'category');
   const newArticle = async () =>
-    idOf(await call({ method: 'POST', path: '/articles', body: { title: `How to reset a password ${++seq}`, body: 'Open settings, then security.', status: 'published', categoryId } }), 'article');
+    idOf(
+      await call({
+        method: 'POST',
+        path: '/articles',
+        body: { title: `How to reset a password ${++seq}`, body: 'Open settings, then security.', status: 'published', categoryId },
+      }),
+      'article',
+    );
   const articleId = await newArticle();
   const newWebhook = async () => idOf(await call({ method: 'POST', path: '/webhooks', body: { url: 'http://127.0.0.1:9/hook' } }), 'webhook');
   const webhookId = await newWebhook();
   const sendBody = () => ({ to: unique('to'), subject: 'Hello', body: 'Plain *body*' });
   const emailId = idOf(await call({ method: 'POST', path: '/emails/send', body: sendBody() }), 'email');
   const scheduledEmail = async () =>
-    idOf(await call({ method: 'POST', path: '/emails/send', body: { ...sendBody(), scheduledAt: new Date(Date.now() + 86_400_000).toISOString() } }), 'scheduled email');
+    idOf(
+      await call({ method: 'POST', path: '/emails/send', body: { ...sendBody(), scheduledAt: new Date(Date.now() + 86_400_000).toISOString() } }),
+      'scheduled email',
+    );
   const logBody = { events: [{ level: 'error', message: 'Payment 1234 failed', scope: 'billing' }] };
   await call({ method: 'POST', path: '/logs', body: logBody });
   stack.startConsumers();
@@ -130,7 +148,11 @@ export async function measureRoutes(stack: Stack, project: string): Promise<{ re
 
   // Other shapes of a route whose cost differs: [route id, label, request].
   const variants: [string, string, () => Promise<Request>][] = [
-    ['createTicket', 'new customer', async () => ({ method: 'POST', path: '/tickets', body: { subject: 'Refund', body: 'Please refund order 42.', customer: { email: unique('c') } } })],
+    [
+      'createTicket',
+      'new customer',
+      async () => ({ method: 'POST', path: '/tickets', body: { subject: 'Refund', body: 'Please refund order 42.', customer: { email: unique('c') } } }),
+    ],
     ['postTicketMessage', 'public reply', fixed({ method: 'POST', path: `/tickets/${ticketId}/messages`, body: { body: 'We are on it.' } })],
   ];
 
@@ -155,7 +177,14 @@ export async function measureRoutes(stack: Stack, project: string): Promise<{ re
     const coldReq = await spec();
     clearPrincipalCache();
     const cold = await stack.recorder.record(() => call(coldReq));
-    results.push({ route: routeKey(route) + label, group: route.group, status: warm!.result.status, warm: warm!.requests, cold: cold.requests, cpuMs: median(cpu) });
+    results.push({
+      route: routeKey(route) + label,
+      group: route.group,
+      status: warm!.result.status,
+      warm: warm!.requests,
+      cold: cold.requests,
+      cpuMs: median(cpu),
+    });
   }
   // Drop what the calls queued (webhook events, emails, indexing): the consumers are measured elsewhere.
   await stack.purge('webhooks', 'emails', 'articleIndex', 'logs', 'sesEvents');

@@ -21,7 +21,9 @@ import { CLIENTS, load, SECONDS, type LoadResult } from './throughput.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load'] as const;
-const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim()).filter(Boolean);
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((p) => p.trim())
+  .filter(Boolean);
 const unknownPhase = only?.find((p) => !(PHASES as readonly string[]).includes(p));
 if (unknownPhase) throw new Error(`BENCH_ONLY: unknown phase ${unknownPhase} (phases: ${PHASES.join(', ')})`);
 const runs = (phase: (typeof PHASES)[number]) => !only || only.includes(phase);
@@ -49,201 +51,246 @@ if (runs('bundles')) {
   row('bundle', 'baseline (DynamoDB document client only)', `${n0(baseline.kb)} KB, init ${n0(baseline.initMs)} ms`);
   for (const b of bundles) {
     const ratio = b.initMs / baseline.initMs;
-    const top = b.top.slice(0, 3).map((t) => `${t.name} ${n0(t.kb)}`).join(', ');
+    const top = b.top
+      .slice(0, 3)
+      .map((t) => `${t.name} ${n0(t.kb)}`)
+      .join(', ');
     const ok = b.kb <= 450 && ratio <= 2;
-    const cause = ok ? '' : ` — over: ${b.kb > 450 ? 'size' : ''}${b.kb > 450 && ratio > 2 ? ', ' : ''}${ratio > 2 ? 'init time' : ''} (largest at init: ${b.top[0]?.name})`;
-    row('bundle', `${b.name} (at init)`, `${n0(b.kb)} KB of ${n0(b.totalKb)} KB shipped (${top}), init ${n0(b.initMs)} ms = ${ratio.toFixed(2)}x${cause}`, '<= 450 KB, <= 2.0x', verdict(ok));
+    const cause = ok
+      ? ''
+      : ` — over: ${b.kb > 450 ? 'size' : ''}${b.kb > 450 && ratio > 2 ? ', ' : ''}${ratio > 2 ? 'init time' : ''} (largest at init: ${b.top[0]?.name})`;
+    row(
+      'bundle',
+      `${b.name} (at init)`,
+      `${n0(b.kb)} KB of ${n0(b.totalKb)} KB shipped (${top}), init ${n0(b.initMs)} ms = ${ratio.toFixed(2)}x${cause}`,
+      '<= 450 KB, <= 2.0x',
+      verdict(ok),
+    );
     for (const l of b.lazy) {
-      const ltop = l.top.slice(0, 2).map((t) => `${t.name} ${n0(t.kb)}`).join(', ');
-      row('lazy', `${b.name}: ${l.module.replace(/^packages\/core\/src\//, 'core/')}`, `first call +${n0(l.kb)} KB (${ltop || 'own code'}), +${n1(l.firstCallMs)} ms`);
+      const ltop = l.top
+        .slice(0, 2)
+        .map((t) => `${t.name} ${n0(t.kb)}`)
+        .join(', ');
+      row(
+        'lazy',
+        `${b.name}: ${l.module.replace(/^packages\/core\/src\//, 'core/')}`,
+        `first call +${n0(l.kb)} KB (${ltop || 'own code'}), +${n1(l.firstCallMs)} ms`,
+      );
     }
   }
 }
 
 // The local stack for everything else.
 const stack = only?.every((p) => p === 'bundles') ? undefined : (progress('starting the local stack'), await startStack());
-if (stack) try {
-  const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load']);
-  stack.useKey(fixtures.key);
+if (stack)
+  try {
+    const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load']);
+    stack.useKey(fixtures.key);
 
-  // 2. Per route.
-  if (runs('routes')) {
-    const { results: routeResults, skipped } = await measureRoutes(stack, 'routes');
-    const GET_ONE = /^GET .*\/\{[a-zA-Z]+\}$/;
-    for (const r of routeResults) {
-      const warm = split(r.warm);
-      const cold = split(r.cold);
-      const value =
-        `${r.status}; warm ${warm.total} req (${warm.own} + ${warm.rate} rate limit: ${warm.list || '-'}), ${n1(warm.rcu)} RCU, ${n1(warm.wcu)} WCU; ` +
-        `cold key ${cold.total} req`;
-      const route = r.route.replace('/api/v1', '');
-      let target = '';
-      let result: Result = '';
-      if (GET_ONE.test(route)) {
-        target = '1 req (rate limit batched)';
-        result = verdict(r.status === 200 && warm.total === 1);
-      } else if (route.startsWith('POST /tickets ') || route === 'POST /tickets') {
-        target = '<= 4 req';
-        result = verdict(r.status === 200 && warm.total <= 4);
-      } else if (route.startsWith('POST /tickets/{ticketId}/messages')) {
-        target = '<= 3 req';
-        result = verdict(r.status === 200 && warm.total <= 3);
-      } else if (r.status !== 200) {
-        target = '200';
-        result = 'miss';
+    // 2. Per route.
+    if (runs('routes')) {
+      const { results: routeResults, skipped } = await measureRoutes(stack, 'routes');
+      const GET_ONE = /^GET .*\/\{[a-zA-Z]+\}$/;
+      for (const r of routeResults) {
+        const warm = split(r.warm);
+        const cold = split(r.cold);
+        const value =
+          `${r.status}; warm ${warm.total} req (${warm.own} + ${warm.rate} rate limit: ${warm.list || '-'}), ${n1(warm.rcu)} RCU, ${n1(warm.wcu)} WCU; ` +
+          `cold key ${cold.total} req`;
+        const route = r.route.replace('/api/v1', '');
+        let target = '';
+        let result: Result = '';
+        if (GET_ONE.test(route)) {
+          target = '1 req (rate limit batched)';
+          result = verdict(r.status === 200 && warm.total === 1);
+        } else if (route.startsWith('POST /tickets ') || route === 'POST /tickets') {
+          target = '<= 4 req';
+          result = verdict(r.status === 200 && warm.total <= 4);
+        } else if (route.startsWith('POST /tickets/{ticketId}/messages')) {
+          target = '<= 3 req';
+          result = verdict(r.status === 200 && warm.total <= 3);
+        } else if (r.status !== 200) {
+          target = '200';
+          result = 'miss';
+        }
+        row('route', route, value, target, result);
       }
-      row('route', route, value, target, result);
-    }
-    row('route', 'not measured', skipped.map((s) => s.replace('/api/v1', '')).join(', ') || '-');
+      row('route', 'not measured', skipped.map((s) => s.replace('/api/v1', '')).join(', ') || '-');
 
-    // Cost per route at the deployed memory size, beside the floor.
-    const floor = floorDollars();
-    row('cost', `prices (us-east-1, ${PRICES.asOf}; bench/cost.ts)`, `HTTP API $${PRICES.httpApiPerMillion}/M, Lambda arm64 $${PRICES.lambdaArmPerGbSecond}/GB-s + $${PRICES.lambdaPerMillionInvocations}/M, DynamoDB $${PRICES.dynamoWritePerMillionUnits}/M WRU, $${PRICES.dynamoReadPerMillionUnits}/M RRU`);
-    row('cost', 'floor: API Gateway + one eventually consistent read', `${perMillion(floor)} per million requests`);
-    const usageOf = (r: (typeof routeResults)[number]): Usage => ({ cpuMs: r.cpuMs, ...unitsOf(r.warm) });
-    for (const r of routeResults) {
-      const mb = HTTP_MEMORY_MB[r.group as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
-      const u = usageOf(r);
-      const d = apiCallDollars(u, mb);
+      // Cost per route at the deployed memory size, beside the floor.
+      const floor = floorDollars();
       row(
         'cost',
-        r.route.replace('/api/v1', ''),
-        `${perMillion(d.total)} per million = ${(d.total / floor).toFixed(1)}x floor (API ${perMillion(d.api)}, Lambda ${perMillion(d.lambda)} at ${mb} MB / ${n1(durationAt(u, mb))} ms, DynamoDB ${perMillion(d.dynamo)}: ${n1(u.readUnits)} RRU, ${n1(u.writeUnits)} WRU)`,
+        `prices (us-east-1, ${PRICES.asOf}; bench/cost.ts)`,
+        `HTTP API $${PRICES.httpApiPerMillion}/M, Lambda arm64 $${PRICES.lambdaArmPerGbSecond}/GB-s + $${PRICES.lambdaPerMillionInvocations}/M, DynamoDB $${PRICES.dynamoWritePerMillionUnits}/M WRU, $${PRICES.dynamoReadPerMillionUnits}/M RRU`,
       );
+      row('cost', 'floor: API Gateway + one eventually consistent read', `${perMillion(floor)} per million requests`);
+      const usageOf = (r: (typeof routeResults)[number]): Usage => ({ cpuMs: r.cpuMs, ...unitsOf(r.warm) });
+      for (const r of routeResults) {
+        const mb = HTTP_MEMORY_MB[r.group as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
+        const u = usageOf(r);
+        const d = apiCallDollars(u, mb);
+        row(
+          'cost',
+          r.route.replace('/api/v1', ''),
+          `${perMillion(d.total)} per million = ${(d.total / floor).toFixed(1)}x floor (API ${perMillion(d.api)}, Lambda ${perMillion(d.lambda)} at ${mb} MB / ${n1(durationAt(u, mb))} ms, DynamoDB ${perMillion(d.dynamo)}: ${n1(u.readUnits)} RRU, ${n1(u.writeUnits)} WRU)`,
+        );
+      }
+
+      // Memory per group from its routes' duration curve.
+      const groups = [...new Set(routeResults.map((r) => r.group))].sort();
+      for (const g of groups) {
+        const { best, curve, fits } = chooseMemory(routeResults.filter((r) => r.group === g).map(usageOf));
+        const deployed = HTTP_MEMORY_MB[g as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
+        const points = curve.map((c) => `${c.mb} MB ${n1(c.ms)} ms ${perMillion(c.dollars)}/M (${c.score.toFixed(3)})`).join(', ');
+        row('memory', `http/${g}`, `${points}; best ${best} MB, deployed ${deployed} MB`, 'deployed scores within 2% of best', verdict(fits(deployed)));
+      }
     }
 
-    // Memory per group from its routes' duration curve.
-    const groups = [...new Set(routeResults.map((r) => r.group))].sort();
-    for (const g of groups) {
-      const { best, curve, fits } = chooseMemory(routeResults.filter((r) => r.group === g).map(usageOf));
-      const deployed = HTTP_MEMORY_MB[g as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
-      const points = curve.map((c) => `${c.mb} MB ${n1(c.ms)} ms ${perMillion(c.dollars)}/M (${c.score.toFixed(3)})`).join(', ');
-      row('memory', `http/${g}`, `${points}; best ${best} MB, deployed ${deployed} MB`, 'deployed scores within 2% of best', verdict(fits(deployed)));
+    // 2b. Background work end to end: per thousand emails, log events, webhook deliveries.
+    if (runs('chains')) {
+      const chains = await measureChains(stack, 'chains');
+      const sqsDollars = (messages: number) => (messages * 1.2 * PRICES.sqsPerMillionRequests) / 1e6; // send, and receive + delete in batches of 10
+      // `group` undefined: the API calls only raised the events (another route's cost), not counted here.
+      const perThousand = (name: string, c: ChainCost, group: keyof typeof HTTP_MEMORY_MB | undefined, consumer: string, extra = 0) => {
+        const apiUsage: Usage = { cpuMs: c.api.cpuMs / Math.max(1, c.api.calls), ...unitsOf(c.api.requests) };
+        apiUsage.readUnits /= Math.max(1, c.api.calls);
+        apiUsage.writeUnits /= Math.max(1, c.api.calls);
+        apiUsage.awsRequests /= Math.max(1, c.api.calls);
+        const consumerUsage = unitsOf(c.consumers.requests);
+        const batches = Math.max(1, Math.ceil(c.consumers.messages / 10));
+        const consumerCall = { cpuMs: c.consumers.cpuMs / batches, awsRequests: consumerUsage.awsRequests / batches };
+        const mb = CONSUMER_MEMORY_MB[consumer] ?? DEFAULT_MEMORY_MB;
+        const api = group ? apiCallDollars(apiUsage, HTTP_MEMORY_MB[group]).total * c.api.calls : 0;
+        const lambda = lambdaDollars(durationAt(consumerCall, mb), mb) * batches;
+        const dynamo = dynamoDollars(consumerUsage);
+        const total = api + lambda + dynamo + sqsDollars(c.consumers.messages) + extra;
+        const per = c.units ? (total / c.units) * 1000 : NaN;
+        row(
+          'cost',
+          `per thousand ${name}`,
+          c.units
+            ? `$${per.toFixed(4)} (${c.units} measured: API calls ${group ? `$${((api / c.units) * 1000).toFixed(4)}` : 'not counted (the events came from POST /tickets)'}, consumers $${(((lambda + dynamo) / c.units) * 1000).toFixed(4)} over ${c.consumers.messages} messages, ${n1(consumerUsage.readUnits)} RRU, ${n1(consumerUsage.writeUnits)} WRU${extra ? `, SES $${((extra / c.units) * 1000).toFixed(4)}` : ''})`
+            : 'not measured (no unit of work completed)',
+        );
+        const { best, curve, fits } = chooseMemory([consumerCall]);
+        row(
+          'memory',
+          `queue/${consumer} (per batch of 10)`,
+          `${curve.map((p) => `${p.mb} MB ${n1(p.ms)} ms (${p.score.toFixed(3)})`).join(', ')}; best ${best} MB, deployed ${mb} MB`,
+          'deployed scores within 2% of best',
+          verdict(fits(mb)),
+        );
+      };
+      perThousand('emails sent', chains.emails, 'emails', 'emails', (chains.emails.units * PRICES.sesPerThousandEmails) / 1000);
+      perThousand('log events ingested and grouped', chains.logs, 'logs', 'log-grouping');
+      perThousand('webhook deliveries', chains.webhooks, undefined, 'webhooks');
     }
-  }
 
-  // 2b. Background work end to end: per thousand emails, log events, webhook deliveries.
-  if (runs('chains')) {
-    const chains = await measureChains(stack, 'chains');
-    const sqsDollars = (messages: number) => (messages * 1.2 * PRICES.sqsPerMillionRequests) / 1e6; // send, and receive + delete in batches of 10
-    // `group` undefined: the API calls only raised the events (another route's cost), not counted here.
-    const perThousand = (name: string, c: ChainCost, group: keyof typeof HTTP_MEMORY_MB | undefined, consumer: string, extra = 0) => {
-      const apiUsage: Usage = { cpuMs: c.api.cpuMs / Math.max(1, c.api.calls), ...unitsOf(c.api.requests) };
-      apiUsage.readUnits /= Math.max(1, c.api.calls);
-      apiUsage.writeUnits /= Math.max(1, c.api.calls);
-      apiUsage.awsRequests /= Math.max(1, c.api.calls);
-      const consumerUsage = unitsOf(c.consumers.requests);
-      const batches = Math.max(1, Math.ceil(c.consumers.messages / 10));
-      const consumerCall = { cpuMs: c.consumers.cpuMs / batches, awsRequests: consumerUsage.awsRequests / batches };
-      const mb = CONSUMER_MEMORY_MB[consumer] ?? DEFAULT_MEMORY_MB;
-      const api = group ? apiCallDollars(apiUsage, HTTP_MEMORY_MB[group]).total * c.api.calls : 0;
-      const lambda = lambdaDollars(durationAt(consumerCall, mb), mb) * batches;
-      const dynamo = dynamoDollars(consumerUsage);
-      const total = api + lambda + dynamo + sqsDollars(c.consumers.messages) + extra;
-      const per = c.units ? (total / c.units) * 1000 : NaN;
-      row(
-        'cost',
-        `per thousand ${name}`,
-        c.units
-          ? `$${per.toFixed(4)} (${c.units} measured: API calls ${group ? `$${((api / c.units) * 1000).toFixed(4)}` : 'not counted (the events came from POST /tickets)'}, consumers $${(((lambda + dynamo) / c.units) * 1000).toFixed(4)} over ${c.consumers.messages} messages, ${n1(consumerUsage.readUnits)} RRU, ${n1(consumerUsage.writeUnits)} WRU${extra ? `, SES $${((extra / c.units) * 1000).toFixed(4)}` : ''})`
-          : 'not measured (no unit of work completed)',
-      );
-      const { best, curve, fits } = chooseMemory([consumerCall]);
-      row('memory', `queue/${consumer} (per batch of 10)`, `${curve.map((p) => `${p.mb} MB ${n1(p.ms)} ms (${p.score.toFixed(3)})`).join(', ')}; best ${best} MB, deployed ${mb} MB`, 'deployed scores within 2% of best', verdict(fits(mb)));
-    };
-    perThousand('emails sent', chains.emails, 'emails', 'emails', (chains.emails.units * PRICES.sesPerThousandEmails) / 1000);
-    perThousand('log events ingested and grouped', chains.logs, 'logs', 'log-grouping');
-    perThousand('webhook deliveries', chains.webhooks, undefined, 'webhooks');
-  }
-
-  // 3. Scale.
-  if (runs('scale')) {
-    const scaleCtx = await tenantContext(fixtures.key, 'scale');
-    const { threadId } = await seedTickets(scaleCtx, fixtures.members);
-    await stack.purge('webhooks', 'emails');
-    for (const s of await measureScale(stack, 'scale', fixtures.members, threadId)) {
-      const value = `${s.status}; total ${s.total}; ${s.requests} req (${s.list}), ${n1(s.rcu)} RCU ≈ ${kb(s.bytes)} read, ${n0(s.ms)} ms`;
-      row('scale', s.name, value, s.targeted ? '<= 2 MB read' : '', s.targeted ? verdict(s.status === 200 && s.bytes <= 2 * 1024 * 1024) : '');
+    // 3. Scale.
+    if (runs('scale')) {
+      const scaleCtx = await tenantContext(fixtures.key, 'scale');
+      const { threadId } = await seedTickets(scaleCtx, fixtures.members);
+      await stack.purge('webhooks', 'emails');
+      for (const s of await measureScale(stack, 'scale', fixtures.members, threadId)) {
+        const value = `${s.status}; total ${s.total}; ${s.requests} req (${s.list}), ${n1(s.rcu)} RCU ≈ ${kb(s.bytes)} read, ${n0(s.ms)} ms`;
+        row('scale', s.name, value, s.targeted ? '<= 2 MB read' : '', s.targeted ? verdict(s.status === 200 && s.bytes <= 2 * 1024 * 1024) : '');
+      }
     }
-  }
 
-  // 4. Throughput, with the consumers stopped: each load measures the API alone.
-  if (runs('load')) {
-    progress(`seeding ${ARTICLES} published articles`);
-    const kbCtx = await tenantContext(fixtures.key, 'kb');
-    const { createArticle } = await import('@helpdesk/core/articles/articles');
-    const { indexArticles } = await import('@helpdesk/core/articles/search-indexer');
-    const words = SEARCH_WORDS;
-    const articleIds: string[] = [];
-    await pool(ARTICLES, 16, async (i) => {
-      const a = words[i % words.length]!;
-      const b = words[(i * 7 + 3) % words.length]!;
-      const article = await createArticle(kbCtx, {
-        title: `${a} ${b} guide ${i}`,
-        body: `# ${a}\n\nHow to manage your ${a} and ${b} settings, step ${i}. `.repeat(6),
-        status: 'published',
+    // 4. Throughput, with the consumers stopped: each load measures the API alone.
+    if (runs('load')) {
+      progress(`seeding ${ARTICLES} published articles`);
+      const kbCtx = await tenantContext(fixtures.key, 'kb');
+      const { createArticle } = await import('@helpdesk/core/articles/articles');
+      const { indexArticles } = await import('@helpdesk/core/articles/search-indexer');
+      const words = SEARCH_WORDS;
+      const articleIds: string[] = [];
+      await pool(ARTICLES, 16, async (i) => {
+        const a = words[i % words.length]!;
+        const b = words[(i * 7 + 3) % words.length]!;
+        const article = await createArticle(kbCtx, {
+          title: `${a} ${b} guide ${i}`,
+          body: `# ${a}\n\nHow to manage your ${a} and ${b} settings, step ${i}. `.repeat(6),
+          status: 'published',
+        });
+        articleIds[i] = article.id;
       });
-      articleIds[i] = article.id;
-    });
-    // The consumer's own indexer over all of them at once; the per-article queue messages are then redundant.
-    await indexArticles({ projectId: kbCtx.projectId, env: kbCtx.env }, articleIds);
-    await stack.purge('articleIndex', 'webhooks');
+      // The consumer's own indexer over all of them at once; the per-article queue messages are then redundant.
+      await indexArticles({ projectId: kbCtx.projectId, env: kbCtx.env }, articleIds);
+      await stack.purge('articleIndex', 'webhooks');
 
-    const loadCtx = await tenantContext(fixtures.key, 'load');
-    const { createTicket } = await import('@helpdesk/core/tickets/create');
-    const loadTicket = await createTicket(loadCtx, { subject: 'Load', body: 'One message.', customer: { email: 'load@bench.example' } });
-    const { Ticket } = await import('@helpdesk/core/tickets/entities');
-    const ticketKey = Ticket.get({ projectId: loadCtx.projectId, env: loadCtx.env, ticketId: loadTicket.id }).params() as { TableName: string; Key: Record<string, string> };
+      const loadCtx = await tenantContext(fixtures.key, 'load');
+      const { createTicket } = await import('@helpdesk/core/tickets/create');
+      const loadTicket = await createTicket(loadCtx, { subject: 'Load', body: 'One message.', customer: { email: 'load@bench.example' } });
+      const { Ticket } = await import('@helpdesk/core/tickets/entities');
+      const ticketKey = Ticket.get({ projectId: loadCtx.projectId, env: loadCtx.env, ticketId: loadTicket.id }).params() as {
+        TableName: string;
+        Key: Record<string, string>;
+      };
 
-    const EVENTS_PER_GROUPING_MESSAGE = 25; // 100 events in 4 fingerprints
+      const EVENTS_PER_GROUPING_MESSAGE = 25; // 100 events in 4 fingerprints
 
-    const api = (op: Extract<LoadSpec, { kind: 'api' }>['op'], project: string, params: Record<string, string> = {}): LoadSpec => ({
-      kind: 'api',
-      op,
-      params,
-      apiUrl: stack.apiUrl,
-      key: stack.key(),
-      project,
-    });
-    const ceiling = await load('DynamoDB Local GetItem', { kind: 'getItem', endpoint: stack.endpoints.dynamodb, tableName: ticketKey.TableName, key: ticketKey.Key });
-    const loads: LoadResult[] = [
-      await load('GET /tickets/{id}', api('getTicket', 'load', { ticketId: loadTicket.id })),
-      await load('POST /tickets', api('createTicket', 'load')),
-      await load('POST /logs (100 events)', api('ingestLogs', 'load')),
-      await load('GET /articles/search', api('searchArticles', 'kb')),
-    ];
-    row('load', `DynamoDB Local GetItem (ceiling, ${CLIENTS} loops, ${SECONDS} s)`, `${n0(ceiling.rps)} op/s, p50 ${n1(ceiling.p50)} ms`);
-    for (const l of loads) {
-      const ratio = l.rps / ceiling.rps;
-      const value = `${n0(l.rps)} req/s = ${(ratio * 100).toFixed(0)}% of ceiling; p50 ${n0(l.p50)} ms, p95 ${n0(l.p95)} ms; ${l.errors} errors`;
-      const targeted = l.name === 'GET /tickets/{id}';
-      row('load', l.name, value, targeted ? '>= 45% of ceiling' : '', targeted ? verdict(ratio >= 0.45 && l.errors === 0) : '');
+      const api = (op: Extract<LoadSpec, { kind: 'api' }>['op'], project: string, params: Record<string, string> = {}): LoadSpec => ({
+        kind: 'api',
+        op,
+        params,
+        apiUrl: stack.apiUrl,
+        key: stack.key(),
+        project,
+      });
+      const ceiling = await load('DynamoDB Local GetItem', {
+        kind: 'getItem',
+        endpoint: stack.endpoints.dynamodb,
+        tableName: ticketKey.TableName,
+        key: ticketKey.Key,
+      });
+      const loads: LoadResult[] = [
+        await load('GET /tickets/{id}', api('getTicket', 'load', { ticketId: loadTicket.id })),
+        await load('POST /tickets', api('createTicket', 'load')),
+        await load('POST /logs (100 events)', api('ingestLogs', 'load')),
+        await load('GET /articles/search', api('searchArticles', 'kb')),
+      ];
+      row('load', `DynamoDB Local GetItem (ceiling, ${CLIENTS} loops, ${SECONDS} s)`, `${n0(ceiling.rps)} op/s, p50 ${n1(ceiling.p50)} ms`);
+      for (const l of loads) {
+        const ratio = l.rps / ceiling.rps;
+        const value = `${n0(l.rps)} req/s = ${(ratio * 100).toFixed(0)}% of ceiling; p50 ${n0(l.p50)} ms, p95 ${n0(l.p95)} ms; ${l.errors} errors`;
+        const targeted = l.name === 'GET /tickets/{id}';
+        row('load', l.name, value, targeted ? '>= 45% of ceiling' : '', targeted ? verdict(ratio >= 0.45 && l.errors === 0) : '');
+      }
+      const search = loads.find((l) => l.name === 'GET /articles/search')!;
+      row(
+        'load',
+        `search latency over ${ARTICLES} published articles`,
+        `p50 ${n1(search.p50)} ms, p95 ${n1(search.p95)} ms (under ${CLIENTS} concurrent clients)`,
+      );
+      const ingest = loads.find((l) => l.name.startsWith('POST /logs'))!;
+      row('load', 'log ingest through POST /logs', `${n0(ingest.rps * 100)} events/s`);
+
+      // Grouping: the log-grouping consumer drains what the ingest load queued, the other queues emptied first.
+      await stack.purge('webhooks', 'emails', 'articleIndex', 'sesEvents');
+      const queued = await stack.waiting('logs');
+      progress(`grouping: draining ${queued} messages (${queued * EVENTS_PER_GROUPING_MESSAGE} events)`);
+      const groupStart = performance.now();
+      stack.startConsumers();
+      const deadline = groupStart + (quick ? 20_000 : 60_000);
+      let left = queued;
+      while (left > 0 && performance.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+        left = await stack.waiting('logs');
+      }
+      const groupSeconds = (performance.now() - groupStart) / 1000;
+      await stack.stopConsumers();
+      const grouped = (queued - left) * EVENTS_PER_GROUPING_MESSAGE;
+      row(
+        'load',
+        'log grouping consumer (one poller, batches of 10 messages)',
+        `${n0(grouped / groupSeconds)} events/s (${grouped} events in ${n1(groupSeconds)} s${left ? `, ${left} messages left at the time limit` : ''})`,
+      );
     }
-    const search = loads.find((l) => l.name === 'GET /articles/search')!;
-    row('load', `search latency over ${ARTICLES} published articles`, `p50 ${n1(search.p50)} ms, p95 ${n1(search.p95)} ms (under ${CLIENTS} concurrent clients)`);
-    const ingest = loads.find((l) => l.name.startsWith('POST /logs'))!;
-    row('load', 'log ingest through POST /logs', `${n0(ingest.rps * 100)} events/s`);
-
-    // Grouping: the log-grouping consumer drains what the ingest load queued, the other queues emptied first.
-    await stack.purge('webhooks', 'emails', 'articleIndex', 'sesEvents');
-    const queued = await stack.waiting('logs');
-    progress(`grouping: draining ${queued} messages (${queued * EVENTS_PER_GROUPING_MESSAGE} events)`);
-    const groupStart = performance.now();
-    stack.startConsumers();
-    const deadline = groupStart + (quick ? 20_000 : 60_000);
-    let left = queued;
-    while (left > 0 && performance.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      left = await stack.waiting('logs');
-    }
-    const groupSeconds = (performance.now() - groupStart) / 1000;
-    await stack.stopConsumers();
-    const grouped = (queued - left) * EVENTS_PER_GROUPING_MESSAGE;
-    row('load', 'log grouping consumer (one poller, batches of 10 messages)', `${n0(grouped / groupSeconds)} events/s (${grouped} events in ${n1(groupSeconds)} s${left ? `, ${left} messages left at the time limit` : ''})`);
+  } finally {
+    await stack.stop();
   }
-} finally {
-  await stack.stop();
-}
 
 // The table, printed and written.
 const cell = (s: string) => s.replace(/\|/g, '\\|');
@@ -257,7 +304,10 @@ const missed = rows.filter((r) => r.result === 'miss').length;
 const cpus = os.cpus();
 const header = [
   `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${n0((Date.now() - began) / 1000)} s; ${os.type()} ${os.arch()}, ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown'}), ` +
-    `${n0(os.totalmem() / 2 ** 30)} GB memory, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; Node ${process.version}.`,
+    `${n0(os.totalmem() / 2 ** 30)} GB memory, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at the end; Node ${process.version}.`,
   '',
   `Targets: ${passed} pass, ${missed} miss.`,
 ].join('\n');

@@ -69,7 +69,10 @@ const slugs = [...collections.map((c) => c.name.toLowerCase()), 'indexing', 'lat
 
 async function publish(call: Call, project: string, docs: { title: string; body: string }[]) {
   return pool(docs, CLIENTS, async (doc) => {
-    const res = await call('POST', '/articles', { project, body: { title: doc.title.slice(0, 200) || 'Untitled', body: doc.body.slice(0, 100_000), status: 'published' } });
+    const res = await call('POST', '/articles', {
+      project,
+      body: { title: doc.title.slice(0, 200) || 'Untitled', body: doc.body.slice(0, 100_000), status: 'published' },
+    });
     if (res.status !== 200) throw new Error(`POST /articles: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     return (res.body as { id: string }).id;
   });
@@ -98,7 +101,10 @@ try {
     const keyword = await pool(collection.queries, 4, async (q) => {
       const res = await stack.call('GET', '/articles/search', { project, query: { q: q.text, limit: 10 } });
       if (res.status !== 200) throw new Error(`search: ${res.status} ${JSON.stringify(res.body)}`);
-      return scoreRanking((res.body as { results: { id: string }[] }).results.map((r) => docOf.get(r.id)!), q.relevant);
+      return scoreRanking(
+        (res.body as { results: { id: string }[] }).results.map((r) => docOf.get(r.id)!),
+        q.relevant,
+      );
     });
     quality.push({ collection, keyword: meanScores(keyword), baseline: meanScores(collection.queries.map((q) => scoreRanking(baseline(q.text), q.relevant))) });
   }
@@ -106,7 +112,10 @@ try {
   // Indexing: many articles published at once, every one searchable by its own word.
   const project = fixtures.projects.indexing!;
   const marker = 'quokkaindex';
-  const docs = Array.from({ length: INDEXING_ARTICLES }, (_, i) => ({ title: `Indexing article ${i}`, body: `${marker} body ${i}: ${collections[0]!.docs[i % collections[0]!.docs.length]!.body}` }));
+  const docs = Array.from({ length: INDEXING_ARTICLES }, (_, i) => ({
+    title: `Indexing article ${i}`,
+    body: `${marker} body ${i}: ${collections[0]!.docs[i % collections[0]!.docs.length]!.body}`,
+  }));
   progress(`indexing: publishing ${docs.length} articles with ${CLIENTS} clients`);
   const errorsBefore = consumerErrors;
   const published = performance.now();
@@ -123,7 +132,12 @@ try {
     }
     if (found < docs.length) await new Promise((r) => setTimeout(r, 250));
   }
-  indexing = { seconds: (performance.now() - lastPublish) / 1000, publishSeconds: (lastPublish - published) / 1000, failed: consumerErrors - errorsBefore, found };
+  indexing = {
+    seconds: (performance.now() - lastPublish) / 1000,
+    publishSeconds: (lastPublish - published) / 1000,
+    failed: consumerErrors - errorsBefore,
+    found,
+  };
   progress(`indexing: ${found}/${docs.length} searchable ${indexing.seconds.toFixed(1)} s after the last publish; ${indexing.failed} consumer errors`);
 
   // Latency over LATENCY_ARTICLES articles, with queries from the first collection.
@@ -176,7 +190,12 @@ if (!quick) {
   const END = '<!-- bench:search:end -->';
   const section = `${START}\n${header}\n\n${table}\n${END}`;
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  writeFileSync(file, current.includes(START) ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), section) : `${current.trimEnd()}\n\n## Knowledge-base search (npm run bench:search)\n\n${section}\n`);
+  writeFileSync(
+    file,
+    current.includes(START)
+      ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), section)
+      : `${current.trimEnd()}\n\n## Knowledge-base search (npm run bench:search)\n\n${section}\n`,
+  );
   progress(`wrote ${path.relative(REPO_ROOT, file)}`);
 }
 process.exit(0);

@@ -12,7 +12,11 @@ export interface Response {
   ms: number;
 }
 
-export type Call = (method: string, path: string, options?: { body?: unknown; query?: Record<string, string | number | boolean>; project?: string }) => Promise<Response>;
+export type Call = (
+  method: string,
+  path: string,
+  options?: { body?: unknown; query?: Record<string, string | number | boolean>; project?: string },
+) => Promise<Response>;
 
 /**
  * The local stack in this process, as `npm start` and the tests run it: stand-ins, a fresh table,
@@ -82,7 +86,10 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
     },
     async waiting(queue: QueueName) {
       const out = await sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: resources.queueUrls[queue], AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+        new GetQueueAttributesCommand({
+          QueueUrl: resources.queueUrls[queue],
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
       );
       return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
     },

@@ -35,5 +35,12 @@ export async function load(name: string, spec: LoadSpec, seconds = SECONDS): Pro
   });
   await worker.terminate();
   latencies.sort((a, b) => a - b);
-  return { name, requests: latencies.length, errors, rps: (latencies.length - errors) / elapsed, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
+  return {
+    name,
+    requests: latencies.length,
+    errors,
+    rps: (latencies.length - errors) / elapsed,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+  };
 }

@@ -17,5 +17,4 @@ export const queueEntry = (consumer: string, root = FUNCTIONS_ROOT) => path.join
 export const entryExists = (entry: string) => existsSync(entry);
 
 /** Files a group reads at runtime beside its bundle (the reference page serves Redoc from the installed package). */
-export const groupAssets = (group: Group): string[] =>
-  group === 'docs' ? [createRequire(import.meta.url).resolve(`redoc/bundles/${REDOC_FILE}`)] : [];
+export const groupAssets = (group: Group): string[] => (group === 'docs' ? [createRequire(import.meta.url).resolve(`redoc/bundles/${REDOC_FILE}`)] : []);

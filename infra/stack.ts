@@ -26,7 +26,9 @@ export interface HelpdeskStackProps extends StackProps {
 }
 
 /** Retention values CloudWatch Logs accepts; the context value is rounded up to the next one. */
-const RETENTIONS = Object.values(logs.RetentionDays).filter((v): v is number => typeof v === 'number' && v > 0).sort((a, b) => a - b);
+const RETENTIONS = Object.values(logs.RetentionDays)
+  .filter((v): v is number => typeof v === 'number' && v > 0)
+  .sort((a, b) => a - b);
 const retentionOf = (days: number) => (RETENTIONS.find((r) => r >= days) ?? logs.RetentionDays.TEN_YEARS) as logs.RetentionDays;
 
 /**

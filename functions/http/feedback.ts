@@ -1,10 +1,4 @@
-import {
-  createConversation,
-  getConversation,
-  listConversations,
-  replyToConversation,
-  setConversationStatus,
-} from '@helpdesk/core/feedback/conversations';
+import { createConversation, getConversation, listConversations, replyToConversation, setConversationStatus } from '@helpdesk/core/feedback/conversations';
 import { createRequest, getRequest, listRequests } from '@helpdesk/core/feedback/requests';
 import { feedbackApiRoutes } from '@helpdesk/core/feedback/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';

@@ -14,21 +14,21 @@ const isForm = (contentType: string | undefined) => /^application\/x-www-form-ur
 export const handler = createGroupHandler(
   { ...publicFeedbackRoutes, ...publicTicketRoutes },
   {
-  showFeedbackPage: async ({ params }) => {
-    const page = await feedbackPage(params.token);
-    return rawResponse(page.status, page.html, HTML_HEADERS);
-  },
-  submitFeedbackRating: async ({ params, body, headers }) => {
-    const form = isForm(headers['content-type']);
-    const conversation = await submitRating(params.token, body);
-    if (!conversation) {
-      if (form) return rawResponse(404, notFoundPage(), HTML_HEADERS);
-      throw errors.notFound('Feedback request');
-    }
-    return form ? rawResponse(200, thanksPage(conversation.rating), HTML_HEADERS) : conversation;
-  },
-  showCustomerTicket: ({ params, headers }) => showTicketPage(params.token, headers),
-  answerCustomerTicket: ({ params, body, headers }) => answerTicketPage(params.token, body, headers),
+    showFeedbackPage: async ({ params }) => {
+      const page = await feedbackPage(params.token);
+      return rawResponse(page.status, page.html, HTML_HEADERS);
+    },
+    submitFeedbackRating: async ({ params, body, headers }) => {
+      const form = isForm(headers['content-type']);
+      const conversation = await submitRating(params.token, body);
+      if (!conversation) {
+        if (form) return rawResponse(404, notFoundPage(), HTML_HEADERS);
+        throw errors.notFound('Feedback request');
+      }
+      return form ? rawResponse(200, thanksPage(conversation.rating), HTML_HEADERS) : conversation;
+    },
+    showCustomerTicket: ({ params, headers }) => showTicketPage(params.token, headers),
+    answerCustomerTicket: ({ params, body, headers }) => answerTicketPage(params.token, body, headers),
   },
   { multipart: { fileSize: MAX_ATTACHMENT_BYTES } },
 );

@@ -1,13 +1,6 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { listDeliveries } from '@helpdesk/core/webhooks/deliveries';
-import {
-  createWebhook,
-  deleteWebhook,
-  listWebhooks,
-  rotateWebhookSecret,
-  sendTestDelivery,
-  updateWebhook,
-} from '@helpdesk/core/webhooks/endpoints';
+import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, sendTestDelivery, updateWebhook } from '@helpdesk/core/webhooks/endpoints';
 import { webhookRoutes } from '@helpdesk/core/webhooks/routes';
 
 export const handler = createGroupHandler(webhookRoutes, {

@@ -4,5 +4,9 @@ import { consumer } from '@helpdesk/core/queues/consumer';
 /** Article indexing: the articles of one project and environment go into its search snapshot together, one version per batch. */
 export const handler = consumer('articleIndex', {
   groupBy: ({ projectId, env }) => `${projectId}#${env}`,
-  together: (messages) => indexArticles({ projectId: messages[0]!.projectId, env: messages[0]!.env }, messages.map((m) => m.articleId)),
+  together: (messages) =>
+    indexArticles(
+      { projectId: messages[0]!.projectId, env: messages[0]!.env },
+      messages.map((m) => m.articleId),
+    ),
 });

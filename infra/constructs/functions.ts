@@ -126,8 +126,7 @@ export class HelpdeskFunction extends Construct {
     }
 
     const stack = Stack.of(this);
-    const allow = (actions: string[], resources: string[]) =>
-      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
+    const allow = (actions: string[], resources: string[]) => this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
 
     // The table and each of its indexes by name: no `index/*` wildcard.
     allow(TABLE_ACTIONS, [shared.table.tableArn, ...tableKeys.gsis.map((g) => `${shared.table.tableArn}/index/${g.name}`)]);
@@ -153,7 +152,7 @@ export class HelpdeskFunction extends Construct {
       );
       this.acknowledge(
         'Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
-        'Sender identities (customer domains and addresses) are verified in SES at runtime and are not known at deploy time; sending is still bound to this stage\'s configuration set.',
+        "Sender identities (customer domains and addresses) are verified in SES at runtime and are not known at deploy time; sending is still bound to this stage's configuration set.",
       );
     }
     if (grants.bedrock) allow(['bedrock:InvokeModel'], [shared.embeddingModelArn]);
@@ -165,7 +164,7 @@ export class HelpdeskFunction extends Construct {
       shared.schedulerRole.grantPassRole(this.role);
       this.acknowledge(
         `Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${shared.scheduleGroup.scheduleGroupName}/*`,
-        'One-time schedules are named per scheduled send (hd-<jobId>) at runtime; the wildcard is confined to this stage\'s schedule group.',
+        "One-time schedules are named per scheduled send (hd-<jobId>) at runtime; the wildcard is confined to this stage's schedule group.",
       );
     }
   }

@@ -42,9 +42,13 @@ export class Inbound extends Construct {
       enableKeyRotation: true,
       removalPolicy: props.removalPolicy,
     });
-    key.addToResourcePolicy(new iam.PolicyStatement({ principals: [SES], actions: ['kms:GenerateDataKey*', 'kms:Decrypt'], resources: ['*'], conditions: sameAccount }));
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({ principals: [SES], actions: ['kms:GenerateDataKey*', 'kms:Decrypt'], resources: ['*'], conditions: sameAccount }),
+    );
     this.topic = new sns.Topic(this, 'Received', { displayName: `helpdesk-${props.stage} received mail`, masterKey: key, enforceSSL: true });
-    this.topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [SES], actions: ['sns:Publish'], resources: [this.topic.topicArn], conditions: sameAccount }));
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({ principals: [SES], actions: ['sns:Publish'], resources: [this.topic.topicArn], conditions: sameAccount }),
+    );
     this.topic.addSubscription(new subscriptions.SqsSubscription(props.queue, { rawMessageDelivery: true }));
 
     this.identity = new ses.EmailIdentity(this, 'Domain', { identity: ses.Identity.domain(props.domain) });

@@ -272,9 +272,7 @@ describe('POST /articles/{articleId}/votes', () => {
     const t = await createTenant();
     const key = await t.key({ rateLimit: 1000 });
     const { body: a } = await create(t, { title: 'Popular' }, key);
-    const votes = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => app.call('POST', `/articles/${a.id}/votes`, { key, body: { helpful: i % 5 !== 0 } })),
-    );
+    const votes = await Promise.all(Array.from({ length: 50 }, (_, i) => app.call('POST', `/articles/${a.id}/votes`, { key, body: { helpful: i % 5 !== 0 } })));
     expect(votes.every((v) => v.status === 200)).toBe(true);
     const got = await app.call('GET', `/articles/${a.id}`, { key });
     expect(got.body).toMatchObject({ helpfulYes: 40, helpfulNo: 10, updatedAt: a.updatedAt });
@@ -291,8 +289,7 @@ describe('POST /articles/{articleId}/votes', () => {
 });
 
 describe('GET /articles/search', () => {
-  const search = (t: TenantFixture, query: Record<string, string | number>, key = t.liveKey) =>
-    app.call('GET', '/articles/search', { key, query });
+  const search = (t: TenantFixture, query: Record<string, string | number>, key = t.liveKey) => app.call('GET', '/articles/search', { key, query });
   const ids = (res: { body: { results: { id: string }[] } }) => res.body.results.map((r) => r.id);
 
   it('finds published articles by a body word, a prefix and one typo, never drafts', async () => {
@@ -331,10 +328,8 @@ describe('GET /articles/search', () => {
   it('ranks title matches first, filters by category slug and bounds limit', async () => {
     const t = await createTenant();
     const { body: cat } = await app.call('POST', '/article-categories', { key: t.liveKey, body: { name: 'Accounts' } });
-    const inBody = (await create(t, { title: 'General help', body: 'You can change the password from settings. '.repeat(3), status: 'published' }))
-      .body;
-    const inTitle = (await create(t, { title: 'Password reset', body: 'Use the link in the email.', status: 'published', categoryId: cat.id }))
-      .body;
+    const inBody = (await create(t, { title: 'General help', body: 'You can change the password from settings. '.repeat(3), status: 'published' })).body;
+    const inTitle = (await create(t, { title: 'Password reset', body: 'Use the link in the email.', status: 'published', categoryId: cat.id })).body;
     await app.drain();
     expect(ids(await search(t, { q: 'password' }))).toEqual([inTitle.id, inBody.id]);
     expect(ids(await search(t, { q: 'password', category: 'accounts' }))).toEqual([inTitle.id]);
@@ -350,8 +345,15 @@ describe('GET /articles/search', () => {
 
   it('searches content words with stems, ranks by how many match, and never drowns in stop words', async () => {
     const t = await createTenant();
-    const long = (await create(t, { title: 'Everything about your account', body: `${'All of the things you can do with it are in this article. '.repeat(20)}`, status: 'published' })).body;
-    const del = (await create(t, { title: 'Delete mail', body: 'Sending a deleted mail to the trash: select the mails, then delete.', status: 'published' })).body;
+    const long = (
+      await create(t, {
+        title: 'Everything about your account',
+        body: `${'All of the things you can do with it are in this article. '.repeat(20)}`,
+        status: 'published',
+      })
+    ).body;
+    const del = (await create(t, { title: 'Delete mail', body: 'Sending a deleted mail to the trash: select the mails, then delete.', status: 'published' }))
+      .body;
     const send = (await create(t, { title: 'Send invoices', body: 'Invoices are sent monthly.', status: 'published' })).body;
     await app.drain();
     // Stop words ("I want to ... all ... from my") must not make the long article the only answer.

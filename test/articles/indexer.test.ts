@@ -16,16 +16,16 @@ async function quietlyPublished(t: TenantFixture, count: number, word: string) {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const { body } = await app.call('POST', '/articles', { key: t.liveKey, body: { title: `Note ${i}`, body: `${word} number ${i}` } });
-    await Article.patch({ ...tenant, articleId: body.id }).set({ status: 'published', publishedAt: new Date().toISOString() }).go();
+    await Article.patch({ ...tenant, articleId: body.id })
+      .set({ status: 'published', publishedAt: new Date().toISOString() })
+      .go();
     ids.push(body.id);
   }
   return { tenant, ids };
 }
 
 const searchIds = async (t: TenantFixture, q: string, mode = 'keyword') =>
-  ((await app.call('GET', '/articles/search', { key: t.liveKey, query: { q, mode, limit: 100 } })).body.results as { id: string }[])
-    .map((r) => r.id)
-    .sort();
+  ((await app.call('GET', '/articles/search', { key: t.liveKey, query: { q, mode, limit: 100 } })).body.results as { id: string }[]).map((r) => r.id).sort();
 
 describe('indexArticles', () => {
   it('loses no article when indexers of one project run concurrently', async () => {

@@ -53,7 +53,16 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     // Playwright gives every launch a fresh temporary profile (user-data-dir).
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -69,7 +78,7 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await shot(page, 'sign-in');
     await context.close();
     admin = await signIn(adminEmail);
-    await expect(admin.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe((await admin.page.locator('a.brand').innerText()));
+    await expect(admin.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(await admin.page.locator('a.brand').innerText());
     await expect(admin.page.locator('header').innerText()).resolves.toContain('Ada Admin');
     await shot(admin.page, 'overview');
   });
@@ -145,7 +154,10 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Switch' }).click();
     expect(await page.locator('.sandbox-banner').count()).toBe(0);
     const customer = address('cust');
-    const created = await app.call('POST', '/tickets', { key: tenant.liveKey, body: { subject: 'Refund please', body: 'Order 42 arrived broken.', customer: { email: customer, name: 'Cleo' } } });
+    const created = await app.call('POST', '/tickets', {
+      key: tenant.liveKey,
+      body: { subject: 'Refund please', body: 'Order 42 arrived broken.', customer: { email: customer, name: 'Cleo' } },
+    });
     expect(created.status).toBe(200);
     await nav(page, 'Tickets');
     await page.getByLabel('Search').fill('refund');

@@ -60,17 +60,18 @@ describe('console pages over HTTP: roles and tenancy', () => {
     return { emailId: email!.body.id, webhookId: hook!.body.id, ticketId: ticket!.body.id, issueId: issues.body.issues[0].id, customer };
   }
 
-  const idRoutes = () => [
-    ['GET', `/console/emails/${ids.emailId}`],
-    ['GET', `/console/webhooks/${ids.webhookId}`],
-    ['POST', `/console/webhooks/${ids.webhookId}/test`],
-    ['POST', `/console/webhooks/${ids.webhookId}/rotate`],
-    ['GET', `/console/issues/${ids.issueId}`],
-    ['POST', `/console/issues/${ids.issueId}/status`],
-    ['GET', `/console/tickets/${ids.ticketId}`],
-    ['POST', `/console/tickets/${ids.ticketId}/messages`],
-    ['POST', `/console/tickets/${ids.ticketId}/update`],
-  ] as const;
+  const idRoutes = () =>
+    [
+      ['GET', `/console/emails/${ids.emailId}`],
+      ['GET', `/console/webhooks/${ids.webhookId}`],
+      ['POST', `/console/webhooks/${ids.webhookId}/test`],
+      ['POST', `/console/webhooks/${ids.webhookId}/rotate`],
+      ['GET', `/console/issues/${ids.issueId}`],
+      ['POST', `/console/issues/${ids.issueId}/status`],
+      ['GET', `/console/tickets/${ids.ticketId}`],
+      ['POST', `/console/tickets/${ids.ticketId}/messages`],
+      ['POST', `/console/tickets/${ids.ticketId}/update`],
+    ] as const;
   const form = { status: 'resolved', body: 'hello', visibility: 'public', event: 'ticket.created', priority: 'high' };
 
   it('answers 404 to another account for every id route, and changes nothing', async () => {
@@ -199,7 +200,10 @@ describe('console pages over HTTP: roles and tenancy', () => {
     expect(bad.text).toContain('not-an-ip');
     expect(bad.text).not.toContain('id="new-secret"');
     // An unknown project or scope is refused: dropping it would widen the key to every project or all scopes.
-    for (const form of [{ env: 'live', [`project:${randomUUID()}`]: 'on' }, { env: 'live', 'scope:admin:all': 'on' }]) {
+    for (const form of [
+      { env: 'live', [`project:${randomUUID()}`]: 'on' },
+      { env: 'live', 'scope:admin:all': 'on' },
+    ]) {
       const refused = await admin.post('/console/keys', form);
       expect(refused.status).toBe(422);
       expect(refused.text).not.toContain('id="new-secret"');

@@ -67,7 +67,9 @@ describe('console sign-in, sessions and CSRF', () => {
     await client.request('POST', '/console/sign-in', { email });
     const path = await signInLinkPath(email);
     const tokenHash = sha256(path.split('/').pop()!);
-    await ConsoleSignIn.patch({ tokenHash }).set({ expiresAt: Math.floor(Date.now() / 1000) - 1 }).go();
+    await ConsoleSignIn.patch({ tokenHash })
+      .set({ expiresAt: Math.floor(Date.now() / 1000) - 1 })
+      .go();
     expect((await client.get(path)).status).toBe(404);
     expect((await client.request('POST', path, {})).status).toBe(404);
     expect(client.cookie).toBeUndefined();
@@ -88,7 +90,8 @@ describe('console sign-in, sessions and CSRF', () => {
     if (second > 54) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
     const target = (await tenant.member({ email: address('limited') })).email;
     const statuses = [];
-    for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i++) statuses.push((await new ConsoleClient(app).request('POST', '/console/sign-in', { email: target })).status);
+    for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i++)
+      statuses.push((await new ConsoleClient(app).request('POST', '/console/sign-in', { email: target })).status);
     expect(statuses).toEqual([...Array(SIGN_IN_LIMITS.perAddress).fill(200), 429]);
     expect(await mailsTo(target)).toHaveLength(SIGN_IN_LIMITS.perAddress);
   });

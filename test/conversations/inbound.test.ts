@@ -77,7 +77,10 @@ describe('inbound: mail becomes customer messages', () => {
     expect(d).toMatchObject({ status: 'open', lastSenderType: 'customer' });
     const awaiting = await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: true } });
     expect(awaiting.body.tickets.map((r: { id: string }) => r.id)).toContain(ticket.id);
-    expect(events.filter((e) => e.name === 'message.received' && e.data.ticket.id === ticket.id).map((e) => e.data.message.senderType)).toEqual(['staff', 'customer']);
+    expect(events.filter((e) => e.name === 'message.received' && e.data.ticket.id === ticket.id).map((e) => e.data.message.senderType)).toEqual([
+      'staff',
+      'customer',
+    ]);
   });
 
   it('threads the next staff reply under the customer mail (In-Reply-To, References)', async () => {
@@ -183,7 +186,12 @@ describe('inbound: mail becomes customer messages', () => {
     await enqueue('inbound', {
       notificationType: 'Received',
       mail: { messageId: randomUUID() },
-      receipt: { recipients: [to], spamVerdict: { status: 'FAIL' }, virusVerdict: { status: 'PASS' }, action: { type: 'S3', bucketName: 'any', objectKey: key } },
+      receipt: {
+        recipients: [to],
+        spamVerdict: { status: 'FAIL' },
+        virusVerdict: { status: 'PASS' },
+        action: { type: 'S3', bucketName: 'any', objectKey: key },
+      },
     });
     await app.drain();
     expect((await detail(t.liveKey, ticket.id)).messages).toHaveLength(2);

@@ -54,9 +54,15 @@ describe("the customer's ticket page", () => {
     expect(last.attachments).toEqual([expect.objectContaining({ fileName: 'receipt.pdf', mimeType: 'application/pdf', fileSize: 13 })]);
     expect(events.some((e) => e.name === 'message.received' && e.data.message.id === last.id && e.data.message.senderType === 'customer')).toBe(true);
 
-    const json = await app.call('POST', path, { body: { body: 'And a photo.', attachments: [{ fileName: 'p.png', mimeType: 'image/png', content: Buffer.from('png').toString('base64') }] } });
+    const json = await app.call('POST', path, {
+      body: { body: 'And a photo.', attachments: [{ fileName: 'p.png', mimeType: 'image/png', content: Buffer.from('png').toString('base64') }] },
+    });
     expect(json.status).toBe(200);
-    expect(json.body.messages.at(-1)).toMatchObject({ senderType: 'customer', body: 'And a photo.', attachments: [expect.objectContaining({ fileName: 'p.png' })] });
+    expect(json.body.messages.at(-1)).toMatchObject({
+      senderType: 'customer',
+      body: 'And a photo.',
+      attachments: [expect.objectContaining({ fileName: 'p.png' })],
+    });
   });
 
   it('continues a closed ticket in a new one that names it', async () => {

@@ -122,7 +122,10 @@ describe('PATCH /customers/{id}', () => {
     const email = unique();
     const c = await create(t, { email, name: 'Old', phone: '123', metadata: { a: '1' } });
 
-    const changed = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { email: email.toUpperCase(), name: 'New', phone: null, metadata: { b: '2' } } });
+    const changed = await app.call('PATCH', `/customers/${c.id}`, {
+      key: t.liveKey,
+      body: { email: email.toUpperCase(), name: 'New', phone: null, metadata: { b: '2' } },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ id: c.id, email, name: 'New', phone: null, metadata: { b: '2' }, externalId: null });
 
@@ -234,11 +237,7 @@ describe('PATCH /customers/{id}: empty and unchanged', () => {
     await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['customer.updated'] } });
     const email = unique();
     const c = await create(t, { email, name: 'Eve', externalId: 'e-1', metadata: { a: '1', b: '2' } });
-    for (const body of [
-      { name: 'Eve' },
-      { email: email.toUpperCase(), externalId: 'e-1', phone: null },
-      { metadata: { b: '2', a: '1' } },
-    ]) {
+    for (const body of [{ name: 'Eve' }, { email: email.toUpperCase(), externalId: 'e-1', phone: null }, { metadata: { b: '2', a: '1' } }]) {
       const same = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body });
       expect(same.status).toBe(200);
       expect(same.body).toEqual(c);

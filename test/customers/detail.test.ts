@@ -78,9 +78,19 @@ describe('GET /customers/{id}: one Query on the customer partition', () => {
     const id = await customerId(t, email);
     const detail = (await app.call('GET', `/customers/${id}`, { key })).body;
     expect(detail.ticketCount).toBe(22);
-    expect(detail.tickets.map((x: { id: string }) => x.id)).toEqual(tickets.slice(2).reverse().map((x) => x.id));
+    expect(detail.tickets.map((x: { id: string }) => x.id)).toEqual(
+      tickets
+        .slice(2)
+        .reverse()
+        .map((x) => x.id),
+    );
     expect(detail.tickets.slice(0, 3).map((x: { status: string }) => x.status)).toEqual(['pending', 'open', 'new']);
-    expect(detail.feedback.map((x: { id: string }) => x.id)).toEqual(conversations.slice(2).reverse().map((x) => x.id));
+    expect(detail.feedback.map((x: { id: string }) => x.id)).toEqual(
+      conversations
+        .slice(2)
+        .reverse()
+        .map((x) => x.id),
+    );
     expect(detail.feedback[0]).toMatchObject({ status: 'closed', subject: 'Feedback 21' });
     expect(detail.feedback[1].status).toBe('open');
   }, 60_000);

@@ -57,7 +57,10 @@ describe('display names in address fields (RFC 5322 name-addr)', () => {
     // The `to` filter matches the bare address, in any case, given bare or with a name.
     for (const to of [jane.toUpperCase(), `Someone Else <${jane}>`]) {
       const list = await app.call('GET', '/emails', { key: t.liveKey, query: { to } });
-      expect(list.body.emails.map((e: { id: string }) => e.id), to).toEqual([res.body.id]);
+      expect(
+        list.body.emails.map((e: { id: string }) => e.id),
+        to,
+      ).toEqual([res.body.id]);
     }
   });
 
@@ -98,7 +101,10 @@ describe('display names in address fields (RFC 5322 name-addr)', () => {
       const res = await app.call('POST', '/emails/send', { key: t.liveKey, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.code).toBe('validation.failed');
-      expect(res.body.error.details.fields.map((f: { field: string }) => f.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.error.details.fields.map((f: { field: string }) => f.field),
+        JSON.stringify(body),
+      ).toContain(field);
     };
     const bad = [
       'Support <support@example.com',

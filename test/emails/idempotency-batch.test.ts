@@ -48,9 +48,7 @@ describe('Idempotency-Key', () => {
     const t = await createTenant();
     const to = uniqueAddress();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        app.call('POST', '/emails/send', { key: t.liveKey, headers: { 'Idempotency-Key': 'burst' }, body: custom(to) }),
-      ),
+      Array.from({ length: 20 }, () => app.call('POST', '/emails/send', { key: t.liveKey, headers: { 'Idempotency-Key': 'burst' }, body: custom(to) })),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     const originals = responses.filter((r) => !r.body.deduplicated);

@@ -163,7 +163,15 @@ describe('email consumer', () => {
     await app.drain();
     const { PLAN_ALLOWANCES } = await import('@helpdesk/core/auth/plans');
     const project = { id: t.projects.main!.id, slug: 'main', name: 'main' };
-    const ctx = { accountId: t.accountId, plan: 'pro' as const, allowances: PLAN_ALLOWANCES.pro, projectId: project.id, projectSlug: 'main', project, env: 'live' as const };
+    const ctx = {
+      accountId: t.accountId,
+      plan: 'pro' as const,
+      allowances: PLAN_ALLOWANCES.pro,
+      projectId: project.id,
+      projectSlug: 'main',
+      project,
+      env: 'live' as const,
+    };
     await enqueue('emails', { emailId: res.body.id, ctx });
     await enqueue('emails', { emailId: res.body.id, ctx });
     await app.drain();

@@ -237,7 +237,12 @@ describe('POST /emails/send (live)', () => {
     expect(helper.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'money2', in: 'layout', key: 'money' } });
     const batch = await app.call('POST', '/emails/batch', {
       key: t.liveKey,
-      body: { emails: [{ ...custom(to), layout: 'nope' }, { ...custom(to), layout: 'money' }] },
+      body: {
+        emails: [
+          { ...custom(to), layout: 'nope' },
+          { ...custom(to), layout: 'money' },
+        ],
+      },
     });
     expect(batch.body.results.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(['template.not_found', 'template.unknown_helper']);
     expect((await app.call('GET', '/emails', { key: t.liveKey })).body.total).toBe(0);
@@ -252,7 +257,9 @@ describe('POST /emails/send (live)', () => {
       expect(res.status, JSON.stringify(name)).toBe(422);
       expect(res.body.error.details.fields).toEqual([expect.objectContaining({ field: 'variables', in: 'body' })]);
     }
-    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'hello', variables: { name: 'Ann' } } })).body.subject).toBe('Hi Ann');
+    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'hello', variables: { name: 'Ann' } } })).body.subject).toBe(
+      'Hi Ann',
+    );
   });
 
   it('needs the emails:send scope', async () => {

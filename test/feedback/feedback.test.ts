@@ -119,8 +119,7 @@ describe('conversations', () => {
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ id: a.id, status: 'closed', messages: [{ body: 'first' }] });
 
-    const list = async (status?: string) =>
-      (await app.call('GET', '/feedback/conversations', { key: t.liveKey, query: { status } })).body;
+    const list = async (status?: string) => (await app.call('GET', '/feedback/conversations', { key: t.liveKey, query: { status } })).body;
     expect((await list()).conversations.map((c: { id: string }) => c.id)).toEqual([b.id, a.id]);
     expect(await list('closed')).toMatchObject({ conversations: [{ id: a.id, status: 'closed' }], total: 1, page: 1, limit: 25 });
     expect((await list('open')).conversations.map((c: { id: string }) => c.id)).toEqual([b.id]);

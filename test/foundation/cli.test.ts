@@ -91,7 +91,7 @@ describe('admin CLI', () => {
     }
   }, 240_000);
 
-  it('against a deployed stage, signs for the AWS profile\'s region and names the table and region it tried', async () => {
+  it("against a deployed stage, signs for the AWS profile's region and names the table and region it tried", async () => {
     // A profile naming eu-west-3, no AWS_REGION, and DynamoDB reached through the SDK's own endpoint
     // setting (as a real endpoint would be: no *_ENDPOINT override), on DynamoDB Local: never the internet.
     const dir = mkdtempSync(path.join(tmpdir(), 'helpdesk-cli-'));

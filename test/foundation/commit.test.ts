@@ -15,7 +15,9 @@ const read = async (k: { pk: string; sk: string }) => (await documentClient.send
 describe('commit()', () => {
   it('writes every named item in one transaction; an absent or false name is skipped', async () => {
     const [a, b] = [key(), key()];
-    await expect(commit({ items: () => ({ a: putNew(a), b: [putNew(b, 2)], none: undefined, off: false }), exhausted: () => new Error('x') })).resolves.toBe(true);
+    await expect(commit({ items: () => ({ a: putNew(a), b: [putNew(b, 2)], none: undefined, off: false }), exhausted: () => new Error('x') })).resolves.toBe(
+      true,
+    );
     expect(await read(a)).toMatchObject({ value: 1 });
     expect(await read(b)).toMatchObject({ value: 2 });
   });
@@ -45,7 +47,15 @@ describe('commit()', () => {
     const k = key();
     await commit({ items: () => ({ item: putNew(k, 1) }), exhausted: () => new Error('x') });
     let expected = 0;
-    const bump = () => update({ TableName: env.tableName, Key: k, UpdateExpression: 'SET #v = :next', ConditionExpression: '#v = :expected', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':next': expected + 10, ':expected': expected } });
+    const bump = () =>
+      update({
+        TableName: env.tableName,
+        Key: k,
+        UpdateExpression: 'SET #v = :next',
+        ConditionExpression: '#v = :expected',
+        ExpressionAttributeNames: { '#v': 'value' },
+        ExpressionAttributeValues: { ':next': expected + 10, ':expected': expected },
+      });
     let rereads = 0;
     await expect(
       commit({
@@ -60,14 +70,29 @@ describe('commit()', () => {
     expect(rereads).toBe(1);
     expect(await read(k)).toMatchObject({ value: 11 });
 
-    const stale = () => update({ TableName: env.tableName, Key: k, UpdateExpression: 'SET #v = :n', ConditionExpression: '#v = :old', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':n': 0, ':old': -1 } });
+    const stale = () =>
+      update({
+        TableName: env.tableName,
+        Key: k,
+        UpdateExpression: 'SET #v = :n',
+        ConditionExpression: '#v = :old',
+        ExpressionAttributeNames: { '#v': 'value' },
+        ExpressionAttributeValues: { ':n': 0, ':old': -1 },
+      });
     await expect(commit({ items: () => ({ item: stale() }), refused: () => 'stop', exhausted: () => new Error('x') })).resolves.toBe(false);
   });
 
   it('drops an optional item whose condition fails and commits the rest at once', async () => {
     const [k, gone] = [key(), key()];
     let builds = 0;
-    const copy = update({ TableName: env.tableName, Key: gone, UpdateExpression: 'SET #v = :v', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':v': 5 } });
+    const copy = update({
+      TableName: env.tableName,
+      Key: gone,
+      UpdateExpression: 'SET #v = :v',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':v': 5 },
+    });
     await commit({
       items: () => {
         builds++;
@@ -108,7 +133,12 @@ describe('commit()', () => {
 describe('retrying()', () => {
   it('runs attempts until one answers, at most WRITE_ATTEMPTS times', async () => {
     let n = 0;
-    await expect(retrying(async (attempt) => (attempt < 3 ? AGAIN : `done at ${attempt}`), () => new Error('x'))).resolves.toBe('done at 3');
+    await expect(
+      retrying(
+        async (attempt) => (attempt < 3 ? AGAIN : `done at ${attempt}`),
+        () => new Error('x'),
+      ),
+    ).resolves.toBe('done at 3');
     await expect(
       retrying(
         async () => {

@@ -17,7 +17,10 @@ describe('bursts and extremes', () => {
       ...Array.from({ length: 20 }, () => app.call('POST', '/articles', { key, body: { title: 'Race two' } })),
     ]);
     const statuses = results.map((r) => r.status);
-    expect(statuses.every((s) => s === 200 || s === 409), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 409),
+      statuses.join(','),
+    ).toBe(true);
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('conflict');
     const slugs = results.filter((r) => r.status === 200 && r.body.slug).map((r) => r.body.slug);
     expect(new Set(slugs).size).toBe(slugs.length);
@@ -35,8 +38,14 @@ describe('bursts and extremes', () => {
       ...Array.from({ length: 25 }, (_, i) => app.call('PATCH', `/customers/${customer.body.id}`, { key, body: { externalId: `ext-${i}` } })),
     ]);
     const statuses = results.map((r) => r.status);
-    expect(statuses.every((s) => s === 200 || s === 409), statuses.join(',')).toBe(true);
-    const slugs = results.slice(0, 20).filter((r) => r.status === 200).map((r) => r.body.slug);
+    expect(
+      statuses.every((s) => s === 200 || s === 409),
+      statuses.join(','),
+    ).toBe(true);
+    const slugs = results
+      .slice(0, 20)
+      .filter((r) => r.status === 200)
+      .map((r) => r.body.slug);
     expect(new Set(slugs).size).toBe(slugs.length);
   }, 120_000);
 

@@ -41,8 +41,7 @@ function mixedBatch(valid: unknown[], wrongShape: unknown) {
   return { event, poison: [malformed.messageId, offSchema.messageId].sort() };
 }
 
-const failedIds = (result: { batchItemFailures: { itemIdentifier: string }[] }) =>
-  result.batchItemFailures.map((f) => f.itemIdentifier).sort();
+const failedIds = (result: { batchItemFailures: { itemIdentifier: string }[] }) => result.batchItemFailures.map((f) => f.itemIdentifier).sort();
 
 const spyOnErrors = () => vi.spyOn(logger, 'error').mockImplementation(() => undefined);
 
@@ -61,7 +60,11 @@ afterEach(() => {
 });
 
 /** Runs the batch through the handler: only the two poison records fail, and both are logged as poison with their ids. */
-async function expectOnlyPoisonFailed(handler: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>, valid: unknown[], wrongShape: unknown) {
+async function expectOnlyPoisonFailed(
+  handler: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>,
+  valid: unknown[],
+  wrongShape: unknown,
+) {
   const { event, poison } = mixedBatch(valid, wrongShape);
   const spy = spyOnErrors();
   expect(failedIds(await handler(event))).toEqual(poison);
@@ -96,7 +99,10 @@ describe('consumer()', () => {
     expect(failedIds(result)).toEqual([...poison, ...p2].sort());
     expectPoisonLogged(spy, poison);
     const reasons = spy.mock.calls.filter(([m]) => String(m).startsWith('Poison')).map(([, a]) => (a as { reason: string }).reason);
-    expect(reasons.sort()).toEqual(['Not a articleIndex message: env: Invalid type: Expected ("live" | "sandbox") but received "staging"', 'The body is not JSON']);
+    expect(reasons.sort()).toEqual([
+      'Not a articleIndex message: env: Invalid type: Expected ("live" | "sandbox") but received "staging"',
+      'The body is not JSON',
+    ]);
   });
 
   it('runs messages of one key in order and different keys side by side; a failure fails only its record', async () => {
@@ -130,8 +136,20 @@ describe('every queue consumer with one malformed and one off-schema message in 
     const t = await createTenant();
     const sends = await twoSends(t.sandboxKey);
     const project = { ...t.projects.main! };
-    const ctx = { accountId: t.accountId, plan: 'pro' as const, allowances: PLAN_ALLOWANCES.pro, projectId: project.id, projectSlug: project.slug, project, env: 'sandbox' as const };
-    await expectOnlyPoisonFailed(emails, sends.map((s): QueueInput<'emails'> => ({ emailId: s.body.id, ctx })), { emailId: sends[0]!.body.id });
+    const ctx = {
+      accountId: t.accountId,
+      plan: 'pro' as const,
+      allowances: PLAN_ALLOWANCES.pro,
+      projectId: project.id,
+      projectSlug: project.slug,
+      project,
+      env: 'sandbox' as const,
+    };
+    await expectOnlyPoisonFailed(
+      emails,
+      sends.map((s): QueueInput<'emails'> => ({ emailId: s.body.id, ctx })),
+      { emailId: sends[0]!.body.id },
+    );
     expect(await statusesOf(t.sandboxKey, sends)).toEqual(['captured', 'captured']);
   });
 
@@ -193,7 +211,11 @@ describe('every queue consumer with one malformed and one off-schema message in 
       const res = await app.call('POST', '/articles', { key: t.liveKey, body: { title: `About ${word}`, body: `All about ${word}.`, status: 'published' } });
       ids.push(res.body.id);
     }
-    await expectOnlyPoisonFailed(articleIndex, ids.map((articleId): QueueInput<'articleIndex'> => ({ ...tenantOf(t), articleId })), tenantOf(t));
+    await expectOnlyPoisonFailed(
+      articleIndex,
+      ids.map((articleId): QueueInput<'articleIndex'> => ({ ...tenantOf(t), articleId })),
+      tenantOf(t),
+    );
     for (const [i, word] of ['zephyrine', 'quillwort'].entries()) {
       const found = await app.call('GET', '/articles/search', { key: t.liveKey, query: { q: word, mode: 'keyword' } });
       expect(found.body.results.map((r: { id: string }) => r.id)).toEqual([ids[i]]);

@@ -27,7 +27,17 @@ describe('error catalog', () => {
   it('adds the pipeline codes from the route: key, project, ids, input, plan gate, write, body', () => {
     const route = (id: string) => allRoutes.find((r) => r.id === id)!;
     expect(routeProblems(route('getTicket')).sort()).toEqual(
-      ['auth.forbidden', 'auth.unauthorized', 'environment.forbidden', 'internal', 'not_found', 'project.forbidden', 'project.required', 'rate_limit.exceeded', 'validation.failed'].sort(),
+      [
+        'auth.forbidden',
+        'auth.unauthorized',
+        'environment.forbidden',
+        'internal',
+        'not_found',
+        'project.forbidden',
+        'project.required',
+        'rate_limit.exceeded',
+        'validation.failed',
+      ].sort(),
     );
     expect(routeProblems(route('sendEmailBatch'))).toEqual(expect.arrayContaining(['plan.upgrade_required', 'conflict']));
     expect(routeProblems(route('getOpenApi'))).toEqual(['internal']);

@@ -38,7 +38,18 @@ describe('paging, on every list route', () => {
 
   it('answers a page past the end with 200, no rows and the real total; a page above the maximum with 422', async () => {
     expect(lists.map((r) => r.id).sort()).toEqual(
-      ['listArticles', 'listFeedbackConversations', 'listCustomers', 'listEmails', 'listFeedbackRequests', 'listLogIssues', 'listLogs', 'listTickets', 'listWebhookDeliveries', 'searchArticles'].sort(),
+      [
+        'listArticles',
+        'listFeedbackConversations',
+        'listCustomers',
+        'listEmails',
+        'listFeedbackRequests',
+        'listLogIssues',
+        'listLogs',
+        'listTickets',
+        'listWebhookDeliveries',
+        'searchArticles',
+      ].sort(),
     );
     const doc = JSON.parse(readFileSync('docs/openapi.json', 'utf8'));
     for (const route of lists) {
@@ -48,7 +59,9 @@ describe('paging, on every list route', () => {
     const t = await createTenant();
     const hook = await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: 'http://127.0.0.1:9/hook' } });
     expect(hook.status).toBe(200);
-    expect((await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 's', body: 'b', customer: { email: 'pager@example.com' } } })).status).toBe(200);
+    expect((await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 's', body: 'b', customer: { email: 'pager@example.com' } } })).status).toBe(
+      200,
+    );
     for (const route of lists) {
       const path = route.path.replace('{id}', hook.body.id);
       const past = await app.call('GET', path, { key: t.liveKey, query: { page: MAX_PAGE, limit: 100 } });
@@ -117,7 +130,11 @@ describe('inputs that become part of a DynamoDB key', () => {
     expectHandled(await app.call('GET', '/tickets', { key, headers: { 'Service-Project': long(1100) } }), 'project header');
     expectHandled(await app.call('GET', '/tickets', { key, query: { project: long(1100) } }), 'project query');
     expectHandled(await app.call('GET', '/tickets', { headers: { authorization: `Bearer ${long(5000)}` } }), 'bearer');
-    expect422On(await app.call('POST', '/emails/send', { key, headers: { 'Idempotency-Key': long(1100) }, body: { to: 'x@example.com', subject: 's', body: 'b' } }), 'Idempotency-Key', 'Idempotency-Key');
+    expect422On(
+      await app.call('POST', '/emails/send', { key, headers: { 'Idempotency-Key': long(1100) }, body: { to: 'x@example.com', subject: 's', body: 'b' } }),
+      'Idempotency-Key',
+      'Idempotency-Key',
+    );
     expectNoProblems();
   });
 

@@ -79,13 +79,19 @@ describe('dates and date-times', () => {
     for (const [path, body, field] of cases) {
       for (const at of impossible) {
         const res = await app.call('POST', path, { key: t.liveKey, body: body(at) });
-        const messages = (res.body?.error?.details?.fields ?? []).filter((f: { field: string }) => f.field === field).map((f: { message: string }) => f.message);
-        if (res.status !== 422 || !messages.some((m: string) => /calendar|ISO 8601/.test(m))) wrong.push(`${path} ${at}: ${res.status} ${res.text.slice(0, 200)}`);
+        const messages = (res.body?.error?.details?.fields ?? [])
+          .filter((f: { field: string }) => f.field === field)
+          .map((f: { message: string }) => f.message);
+        if (res.status !== 422 || !messages.some((m: string) => /calendar|ISO 8601/.test(m)))
+          wrong.push(`${path} ${at}: ${res.status} ${res.text.slice(0, 200)}`);
       }
       const ok = await app.call('POST', path, { key: t.liveKey, body: body(path === '/logs' ? `${year}-02-28T10:00:00Z` : soon()) });
       expect(ok.status, `${path}: ${ok.text}`).toBe(200);
     }
-    const batch = await app.call('POST', '/emails/batch', { key: t.liveKey, body: { emails: [{ to: 'd@example.com', subject: 's', body: 'b', scheduledAt: impossible[0] }] } });
+    const batch = await app.call('POST', '/emails/batch', {
+      key: t.liveKey,
+      body: { emails: [{ to: 'd@example.com', subject: 's', body: 'b', scheduledAt: impossible[0] }] },
+    });
     expect(batch.body.results[0].error).toMatchObject({ code: 'validation.failed' });
     expect(wrong).toEqual([]);
   });

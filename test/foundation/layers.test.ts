@@ -27,11 +27,12 @@ const layerOf = (file: string) => LAYERS.find(([, test]) => test.test(file))?.[0
 const CUSTOMER_PROFILE = /^customers\/(delete|detail|history|routes)\.ts$/;
 const USES_DIRECTORY = /^(tickets|feedback)\//;
 const acrossCustomers = (from: string, to: string) =>
-  (USES_DIRECTORY.test(from) && CUSTOMER_PROFILE.test(to)) ||
-  (from.startsWith('customers/') && !CUSTOMER_PROFILE.test(from) && USES_DIRECTORY.test(to));
+  (USES_DIRECTORY.test(from) && CUSTOMER_PROFILE.test(to)) || (from.startsWith('customers/') && !CUSTOMER_PROFILE.test(from) && USES_DIRECTORY.test(to));
 
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  );
 
 async function importGraph() {
   const { metafile } = await build({

@@ -92,7 +92,12 @@ describe('authentication', () => {
     const t = await createTenant();
     const id = randomUUID();
     const unknown = 'sk_live_' + 'A'.repeat(43);
-    for (const headers of <Record<string, string>[]>[{}, { authorization: 'Basic abc' }, { authorization: 'Bearer nope' }, { authorization: `Bearer ${unknown}` }]) {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer nope' },
+      { authorization: `Bearer ${unknown}` },
+    ]) {
       const res = await get(undefined, id, { headers });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('auth.unauthorized');

@@ -57,4 +57,3 @@ describe('unknown routes', () => {
     expect(anonymous.headers.get('x-ratelimit-limit')).toBeNull();
   });
 });
-

@@ -11,7 +11,10 @@ const ctxFor = async (plan: AccountContext['plan'], limits: Partial<AccountConte
 };
 
 const failure = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(HttpError);
   return err as HttpError;
 };

@@ -7,7 +7,10 @@ const T0 = Date.UTC(2030, 0, 1, 0, 0, 5);
 const minuteOf = (now: number) => String(Math.floor(now / 60_000));
 const sharedCount = async (keyId: string, now = T0) => (await RateWindow.get({ keyId, window: minuteOf(now) }).go()).data?.count;
 /** Another Lambda instance adding its batch to the shared counter. */
-const otherInstanceAdds = (keyId: string, n: number, now = T0) => RateWindow.update({ keyId, window: minuteOf(now) }).add({ count: n }).go();
+const otherInstanceAdds = (keyId: string, n: number, now = T0) =>
+  RateWindow.update({ keyId, window: minuteOf(now) })
+    .add({ count: n })
+    .go();
 
 describe('rate limit counting (per instance, in batches while well under the limit)', () => {
   it('counts locally while under budget and adds the batch in one write, with exact remaining', async () => {
@@ -23,7 +26,7 @@ describe('rate limit counting (per instance, in batches while well under the lim
     expect(await sharedCount(keyId)).toBe(101);
   });
 
-  it('learns the other instances\' counts at each write and counts exactly near the limit', async () => {
+  it("learns the other instances' counts at each write and counts exactly near the limit", async () => {
     const keyId = randomUUID();
     await otherInstanceAdds(keyId, 985);
     // This instance still believes the total is 0: budget 10, so 10 requests are served locally.

@@ -33,7 +33,10 @@ describe('hostile and unusual requests', () => {
     const receiver = await startReceiver();
     expect((await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['ticket.created'] } })).status).toBe(200);
     const subject = 'Party 🎉 time — déjà vu';
-    const created = await app.call('POST', '/tickets', { key: t.liveKey, body: { subject, body: 'b', customer: { email: 'emoji@example.com', name: 'Ève 🎉' } } });
+    const created = await app.call('POST', '/tickets', {
+      key: t.liveKey,
+      body: { subject, body: 'b', customer: { email: 'emoji@example.com', name: 'Ève 🎉' } },
+    });
     expect(created.status).toBe(200);
     await receiver.waitFor(1);
     expect(receiver.requests[0]!.json.data).toMatchObject({ ticket: { subject }, customer: { name: 'Ève 🎉' } });

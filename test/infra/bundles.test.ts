@@ -122,7 +122,12 @@ async function sqsEventFor(fn: LambdaFunction, source: { queue: string; batchSiz
       messageId: m.MessageId!,
       receiptHandle: m.ReceiptHandle!,
       body: m.Body ?? '',
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bundle-test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: String(Date.now()),
+        SenderId: 'bundle-test',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
       messageAttributes: {},
       md5OfBody: m.MD5OfBody ?? '',
       eventSource: 'aws:sqs',
@@ -199,7 +204,10 @@ describe('every Lambda bundle in cdk.out, run the way Lambda runs it', () => {
         expect(typeof result.body, label).toBe('string');
       });
       if (events.some((e) => e.startsWith('GET ') && !e.includes('{'))) {
-        expect(results.some(({ result }) => result.statusCode < 300), `${fn.logicalId}: no 2xx among ${events.join(', ')}`).toBe(true);
+        expect(
+          results.some(({ result }) => result.statusCode < 300),
+          `${fn.logicalId}: no 2xx among ${events.join(', ')}`,
+        ).toBe(true);
       }
     }
   });

@@ -116,9 +116,7 @@ export function resolveEnvironment(vars: Record<string, unknown>, resources: Res
     if (attribute?.endsWith('Endpoint')) return `https://${id.toLowerCase()}.execute-api.us-east-1.amazonaws.com`;
     return `${id}-bundle-test`;
   };
-  return Object.fromEntries(
-    Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' ? value : (local[name] ?? placeholder(value))]),
-  );
+  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' ? value : (local[name] ?? placeholder(value))]));
 }
 
 /** What the child process does: what Lambda's Node runtime does with a handler string, then invokes it. */

@@ -51,8 +51,7 @@ function statementsOf(resources: Resources, role: string): { Action: string | st
 }
 
 /** Every IAM action granted to a function's role. */
-const actionsOf = (resources: Resources, fn: HelpdeskFunction) =>
-  new Set(statementsOf(resources, logicalId(fn, 'role')).flatMap((st) => [st.Action].flat()));
+const actionsOf = (resources: Resources, fn: HelpdeskFunction) => new Set(statementsOf(resources, logicalId(fn, 'role')).flatMap((st) => [st.Action].flat()));
 
 /** The function (logical id) an API Gateway route's integration invokes. */
 function routeTarget(resources: Resources, key: string): string | undefined {
@@ -235,7 +234,17 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
       const env = fn.Properties?.Environment?.Variables as Record<string, unknown>;
       expect(env).not.toHaveProperty('ALLOW_PRIVATE_WEBHOOK_TARGETS');
       expect(env).toMatchObject({ STAGE: 'dev', SCHEDULER_MODE: 'eventbridge', EMBEDDER: 'bedrock' });
-      for (const key of ['TABLE_NAME', 'ATTACHMENTS_BUCKET', 'PUBLIC_BASE_URL', 'DEFAULT_SENDER', 'SES_CONFIGURATION_SET', 'SCHEDULER_GROUP', 'SCHEDULER_ROLE_ARN', 'SIGNING_SECRET', 'POWERTOOLS_SERVICE_NAME']) {
+      for (const key of [
+        'TABLE_NAME',
+        'ATTACHMENTS_BUCKET',
+        'PUBLIC_BASE_URL',
+        'DEFAULT_SENDER',
+        'SES_CONFIGURATION_SET',
+        'SCHEDULER_GROUP',
+        'SCHEDULER_ROLE_ARN',
+        'SIGNING_SECRET',
+        'POWERTOOLS_SERVICE_NAME',
+      ]) {
         expect(env, key).toHaveProperty(key);
       }
       for (const q of QUEUE_NAMES) {
@@ -269,9 +278,7 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     const sendTargets = statementsOf(resources, schedulerRole)
       .filter((st) => [st.Action].flat().includes('sqs:SendMessage'))
       .flatMap((st) => [st.Resource].flat());
-    expect(sendTargets).toEqual(
-      SCHEDULE_TARGETS.map((q) => ({ 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues[q].node.defaultChild as never), 'Arn'] })),
-    );
+    expect(sendTargets).toEqual(SCHEDULE_TARGETS.map((q) => ({ 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues[q].node.defaultChild as never), 'Arn'] })));
     template.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: Match.objectLike({
         Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],

@@ -16,9 +16,7 @@ describe('parameterize', () => {
     expect(parameterize('from 10.0.12.7 and 2001:db8::ff00:42:8329 and ::1')).toBe('from <ip> and <ip> and <ip>');
     expect(parameterize('order 3f2b8c1e-1a2b-4c3d-8e9f-0123456789ab missing')).toBe('order <uuid> missing');
     expect(parameterize('doc 507f1f77bcf86cd799439011 sha 9f86d081884c7d65 ptr 0xFF')).toBe('doc <hex> sha <hex> ptr <hex>');
-    expect(parameterize('at 2026-01-31T10:00:00.123Z, on 2026-01-31 and 1/2/2026 at 12:30:45')).toBe(
-      'at <date>, on <date> and <date> at <time>',
-    );
+    expect(parameterize('at 2026-01-31T10:00:00.123Z, on 2026-01-31 and 1/2/2026 at 12:30:45')).toBe('at <date>, on <date> and <date> at <time>');
     // Changed by issue 17: a number with a unit is one value; quotes are no class (they merged "GET …" and "POST …").
     expect(parameterize('retry 3 of 5 after 250ms, price 12.50')).toBe('retry <num> of <num> after <num>, price <num>');
     expect(parameterize(`can't find user 'bob' or "alice" or \`carol\``)).toBe(`can't find user 'bob' or "alice" or \`carol\``);
@@ -36,10 +34,7 @@ describe('parameterize', () => {
 
 describe('inAppFrames', () => {
   it('keeps function and file of in-app frames only, without line numbers', () => {
-    expect(inAppFrames(stackAt('handler (/app/src/orders.ts:10:5)'))).toEqual([
-      'handler /app/src/orders.ts',
-      'runOrder /app/src/orders/run.ts',
-    ]);
+    expect(inAppFrames(stackAt('handler (/app/src/orders.ts:10:5)'))).toEqual(['handler /app/src/orders.ts', 'runOrder /app/src/orders/run.ts']);
     expect(inAppFrames('Error\n    at /app/src/main.js:1:1\n    at new Service (file:///app/src/s.js:3:1)\nrender@https://x.io/app.js:1:2')).toEqual([
       '<anonymous> /app/src/main.js',
       'new Service /app/src/s.js',

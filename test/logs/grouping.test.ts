@@ -10,7 +10,6 @@ import { createTenant, type TenantFixture } from '../support/fixtures.js';
 
 const app = await startTestApp();
 
-
 const message = (t: TenantFixture, fingerprint: string, events: GroupingMessage['events']): GroupingMessage => ({
   projectId: t.projects.main!.id,
   env: 'live',

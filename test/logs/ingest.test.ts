@@ -39,9 +39,7 @@ describe('POST /logs', () => {
       context: { orderId: 7 },
       receivedAt: expect.any(String),
     });
-    const { data } = await LogEvent.query
-      .byTime({ projectId: t.projects.main!.id, env: 'live' })
-      .go();
+    const { data } = await LogEvent.query.byTime({ projectId: t.projects.main!.id, env: 'live' }).go();
     for (const row of data) {
       expect(row.expiresAt - before).toBeGreaterThanOrEqual(LOG_RETENTION_DAYS.starter * 86_400);
       expect(row.expiresAt - before).toBeLessThanOrEqual(LOG_RETENTION_DAYS.starter * 86_400 + 60);

@@ -27,13 +27,20 @@ const liveIssuesOfEvents = async (key: string) => {
 
 /** Two issues by stack (no learning involved): A with events at 10:00 and 11:00, B with one fatal at 09:00. */
 async function twoIssues(t: TenantFixture, project?: string) {
-  await post(t.liveKey, [
-    { level: 'error', message: 'a', stack: stackAt('alpha'), timestamp: '2026-03-01T10:00:00Z' },
-    { level: 'error', message: 'a', stack: stackAt('alpha'), timestamp: '2026-03-01T11:00:00Z' },
-    { level: 'fatal', message: 'b', stack: stackAt('beta'), timestamp: '2026-03-01T09:00:00Z' },
-  ], project);
+  await post(
+    t.liveKey,
+    [
+      { level: 'error', message: 'a', stack: stackAt('alpha'), timestamp: '2026-03-01T10:00:00Z' },
+      { level: 'error', message: 'a', stack: stackAt('alpha'), timestamp: '2026-03-01T11:00:00Z' },
+      { level: 'fatal', message: 'b', stack: stackAt('beta'), timestamp: '2026-03-01T09:00:00Z' },
+    ],
+    project,
+  );
   await app.drain();
-  const list = (await app.call('GET', '/log-issues', { key: t.liveKey, ...(project ? { query: { project } } : {}) })).body.issues as { id: string; count: number }[];
+  const list = (await app.call('GET', '/log-issues', { key: t.liveKey, ...(project ? { query: { project } } : {}) })).body.issues as {
+    id: string;
+    count: number;
+  }[];
   const a = list.find((i) => i.count === 2)!.id;
   const b = list.find((i) => i.count === 1)!.id;
   return { a, b };
@@ -45,7 +52,14 @@ describe('POST /log-issues/{id}/merge', () => {
     const { a, b } = await twoIssues(t);
     const merged = await merge(t.liveKey, b, { into: a });
     expect(merged.status).toBe(200);
-    expect(merged.body).toMatchObject({ id: a, count: 3, level: 'fatal', firstSeenAt: '2026-03-01T09:00:00.000Z', lastSeenAt: '2026-03-01T11:00:00.000Z', mergedInto: null });
+    expect(merged.body).toMatchObject({
+      id: a,
+      count: 3,
+      level: 'fatal',
+      firstSeenAt: '2026-03-01T09:00:00.000Z',
+      lastSeenAt: '2026-03-01T11:00:00.000Z',
+      mergedInto: null,
+    });
 
     const source = await get(t.liveKey, b);
     expect(source.status).toBe(200);
@@ -123,7 +137,6 @@ describe('automatic merges from template learning', () => {
 });
 
 describe('exactly-once counting with learning', () => {
-  
   it('counts every event once when batches of varying messages are redelivered concurrently', async () => {
     const t = await createTenant();
     const projectId = t.projects.main!.id;
@@ -136,7 +149,11 @@ describe('exactly-once counting with learning', () => {
         fingerprint,
         title: title.replace(/u\w+x/, `user${'abcdef'[i % 6]}`),
         learn: true,
-        events: Array.from({ length: 3 }, (_, j) => ({ id: randomUUID(), level: 'error' as const, timestamp: `2026-03-01T10:${String(i).padStart(2, '0')}:0${j}.000Z` })),
+        events: Array.from({ length: 3 }, (_, j) => ({
+          id: randomUUID(),
+          level: 'error' as const,
+          timestamp: `2026-03-01T10:${String(i).padStart(2, '0')}:0${j}.000Z`,
+        })),
       } satisfies GroupingMessage;
     });
     const halves = [sqsEvent(messages.slice(0, 6)), sqsEvent(messages.slice(6)), sqsEvent(messages)];

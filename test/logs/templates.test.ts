@@ -10,7 +10,10 @@ describe('template learning', () => {
     const templates = new Templates();
     const users = ['root', 'bob', 'alice', 'carol', 'dave'];
     expect(users.length).toBeGreaterThan(MIN_VARIANTS);
-    const learned = learnAll(templates, users.map((u) => `session opened for user ${u} by sshd`));
+    const learned = learnAll(
+      templates,
+      users.map((u) => `session opened for user ${u} by sshd`),
+    );
     // Each of the first values starts its own issue: two or three values are as often distinct events.
     expect(learned.slice(0, MIN_VARIANTS - 1).map((l) => [l.issueId, l.merged])).toEqual(
       Array.from({ length: MIN_VARIANTS - 1 }, (_, i) => [`issue-${i}`, []]),
@@ -64,7 +67,12 @@ describe('template learning', () => {
     expect(templates.state.templates).toHaveLength(MAX_TEMPLATES);
     expect(templates.state.templates.some((t) => t.id === 't0')).toBe(false);
     const big = new Templates();
-    for (let i = 0; i < MAX_TEMPLATES; i++) big.learn('', Array.from({ length: 40 }, (_, j) => `${word(i)}${'q'.repeat(j % 5)}`), `b${i}`);
+    for (let i = 0; i < MAX_TEMPLATES; i++)
+      big.learn(
+        '',
+        Array.from({ length: 40 }, (_, j) => `${word(i)}${'q'.repeat(j % 5)}`),
+        `b${i}`,
+      );
     expect(Buffer.byteLength(big.serialize())).toBeLessThanOrEqual(MAX_STATE_BYTES);
     expect(big.state.templates.some((t) => t.id === `b${MAX_TEMPLATES - 1}`)).toBe(true);
   });

@@ -76,7 +76,10 @@ describe('inline partials', () => {
     const rendered = await preview(t.liveKey, '@account/welcome', { name: 'Ann' });
     expect(rendered.body.html).toBe('<div class="preview"><p>Hi Ann</p></div>');
 
-    const sent = await app.call('POST', '/emails/send', { key: t.sandboxKey, body: { to: 'a@example.com', templateKey: '@account/welcome', variables: { name: 'Bo' } } });
+    const sent = await app.call('POST', '/emails/send', {
+      key: t.sandboxKey,
+      body: { to: 'a@example.com', templateKey: '@account/welcome', variables: { name: 'Bo' } },
+    });
     expect(sent.status).toBe(200);
     await app.drain();
     const row = await app.call('GET', `/emails/${sent.body.id}`, { key: t.sandboxKey });
@@ -112,7 +115,10 @@ describe('partial names', () => {
     const t = await createTenant();
     await importer(app, t.liveKey)('constructor.hbs', '<b>{{name}}</b>', { type: 'partial' });
     const res = await importer(app, t.liveKey)('odd.hbs', '{{#*inline "valueOf"}}<i>{{x}}</i>{{/inline}}{{> constructor}}{{> toString}}{{> valueOf}}');
-    expect(res.body).toMatchObject({ referencedPartials: ['constructor', 'toString'], warnings: [expect.stringContaining('Partial toString does not resolve')] });
+    expect(res.body).toMatchObject({
+      referencedPartials: ['constructor', 'toString'],
+      warnings: [expect.stringContaining('Partial toString does not resolve')],
+    });
     expect(res.body.variables).toEqual(['name', 'x']);
     const rendered = await preview(t.liveKey, 'odd', { name: 'N', x: 'X' });
     expect(rendered.body).toMatchObject({ html: '<b>N</b><i>X</i>' });
@@ -162,12 +168,7 @@ describe('unknown helpers', () => {
     expect(res.status).toBe(200);
     const warn = (what: string, name: string, line: number) =>
       `${what} calls the helper ${name} on line ${line}, which does not exist: previews and sends are refused until it is removed.`;
-    expect(res.body.warnings).toEqual([
-      warn('The subject', 'usd', 1),
-      warn('The file', 'usd', 1),
-      warn('The file', 't', 2),
-      warn('The file', 'eq', 3),
-    ]);
+    expect(res.body.warnings).toEqual([warn('The subject', 'usd', 1), warn('The file', 'usd', 1), warn('The file', 't', 2), warn('The file', 'eq', 3)]);
     const refused = await preview(t.liveKey, 'h', { total: 1 });
     expect(refused.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'usd', in: 'subject', key: 'h', line: 1 } });
   });

@@ -48,9 +48,7 @@ describe('POST /email-templates/import', () => {
       layoutKey: null,
       layoutId: null,
       layoutLinked: false,
-      warnings: [
-        'The file calls the helper formatMoney on line 3, which does not exist: previews and sends are refused until it is removed.',
-      ],
+      warnings: ['The file calls the helper formatMoney on line 3, which does not exist: previews and sends are refused until it is removed.'],
     });
   });
 
@@ -77,17 +75,12 @@ describe('POST /email-templates/import', () => {
     expect(second.body.name).toBe('Renamed');
 
     const list = await app.call('GET', '/email-templates', { key: t.liveKey });
-    expect(list.body.templates).toEqual([
-      expect.objectContaining({ key: 'welcome', name: 'Renamed', type: 'template', scope: 'project', version: 2 }),
-    ]);
+    expect(list.body.templates).toEqual([expect.objectContaining({ key: 'welcome', name: 'Renamed', type: 'template', scope: 'project', version: 2 })]);
     const rendered = await preview(t.liveKey, 'welcome', { b: 'B' });
     expect(rendered.body.html).toBe('<p>Two B</p>');
 
     const projectId = t.projects.main!.id;
-    const versions = await ProjectTemplateVersion.query
-      .byVersion({ projectId, env: 'live' })
-      .begins({ type: 'template', key: 'welcome' })
-      .go();
+    const versions = await ProjectTemplateVersion.query.byVersion({ projectId, env: 'live' }).begins({ type: 'template', key: 'welcome' }).go();
     expect(versions.data.map((v) => v.version).sort()).toEqual([1, 2]);
   });
 

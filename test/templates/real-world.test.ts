@@ -103,7 +103,7 @@ describe('real-world templates: import, preview, send', () => {
 
     const feedback = await imp(
       'feedback.hbs',
-      "{{!-- subject: Feedback --}}\n<tr>\n{{> feedbackButton feedbackButtons href=feedbackButtons.likeHref buttonText='More like this' width=\"145\" }}\n</tr>",
+      '{{!-- subject: Feedback --}}\n<tr>\n{{> feedbackButton feedbackButtons href=feedbackButtons.likeHref buttonText=\'More like this\' width="145" }}\n</tr>',
     );
     expect(feedback.status).toBe(200);
     expect(feedback.body.warnings).toEqual([expect.stringMatching(/^The partial feedbackButton calls the helper t on line 4/)]);

@@ -178,8 +178,7 @@ describe('GET /email-templates/{key}/schema', () => {
     const t = await createTenant({ projects: ['one', 'two'] });
     await importer(app, t.liveKey, { headers: { 'Service-Project': 'one' } })('welcome.hbs', 'Hi {{name}}');
     await importer(app, t.liveKey, { headers: { 'Service-Project': 'one' } })('frame.hbs', '{{{body}}}', { type: 'layout' });
-    const get = (path: string, key: string, project: string) =>
-      app.call('GET', path, { key, headers: { 'Service-Project': project } });
+    const get = (path: string, key: string, project: string) => app.call('GET', path, { key, headers: { 'Service-Project': project } });
     expect((await get('/email-templates/welcome/schema', t.liveKey, 'one')).status).toBe(200);
     for (const res of [
       await get('/email-templates/nope/schema', t.liveKey, 'one'),

@@ -24,7 +24,8 @@ async function render(source: string, ...dataSets: Record<string, unknown>[]): P
 
 describe('SendGrid dynamic template helpers', () => {
   it('greaterThan and lessThan, with and without {{else}}', async () => {
-    const gt = '<p>Hello Ben! {{#greaterThan scoreOne scoreTwo}}Congratulations, you have the high score today!{{else}}You were close, but you didn\'t get the high score today.{{/greaterThan}} Thanks for playing.</p>';
+    const gt =
+      "<p>Hello Ben! {{#greaterThan scoreOne scoreTwo}}Congratulations, you have the high score today!{{else}}You were close, but you didn't get the high score today.{{/greaterThan}} Thanks for playing.</p>";
     expect(await render(gt, { scoreOne: 100, scoreTwo: 78 }, { scoreOne: 55, scoreTwo: 78 })).toEqual([
       '<p>Hello Ben! Congratulations, you have the high score today! Thanks for playing.</p>',
       "<p>Hello Ben! You were close, but you didn't get the high score today. Thanks for playing.</p>",
@@ -39,11 +40,9 @@ describe('SendGrid dynamic template helpers', () => {
 
   it('equals and notEquals coerce types (3 equals "3"), with {{else}}', async () => {
     const eq = '<p>{{#equals customerCode winningCode}}You have a winning code.{{else}}You do not have a winning code.{{/equals}}</p>';
-    expect(await render(eq, { customerCode: 289199, winningCode: 289199 }, { customerCode: 167320, winningCode: 289199 }, { customerCode: 3, winningCode: '3' })).toEqual([
-      '<p>You have a winning code.</p>',
-      '<p>You do not have a winning code.</p>',
-      '<p>You have a winning code.</p>',
-    ]);
+    expect(
+      await render(eq, { customerCode: 289199, winningCode: 289199 }, { customerCode: 167320, winningCode: 289199 }, { customerCode: 3, winningCode: '3' }),
+    ).toEqual(['<p>You have a winning code.</p>', '<p>You do not have a winning code.</p>', '<p>You have a winning code.</p>']);
     const ne = '<p>{{#notEquals currentDate appointmentDate}}Your appointment is not today.{{else}}Your appointment is today.{{/notEquals}}</p>';
     expect(await render(ne, { currentDate: 20230715, appointmentDate: 20230715 }, { currentDate: 20230710, appointmentDate: 20230715 })).toEqual([
       '<p>Your appointment is today.</p>',
@@ -66,7 +65,8 @@ describe('SendGrid dynamic template helpers', () => {
   });
 
   it('length of a list or a string, as a sub-expression of greaterThan', async () => {
-    const source = '<p>{{#greaterThan (length cartItems) 0}}You have {{length cartItems}} items in your cart.{{else}}Thanks for browsing.{{/greaterThan}} {{length name}}</p>';
+    const source =
+      '<p>{{#greaterThan (length cartItems) 0}}You have {{length cartItems}} items in your cart.{{else}}Thanks for browsing.{{/greaterThan}} {{length name}}</p>';
     expect(await render(source, { cartItems: ['raft', 'water bottle', 'sleeping bag'], name: 'Ben' }, { cartItems: [] })).toEqual([
       '<p>You have 3 items in your cart. 3</p>',
       '<p>Thanks for browsing. 0</p>',

@@ -7,10 +7,17 @@ const read = (name: string) => readFileSync(new URL(name, dir), 'utf8');
 /** Markdown a message body may hold: every block and inline form the email and article renderers meet. */
 const MARKDOWN: Record<string, string> = {
   'md-blocks': [
-    '# Title', 'Intro with a [link](https://example.com/a) and <https://example.com/b>.', '## Sub *heading*',
-    '- one\n- two\n  - nested a\n  - nested b\n- three', '3. third\n4. fourth\n\n   more of fourth\n5. fifth',
-    '1. outer\n   1. inner one\n   2. inner two\n2. outer two', '> quoted **bold**\n>\n> second paragraph', '---',
-    '```\ncode line 1\n  indented\n```', 'Inline `code`, ![img](https://x.example/i.png) image, trailing  ', '| a | b |\n|---|---|\n| 1 | 2 |',
+    '# Title',
+    'Intro with a [link](https://example.com/a) and <https://example.com/b>.',
+    '## Sub *heading*',
+    '- one\n- two\n  - nested a\n  - nested b\n- three',
+    '3. third\n4. fourth\n\n   more of fourth\n5. fifth',
+    '1. outer\n   1. inner one\n   2. inner two\n2. outer two',
+    '> quoted **bold**\n>\n> second paragraph',
+    '---',
+    '```\ncode line 1\n  indented\n```',
+    'Inline `code`, ![img](https://x.example/i.png) image, trailing  ',
+    '| a | b |\n|---|---|\n| 1 | 2 |',
   ].join('\n\n'),
   'md-plain': 'Hello *there*',
   'md-entities': 'Tom & Jerry <3 "quotes" and &amp; already &lt;escaped&gt;\nline two\\\nhard break',
@@ -37,7 +44,11 @@ const HTML: Record<string, string> = {
 /** Name -> HTML: the rendered golden email, the raw fixtures (HTML with Handlebars tags) and Markdown rendered as the email path renders it. */
 export const TEXT_CASES: Record<string, string> = {
   'order-shipped': read('golden/order-shipped.html'),
-  ...Object.fromEntries(readdirSync(new URL('fixtures/', dir)).filter((f) => f.endsWith('.hbs')).map((f) => [`fixture-${f}`, read(`fixtures/${f}`)])),
+  ...Object.fromEntries(
+    readdirSync(new URL('fixtures/', dir))
+      .filter((f) => f.endsWith('.hbs'))
+      .map((f) => [`fixture-${f}`, read(`fixtures/${f}`)]),
+  ),
   ...Object.fromEntries(Object.entries(MARKDOWN).map(([k, md]) => [k, marked.parse(md, { async: false, gfm: true })])),
   ...HTML,
 };

@@ -5,7 +5,6 @@ import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { createTicket, customerEmail, tenantContext } from './helpers.js';
 
-
 interface Request {
   command: string;
   /** Read capacity units consumed (reads only), as DynamoDB reports them. */
@@ -39,8 +38,7 @@ async function measure<T>(call: () => Promise<T>) {
   }
 }
 
-const expectAtMost = (requests: Request[], n: number) =>
-  expect(requests.length, requests.map((r) => r.command).join(', ')).toBeLessThanOrEqual(n);
+const expectAtMost = (requests: Request[], n: number) => expect(requests.length, requests.map((r) => r.command).join(', ')).toBeLessThanOrEqual(n);
 
 // Events and reply emails stay on their queues (their consumers read the table): every request counted
 // below is one the API call itself made, the live reply's Email Logs row included.
@@ -72,9 +70,7 @@ describe('DynamoDB requests per call (key cache warm)', () => {
     // The live reply's email was part of those requests: its Email Logs row is there, queued.
     const emails = await app.call('GET', '/emails', { key: t.liveKey });
     expect(emails.body.emails).toMatchObject([{ to: c.customer.email, subject: expect.stringContaining('Re: '), status: 'queued' }]);
-    const note = await measure(() =>
-      app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Note', visibility: 'internal' } }),
-    );
+    const note = await measure(() => app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Note', visibility: 'internal' } }));
     expect(note.result.status).toBe(200);
     expectAtMost(note.requests, 3);
     const list = await app.call('GET', '/tickets', { key: t.liveKey, query: { status: 'open' } });

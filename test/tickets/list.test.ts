@@ -150,7 +150,16 @@ describe('GET /tickets', () => {
   });
 
   it('refuses invalid parameters with 422', async () => {
-    for (const query of [{ status: 'archived' }, { priority: 'x' }, { limit: 101 }, { limit: 0 }, { page: 0 }, { number: 'x' }, { awaitingReply: 'yes' }, { cursor: 'garbage' }]) {
+    for (const query of [
+      { status: 'archived' },
+      { priority: 'x' },
+      { limit: 101 },
+      { limit: 0 },
+      { page: 0 },
+      { number: 'x' },
+      { awaitingReply: 'yes' },
+      { cursor: 'garbage' },
+    ]) {
       const res = await app.call('GET', '/tickets', { key: key, query });
       expect(res.status, JSON.stringify(query)).toBe(422);
       expect(res.body.error.code).toBe('validation.failed');

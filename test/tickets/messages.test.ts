@@ -6,7 +6,6 @@ import { createTenant } from '../support/fixtures.js';
 import { mailsTo } from '../emails/helpers.js';
 import { createTicket, customerEmail } from './helpers.js';
 
-
 const app = await startTestApp();
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
@@ -114,8 +113,7 @@ describe("the customer's own messages (senderType customer)", () => {
     const c = await createTicket(app, t.liveKey, { subject: 'Widget chat', customer: { email, name: 'Ada' } });
     const awaiting = async () =>
       (await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: 'true' } })).body.tickets.map((r: { id: string }) => r.id);
-    const say = (body: string) =>
-      app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body, senderType: 'customer' } });
+    const say = (body: string) => app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body, senderType: 'customer' } });
     const detail = async () => (await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body;
 
     // A new ticket keeps its status; a staff reply opens it and it no longer awaits a reply.
@@ -273,7 +271,7 @@ describe('the size of a request', () => {
     expect(res.body.attachments.map((a: { fileSize: number }) => a.fileSize)).toEqual(Array(10).fill(400_000));
   });
 
-  it('a request whose Lambda event would exceed 6 MiB gets API Gateway\'s own 413, before any handler runs', async () => {
+  it("a request whose Lambda event would exceed 6 MiB gets API Gateway's own 413, before any handler runs", async () => {
     const t = await createTenant();
     const c = await createTicket(app, t.liveKey);
     // 5,000,000 bytes are 6,666,668 base64 characters: more than a Lambda event may carry (6,291,456 bytes).
@@ -289,11 +287,18 @@ describe('the size of a request', () => {
     expect((await readUsage(t.accountId)).storageBytes).toBe(0);
 
     // Any route: the limit is the invoke's, whatever the body holds (here JSON text of 6.3 MB).
-    const ticket = await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 'x', body: 'y'.repeat(6_300_000), customer: { email: 'a@example.com' } } });
+    const ticket = await app.call('POST', '/tickets', {
+      key: t.liveKey,
+      body: { subject: 'x', body: 'y'.repeat(6_300_000), customer: { email: 'a@example.com' } },
+    });
     expect(ticket.status).toBe(413);
     expect(ticket.body).toEqual({ message: 'Request Entity Too Large' });
     // And so is a body over API Gateway's own 10 MB limit.
-    const huge = await app.call('POST', '/tickets', { key: t.liveKey, rawBody: Buffer.alloc(10 * 1024 * 1024 + 1, 0x61), headers: { 'content-type': 'application/json' } });
+    const huge = await app.call('POST', '/tickets', {
+      key: t.liveKey,
+      rawBody: Buffer.alloc(10 * 1024 * 1024 + 1, 0x61),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body).toEqual({ message: 'Request Entity Too Large' });
   });

@@ -94,9 +94,7 @@ describe('POST /tickets', () => {
     // would outlive the emulated 30 s Lambda time-out; the atomic counter is what is under test.
     const ctx = await tenantContext(t);
     const customer = { email: customerEmail() };
-    const created = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => createTicketCore(ctx, { subject: `Load ${i}`, body: 'x', customer })),
-    );
+    const created = await Promise.all(Array.from({ length: 200 }, (_, i) => createTicketCore(ctx, { subject: `Load ${i}`, body: 'x', customer })));
     expect(created.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     const list = await app.call('GET', '/tickets', { key, query: { limit: 1 } });
     expect(list.body.total).toBe(200);

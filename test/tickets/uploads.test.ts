@@ -105,7 +105,14 @@ describe('attaching uploads to a message', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.attachments).toEqual([
       { id: expect.any(String), fileName: 'note.txt', fileSize: 6, mimeType: 'text/plain', url: expect.any(String), createdAt: res.body.createdAt },
-      { id: expect.any(String), fileName: 'capture.bin', fileSize: 20_000_000, mimeType: 'application/octet-stream', url: expect.any(String), createdAt: res.body.createdAt },
+      {
+        id: expect.any(String),
+        fileName: 'capture.bin',
+        fileSize: 20_000_000,
+        mimeType: 'application/octet-stream',
+        url: expect.any(String),
+        createdAt: res.body.createdAt,
+      },
     ]);
 
     const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
@@ -132,19 +139,27 @@ describe('attaching uploads to a message', () => {
     const upload = await startUpload(app, t.liveKey, { fileName: 'a.txt', mimeType: 'text/plain', size: 5 });
     await put(upload, Buffer.from('hello'));
 
-    const twice = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: upload.id }, { uploadId: upload.id }] } });
+    const twice = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', attachments: [{ uploadId: upload.id }, { uploadId: upload.id }] },
+    });
     expect(twice.status).toBe(422);
     expect(twice.body.error.code).toBe('ticket.upload_used');
     expect(twice.body.error.details.fields).toEqual([{ field: 'attachments.1.uploadId', in: 'body', message: expect.any(String) }]);
 
-    expect((await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: upload.id }] } })).status).toBe(200);
+    expect((await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: upload.id }] } })).status).toBe(
+      200,
+    );
     const other = await createTicket(app, t.liveKey);
     const again = await app.call('POST', `/tickets/${other.id}/messages`, {
       key: t.liveKey,
       body: { body: 'x', attachments: [{ fileName: 'b.txt', mimeType: 'text/plain', content: b64('b') }, { uploadId: upload.id }] },
     });
     expect(again.status).toBe(422);
-    expect(again.body.error).toMatchObject({ code: 'ticket.upload_used', details: { uploadId: upload.id, fields: [{ field: 'attachments.1.uploadId', in: 'body' }] } });
+    expect(again.body.error).toMatchObject({
+      code: 'ticket.upload_used',
+      details: { uploadId: upload.id, fields: [{ field: 'attachments.1.uploadId', in: 'body' }] },
+    });
     expect((await app.call('GET', `/tickets/${other.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
     expect((await readUsage(t.accountId)).storageBytes).toBe(5);
   });
@@ -185,7 +200,10 @@ describe('attaching uploads to a message', () => {
     await put(short, Buffer.from('12345'), { 'Content-Type': 'text/plain' });
     const mismatch = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: short.id }] } });
     expect(mismatch.status).toBe(422);
-    expect(mismatch.body.error).toMatchObject({ code: 'ticket.upload_incomplete', details: { declaredBytes: 10, storedBytes: 5, fields: [{ field: 'attachments.0.uploadId' }] } });
+    expect(mismatch.body.error).toMatchObject({
+      code: 'ticket.upload_incomplete',
+      details: { declaredBytes: 10, storedBytes: 5, fields: [{ field: 'attachments.0.uploadId' }] },
+    });
 
     expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
     expect((await readUsage(t.accountId)).storageBytes).toBe(0);
@@ -205,11 +223,16 @@ describe('attaching uploads to a message', () => {
       const c = await createTicket(app, t.liveKey, {}, headers);
       const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers, body: { body: 'x', attachments: [{ uploadId }] } });
       expect(res.status).toBe(422);
-      expect(res.body.error).toMatchObject({ code: 'ticket.upload_not_found', details: { uploadId, fields: [{ field: 'attachments.0.uploadId', in: 'body' }] } });
+      expect(res.body.error).toMatchObject({
+        code: 'ticket.upload_not_found',
+        details: { uploadId, fields: [{ field: 'attachments.0.uploadId', in: 'body' }] },
+      });
     }
     // Still attachable where it belongs.
     const c = await createTicket(app, t.liveKey, {}, a);
-    expect((await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body: { body: 'x', attachments: [{ uploadId: upload.id }] } })).status).toBe(200);
+    expect(
+      (await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body: { body: 'x', attachments: [{ uploadId: upload.id }] } })).status,
+    ).toBe(200);
   });
 
   it('counts uploads against the storage allowance (403 plan.storage_limit, nothing attached, the upload still free)', async () => {
@@ -232,10 +255,20 @@ describe('attaching uploads to a message', () => {
     const upload = await startUpload(app, t.liveKey, { fileName: 'a.txt', mimeType: 'text/plain', size: 1 });
     await put(upload, Buffer.from('1'));
     const inline = { fileName: 'b.txt', mimeType: 'text/plain', content: b64('b') };
-    const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: upload.id }, ...Array(10).fill(inline)] } });
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', attachments: [{ uploadId: upload.id }, ...Array(10).fill(inline)] },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('validation.failed');
-    expect((await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: upload.id }, ...Array(9).fill(inline)] } })).status).toBe(200);
+    expect(
+      (
+        await app.call('POST', `/tickets/${c.id}/messages`, {
+          key: t.liveKey,
+          body: { body: 'x', attachments: [{ uploadId: upload.id }, ...Array(9).fill(inline)] },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 

@@ -5,15 +5,7 @@ import { createTenant } from '../support/fixtures.js';
 import { setEnv } from '../support/env.js';
 
 const app = await startTestApp();
-const ALL_EVENTS = [
-  'ticket.created',
-  'ticket.resolved',
-  'message.received',
-  'feedback.submitted',
-  'email.bounced',
-  'customer.created',
-  'customer.updated',
-];
+const ALL_EVENTS = ['ticket.created', 'ticket.resolved', 'message.received', 'feedback.submitted', 'email.bounced', 'customer.created', 'customer.updated'];
 const HOOK = 'http://127.0.0.1:9/hook';
 
 const allowPrivate = process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS;

@@ -194,12 +194,16 @@ describe('delivery', () => {
     expect(failing).toMatchObject({ enabled: true, failingSince: expect.any(String) });
 
     // Two days of failures are not enough; past three days the next failure disables it.
-    await WebhookEndpoint.patch(key).set({ failingSince: new Date(Date.now() - 2 * 86_400_000).toISOString() }).go();
+    await WebhookEndpoint.patch(key)
+      .set({ failingSince: new Date(Date.now() - 2 * 86_400_000).toISOString() })
+      .go();
     await emitEvent(source(t), 'ticket.created', ticketData(2));
     await app.drain();
     expect((await WebhookEndpoint.get(key).go()).data!.enabled).toBe(true);
 
-    await WebhookEndpoint.patch(key).set({ failingSince: new Date(Date.now() - 3 * 86_400_000 - 60_000).toISOString() }).go();
+    await WebhookEndpoint.patch(key)
+      .set({ failingSince: new Date(Date.now() - 3 * 86_400_000 - 60_000).toISOString() })
+      .go();
     await emitEvent(source(t), 'ticket.created', ticketData(3));
     await app.drain();
     expect((await WebhookEndpoint.get(key).go()).data!.enabled).toBe(false);

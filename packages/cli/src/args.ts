@@ -26,7 +26,11 @@ export const optional = (flags: Record<string, string | true>, name: string): st
   return value?.trim();
 };
 
-export const list = (value: string | undefined) => value?.split(',').map((s) => s.trim()).filter(Boolean);
+export const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export const positiveInt = (name: string, value: string | undefined) => {
   if (value === undefined) return undefined;

@@ -24,11 +24,7 @@ export class UploadError extends Error {
  * then a PUT of the bytes to the presigned URL. Pass the answer in a message's `attachments`:
  * `client.POST('/tickets/{ticketId}/messages', { body: { body, attachments: [await uploadAttachment(client, file)] } })`.
  */
-export async function uploadAttachment(
-  client: Client<paths>,
-  file: AttachmentFile,
-  options: { fetch?: typeof fetch } = {},
-): Promise<{ uploadId: string }> {
+export async function uploadAttachment(client: Client<paths>, file: AttachmentFile, options: { fetch?: typeof fetch } = {}): Promise<{ uploadId: string }> {
   const { data, error, response } = await client.POST('/attachments', {
     body: { fileName: file.fileName, mimeType: file.mimeType, size: file.data.byteLength },
   });

@@ -117,7 +117,11 @@ export async function startHttpServer(port: number, host = '127.0.0.1') {
       if (req.destroyed || res.destroyed || (err as { code?: string }).code === 'ECONNRESET') return;
       // A handler that throws past its own error middleware is a Lambda failure: API Gateway answers 500.
       console.error(err);
-      send(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'internal', message: 'Internal Server Error' } }) });
+      send(res, {
+        statusCode: 500,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error: { code: 'internal', message: 'Internal Server Error' } }),
+      });
     }
   });
   server.keepAliveTimeout = 5_000;

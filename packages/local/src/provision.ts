@@ -22,9 +22,7 @@ export async function provision(endpoints: Endpoints, names: { tableName: string
     await dynamo.send(new DescribeTableCommand({ TableName: names.tableName }));
   } catch {
     await dynamo.send(new CreateTableCommand(createTableInput(names.tableName)));
-    await dynamo.send(
-      new UpdateTimeToLiveCommand({ TableName: names.tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
-    );
+    await dynamo.send(new UpdateTimeToLiveCommand({ TableName: names.tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
   }
   dynamo.destroy();
 
@@ -38,8 +36,7 @@ export async function provision(endpoints: Endpoints, names: { tableName: string
     const suffix = fifo ? '.fifo' : '';
     const fifoAttributes: Record<string, string> = fifo ? { FifoQueue: 'true', ContentBasedDeduplication: 'false' } : {};
     const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${names.queuePrefix}-${name}-dlq${suffix}`, Attributes: fifoAttributes }));
-    const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!
-      .QueueArn!;
+    const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
     const queue = await sqs.send(
       new CreateQueueCommand({
         QueueName: `${names.queuePrefix}-${name}${suffix}`,

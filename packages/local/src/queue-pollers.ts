@@ -55,9 +55,7 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
       let failed = new Set<string>();
       try {
         const handler = await loadHandler('queue', spec.consumer);
-        const result = (await handler(event, lambdaContext(`helpdesk-${spec.consumer}`, spec.visibilityTimeout * 1000))) as
-          | SQSBatchResponse
-          | undefined;
+        const result = (await handler(event, lambdaContext(`helpdesk-${spec.consumer}`, spec.visibilityTimeout * 1000))) as SQSBatchResponse | undefined;
         failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       } catch (err) {
         console.error(`[${name}] consumer failed; the batch will be retried`, err);
@@ -65,9 +63,7 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
       }
       const done = messages.filter((m) => !failed.has(m.MessageId!));
       if (done.length) {
-        await sqs.send(
-          new DeleteMessageBatchCommand({ QueueUrl: url, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
-        );
+        await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
       }
       return messages.length;
     } finally {
@@ -78,18 +74,20 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
   const active = (only ?? QUEUE_NAMES).filter((q) => existsSync(join(projectRoot, 'functions', 'queue', `${QUEUES[q].consumer}.ts`)));
   // Lambda polls a queue with several batches in flight at once; so does this, so one slow batch
   // (a webhook endpoint timing out) does not hold up the messages behind it.
-  const loops = active.flatMap((name) => Array.from({ length: BATCHES_IN_FLIGHT }, () => name)).map(async (name) => {
-    while (running) {
-      try {
-        await pollOnce(name, 1);
-      } catch (err) {
-        if (running) {
-          console.error(`[${name}] poll failed`, (err as Error).message);
-          await new Promise((r) => setTimeout(r, 500));
+  const loops = active
+    .flatMap((name) => Array.from({ length: BATCHES_IN_FLIGHT }, () => name))
+    .map(async (name) => {
+      while (running) {
+        try {
+          await pollOnce(name, 1);
+        } catch (err) {
+          if (running) {
+            console.error(`[${name}] poll failed`, (err as Error).message);
+            await new Promise((r) => setTimeout(r, 500));
+          }
         }
       }
-    }
-  });
+    });
 
   /** Visible messages waiting on a queue. */
   const waiting = async (name: QueueName) => {

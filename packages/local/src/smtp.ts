@@ -7,7 +7,6 @@ import { INBOUND_PREFIX } from '@helpdesk/core/conversations/values';
 import { putObject } from '@helpdesk/core/ports/blob-store';
 import { enqueue } from '@helpdesk/core/ports/queue';
 
-
 const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
 /**
@@ -25,7 +24,8 @@ export async function startSmtpServer(host = '127.0.0.1') {
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const domain = address.address.slice(address.address.lastIndexOf('@') + 1).toLowerCase();
-      if (domain !== env.inboundDomain) return callback(smtpError(550, `No mailbox here for ${address.address}: this server takes mail for ${env.inboundDomain}`));
+      if (domain !== env.inboundDomain)
+        return callback(smtpError(550, `No mailbox here for ${address.address}: this server takes mail for ${env.inboundDomain}`));
       callback();
     },
     onData(stream, session, callback) {

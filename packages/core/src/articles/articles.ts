@@ -65,10 +65,8 @@ async function requestIndexing(ctx: TenantContext, articleId: string) {
   }
 }
 
-const categoryMissing = () =>
-  problem('article.category_not_found');
-const slugTaken = (slug: string) =>
-  problem('article.slug_taken', { slug });
+const categoryMissing = () => problem('article.category_not_found');
+const slugTaken = (slug: string) => problem('article.slug_taken', { slug });
 
 export async function createArticle(ctx: TenantContext, input: ArticleCreateInput) {
   const { deriveExcerpt, slugify } = await text();
@@ -165,7 +163,9 @@ export async function updateArticle(ctx: TenantContext, articleId: string, input
         oldSlug: slugChanged && remove(SlugClaim.delete({ ...tenant, kind: 'article', slug: current.slug })),
         category: categoryChanged && categoryId !== NO_CATEGORY && update(ArticleCategory.patch({ ...tenant, categoryId }).add({ articleCount: 1 })),
         oldCategory:
-          categoryChanged && current.categoryId !== NO_CATEGORY && update(ArticleCategory.patch({ ...tenant, categoryId: current.categoryId }).add({ articleCount: -1 })),
+          categoryChanged &&
+          current.categoryId !== NO_CATEGORY &&
+          update(ArticleCategory.patch({ ...tenant, categoryId: current.categoryId }).add({ articleCount: -1 })),
         index: (status === 'published' || current.status === 'published') && indexPending(ctx, articleId),
       };
     },
@@ -194,9 +194,7 @@ export async function listArticles(
       : await Article.query.byUpdated(tenant).go({ pages: 'all', order: 'desc' });
   const needle = query.search?.trim().toLowerCase();
   const rows = data.filter(
-    (a) =>
-      (!query.status || a.status === query.status) &&
-      (!needle || a.title.toLowerCase().includes(needle) || a.slug.includes(needle)),
+    (a) => (!query.status || a.status === query.status) && (!needle || a.title.toLowerCase().includes(needle) || a.slug.includes(needle)),
   );
   const { rows: pageRows, total, page, limit } = paginate(rows, query.page, query.limit);
   return { articles: pageRows.map((a) => toArticleItem(ctx, a)), total, page, limit };

@@ -10,7 +10,6 @@ import { problem } from '../errors/problem.js';
 
 type CategoryRecord = EntityItem<typeof ArticleCategory>;
 
-
 const toCategory = (c: CategoryRecord) => ({
   id: c.categoryId,
   name: c.name,
@@ -20,8 +19,7 @@ const toCategory = (c: CategoryRecord) => ({
   articleCount: c.articleCount,
 });
 
-const slugTaken = (slug: string) =>
-  problem('category.slug_taken', { slug });
+const slugTaken = (slug: string) => problem('category.slug_taken', { slug });
 
 const tenantOf = (ctx: TenantContext) => ({ projectId: ctx.projectId, env: ctx.env });
 

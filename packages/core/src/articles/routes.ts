@@ -130,4 +130,3 @@ export const articleRoutes = {
     problems: ['category.not_empty'],
   }),
 };
-

@@ -59,7 +59,8 @@ type Loaded = Awaited<ReturnType<typeof loadArticle>>;
 /** Reads the articles, LOAD_CONCURRENCY at a time (a coalesced run may take hundreds). */
 async function loadArticles(tenant: Tenant, ids: string[]): Promise<Loaded[]> {
   const out: Loaded[] = [];
-  for (let i = 0; i < ids.length; i += LOAD_CONCURRENCY) out.push(...(await Promise.all(ids.slice(i, i + LOAD_CONCURRENCY).map((id) => loadArticle(tenant, id)))));
+  for (let i = 0; i < ids.length; i += LOAD_CONCURRENCY)
+    out.push(...(await Promise.all(ids.slice(i, i + LOAD_CONCURRENCY).map((id) => loadArticle(tenant, id)))));
   return out;
 }
 const LOAD_CONCURRENCY = 16;

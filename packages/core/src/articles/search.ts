@@ -51,9 +51,7 @@ async function snapshotFor(tenant: Tenant, withVectors: boolean, retried = false
     }
     if (withVectors && !snap.vectors) {
       const file = await loadVectorFile(snapshotKeys(tenant.projectId, tenant.env, snap.snapshotId).vectors);
-      snap.vectors = new Map(
-        Object.entries(file.docs).map(([id, d]) => [id, { categoryId: d.categoryId, chunks: d.chunks.map(dequantize) }]),
-      );
+      snap.vectors = new Map(Object.entries(file.docs).map(([id, d]) => [id, { categoryId: d.categoryId, chunks: d.chunks.map(dequantize) }]));
     }
     return snap;
   } catch (err) {

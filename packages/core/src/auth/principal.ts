@@ -25,7 +25,7 @@ async function touch(hash: string) {
   try {
     await ApiKey.patch({ keyHash: hash }).set({ lastUsedAt: new Date().toISOString() }).go({ response: 'none' });
   } catch (error) {
-    logger.warn('Could not record the key\'s last use', { error: error as Error });
+    logger.warn("Could not record the key's last use", { error: error as Error });
   }
 }
 

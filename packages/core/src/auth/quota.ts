@@ -48,7 +48,9 @@ export async function consumeQuota(ctx: AccountContext, metric: MonthlyMetric, n
 /** Gives back units counted by consumeQuota for work that was then not done. */
 export async function releaseQuota(ctx: AccountContext, metric: MonthlyMetric | 'tickets', n: number, now = new Date()) {
   if (ctx.env === 'sandbox' || n <= 0) return;
-  await Usage.update({ accountId: ctx.accountId, period: currentPeriod(now) }).add({ [metric]: -n }).go();
+  await Usage.update({ accountId: ctx.accountId, period: currentPeriod(now) })
+    .add({ [metric]: -n })
+    .go();
 }
 
 /**

@@ -22,7 +22,8 @@ ${
     ? html`<p>No customers match.</p>`
     : html`<div class="scroll"><table><thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Tickets</th><th scope="col">Created</th></tr></thead>
 <tbody>${result.customers.map(
-        (c) => html`<tr><td><a href="/console/tickets?search=${encodeURIComponent(c.email)}">${c.email}</a></td><td>${c.name ?? '—'}</td><td>${c.ticketCount}</td><td>${when(c.createdAt)}</td></tr>`,
+        (c) =>
+          html`<tr><td><a href="/console/tickets?search=${encodeURIComponent(c.email)}">${c.email}</a></td><td>${c.name ?? '—'}</td><td>${c.ticketCount}</td><td>${when(c.createdAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${pager('/console/customers', req.query, result.page, result.limit, result.total)}`,
@@ -43,7 +44,8 @@ ${
     ? html`<p>No articles match.</p>`
     : html`<div class="scroll"><table><thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Helpful</th><th scope="col">Updated</th></tr></thead>
 <tbody>${result.articles.map(
-        (a) => html`<tr><td>${a.title}<br><span class="muted">${a.slug}</span></td><td><span class="badge">${a.status}</span></td><td>${a.helpfulYes} yes / ${a.helpfulNo} no</td><td>${when(a.updatedAt)}</td></tr>`,
+        (a) =>
+          html`<tr><td>${a.title}<br><span class="muted">${a.slug}</span></td><td><span class="badge">${a.status}</span></td><td>${a.helpfulYes} yes / ${a.helpfulNo} no</td><td>${when(a.updatedAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${pager('/console/articles', req.query, result.page, result.limit, result.total)}`,

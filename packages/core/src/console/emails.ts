@@ -27,7 +27,8 @@ ${
     ? html`<p>No emails match.</p>`
     : html`<div class="scroll"><table><thead><tr><th scope="col">Created</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Template</th><th scope="col">Status</th></tr></thead>
 <tbody>${result.emails.map(
-        (e) => html`<tr><td>${when(e.createdAt)}</td><td>${e.to}</td><td><a href="/console/emails/${e.id}">${e.subject ?? e.captured?.subject ?? '(no subject yet)'}</a></td><td>${e.templateKey ?? '—'}</td><td><span class="badge">${e.status}</span></td></tr>`,
+        (e) =>
+          html`<tr><td>${when(e.createdAt)}</td><td>${e.to}</td><td><a href="/console/emails/${e.id}">${e.subject ?? e.captured?.subject ?? '(no subject yet)'}</a></td><td>${e.templateKey ?? '—'}</td><td><span class="badge">${e.status}</span></td></tr>`,
       )}</tbody></table></div>`
 }
 ${pager('/console/emails', req.query, result.page, result.limit, result.total)}`,
@@ -57,7 +58,13 @@ export const emailDetail = signedIn('admin', async (req) => {
 <dt>From</dt><dd>${e.from}</dd><dt>To</dt><dd>${e.to}</dd>
 ${e.cc.length ? html`<dt>Cc</dt><dd>${e.cc.join(', ')}</dd>` : ''}
 <dt>Template</dt><dd>${e.templateKey ? `${e.templateKey} v${e.templateVersion ?? '?'}` : 'custom'}</dd>
-${Object.keys(e.metadata).length ? html`<dt>Metadata</dt><dd>${Object.entries(e.metadata).map(([k, v]) => `${k}=${v}`).join(', ')}</dd>` : ''}
+${
+  Object.keys(e.metadata).length
+    ? html`<dt>Metadata</dt><dd>${Object.entries(e.metadata)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}</dd>`
+    : ''
+}
 </dl>
 <h2>Status history</h2>
 <ol>${steps.filter(([, at]) => at).map(([label, at]) => html`<li>${label}: ${when(at)}</li>`)}</ol>

@@ -25,8 +25,7 @@ export interface ConsoleRequest {
 export const redirect = (location: string, headers: Record<string, string> = {}): RawResult =>
   rawResponse(303, '', { location, 'cache-control': 'no-store', ...headers });
 
-export const htmlPage = (status: number, body: string, headers: Record<string, string> = {}) =>
-  rawResponse(status, body, { ...CONSOLE_HEADERS, ...headers });
+export const htmlPage = (status: number, body: string, headers: Record<string, string> = {}) => rawResponse(status, body, { ...CONSOLE_HEADERS, ...headers });
 
 const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Not allowed', 404: 'Not found', 409: 'Changed meanwhile', 422: 'Check your input' };
 

@@ -25,7 +25,8 @@ ${
     ? html`<p>No issues match.</p>`
     : html`<div class="scroll"><table><thead><tr><th scope="col">Issue</th><th scope="col">Level</th><th scope="col">Status</th><th scope="col">Events</th><th scope="col">Last seen</th></tr></thead>
 <tbody>${result.issues.map(
-        (i) => html`<tr><td><a href="/console/issues/${i.id}">${i.title}</a>${i.scope ? html`<br><span class="muted">${i.scope}</span>` : ''}</td><td>${i.level}</td><td><span class="badge">${i.status}</span>${i.regressed ? ' (regressed)' : ''}</td><td>${i.count}</td><td>${when(i.lastSeenAt)}</td></tr>`,
+        (i) =>
+          html`<tr><td><a href="/console/issues/${i.id}">${i.title}</a>${i.scope ? html`<br><span class="muted">${i.scope}</span>` : ''}</td><td>${i.level}</td><td><span class="badge">${i.status}</span>${i.regressed ? ' (regressed)' : ''}</td><td>${i.count}</td><td>${when(i.lastSeenAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${pager('/console/issues', req.query, result.page, result.limit, result.total)}`,

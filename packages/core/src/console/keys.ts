@@ -7,7 +7,6 @@ import { redirect, show, signedIn, type ConsoleRequest } from './guard.js';
 import { csrfField, when } from './forms.js';
 import { html, type Html } from './html.js';
 
-
 const keyTable = async (req: ConsoleRequest) => {
   const keys = await listApiKeys(req.ctx.accountId);
   const projectName = (id: string) => req.chrome.projects.find((p) => p.id === id)?.name ?? id;
@@ -16,7 +15,9 @@ const keyTable = async (req: ConsoleRequest) => {
 <caption class="muted" style="text-align:left">Last used is recorded when a Lambda first sees the key in a while: accurate to about 30 seconds.</caption>
 <thead><tr><th scope="col">Prefix</th><th scope="col">Environment</th><th scope="col">Projects</th><th scope="col">Scopes</th><th scope="col">IP allowlist</th><th scope="col">Rate limit</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
 <tbody>${keys.map(
-    (k) => html`<tr data-key-id="${k.keyId}"><td><code>${k.hint}…</code></td><td>${k.env}</td><td>${k.projectIds?.length ? k.projectIds.map(projectName).join(', ') : 'all'}</td>
+    (
+      k,
+    ) => html`<tr data-key-id="${k.keyId}"><td><code>${k.hint}…</code></td><td>${k.env}</td><td>${k.projectIds?.length ? k.projectIds.map(projectName).join(', ') : 'all'}</td>
 <td>${k.scopes.length ? k.scopes.join(', ') : 'full access'}</td><td>${k.allowIps.length ? k.allowIps.join(', ') : 'any'}</td><td>${k.rateLimit}/min</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
 <td>${
       k.revokedAt
@@ -62,14 +63,24 @@ export const keysCreate = signedIn('admin', async (req) => {
   }
   // A ticked box the form never offered (another account's project, a made-up scope) is refused, not
   // dropped: dropping it would leave the list empty, and an empty list means every project or full access.
-  const ticked = (prefix: string) => Object.keys(form).filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length));
+  const ticked = (prefix: string) =>
+    Object.keys(form)
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => name.slice(prefix.length));
   const projectIds = ticked('project:');
   const unknownProject = projectIds.find((id) => !req.chrome.projects.some((p) => p.id === id));
   if (unknownProject !== undefined) throw errors.validation([{ field: `project:${unknownProject}`, in: 'body', message: 'Not a project of this account' }]);
   const scopes = ticked('scope:');
   const unknownScope = scopes.find((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknownScope !== undefined) throw errors.validation([{ field: `scope:${unknownScope}`, in: 'body', message: `Expected one of ${SCOPES.join(', ')}` }]);
-  const created = await createApiKey({ accountId: req.ctx.accountId, env, projectIds: projectIds.length ? projectIds : undefined, scopes: scopes as (typeof SCOPES)[number][], allowIps, rateLimit });
+  const created = await createApiKey({
+    accountId: req.ctx.accountId,
+    env,
+    projectIds: projectIds.length ? projectIds : undefined,
+    scopes: scopes as (typeof SCOPES)[number][],
+    allowIps,
+    rateLimit,
+  });
   return keysPage(
     req,
     html`<div class="card" role="status"><h2>Key created</h2><p>Copy it now: it is shown this once and cannot be shown again.</p><p class="secret" id="new-secret">${created.key}</p></div>`,

@@ -48,7 +48,10 @@ export async function confirmSignIn({ params }: { params: { token: string } }) {
 const expiredLink = () =>
   htmlPage(
     404,
-    bareLayout('Link not valid', html`<h1>This sign-in link is no longer valid</h1><p>It was used already or has expired. <a href="/console/sign-in">Ask for a new one</a>.</p>`),
+    bareLayout(
+      'Link not valid',
+      html`<h1>This sign-in link is no longer valid</h1><p>It was used already or has expired. <a href="/console/sign-in">Ask for a new one</a>.</p>`,
+    ),
   );
 
 export async function finishSignIn({ params }: { params: { token: string } }) {

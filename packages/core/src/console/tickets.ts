@@ -38,7 +38,9 @@ ${
     ? html`<p>No tickets match.</p>`
     : html`<div class="scroll"><table><thead><tr><th scope="col">#</th><th scope="col">Subject</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Assignee</th><th scope="col">Last activity</th></tr></thead>
 <tbody>${result.tickets.map(
-        (t) => html`<tr><td>${t.number}</td><td><a href="/console/tickets/${t.id}">${t.subject}</a></td><td>${t.customerName} <span class="muted">${t.customerEmail}</span></td>
+        (
+          t,
+        ) => html`<tr><td>${t.number}</td><td><a href="/console/tickets/${t.id}">${t.subject}</a></td><td>${t.customerName} <span class="muted">${t.customerEmail}</span></td>
 <td><span class="badge">${t.status}</span></td><td>${t.priority}</td><td>${memberName(t.assignedTo)}</td><td>${when(t.updatedAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
@@ -63,7 +65,9 @@ ${members.map((m) => html`<option value="${m.id}"${t.assignedTo === m.id ? html`
 </form>
 <h2>Thread</h2>
 ${t.messages.map(
-  (m) => html`<article class="msg ${m.senderType}${m.visibility === 'internal' ? ' internal' : ''}" aria-label="${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Reply' : 'Customer message'}"><span class="muted">${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Support' : t.customer.name} · ${when(m.createdAt)}</span>
+  (
+    m,
+  ) => html`<article class="msg ${m.senderType}${m.visibility === 'internal' ? ' internal' : ''}" aria-label="${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Reply' : 'Customer message'}"><span class="muted">${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Support' : t.customer.name} · ${when(m.createdAt)}</span>
 ${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href="${a.url}">${a.fileName}</a> `)}` : ''}</article>`,
 )}
 <form method="post" action="/console/tickets/${t.id}/messages" class="card">${csrfField(req)}
@@ -88,8 +92,7 @@ export const ticketReply = signedIn('any', async (req) => {
 
 export const ticketUpdate = signedIn('any', async (req) => {
   const { status, priority, category, assignedTo } = req.form;
-  const bad = (field: string, allowed: readonly string[]) =>
-    errors.validation([{ field, in: 'body', message: `Expected one of ${allowed.join(', ')}` }]);
+  const bad = (field: string, allowed: readonly string[]) => errors.validation([{ field, in: 'body', message: `Expected one of ${allowed.join(', ')}` }]);
   if (status && !STATUSES.includes(status as Status)) throw bad('status', STATUSES);
   if (priority && !PRIORITIES.includes(priority as Priority)) throw bad('priority', PRIORITIES);
   if (category && !CATEGORIES.includes(category as Category)) throw bad('category', CATEGORIES);

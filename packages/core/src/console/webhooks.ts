@@ -53,7 +53,8 @@ ${
     ? html`<p>No deliveries yet.</p>`
     : html`<div class="scroll"><table><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Next retry</th></tr></thead>
 <tbody>${log.deliveries.map(
-        (d) => html`<tr class="delivery"><td>${when(d.createdAt)}</td><td>${d.event}</td><td>${d.attempt}</td><td>${d.statusCode ?? '—'}</td><td>${d.durationMs} ms</td><td>${d.error ?? ''}</td><td>${when(d.nextRetryAt)}</td></tr>`,
+        (d) =>
+          html`<tr class="delivery"><td>${when(d.createdAt)}</td><td>${d.event}</td><td>${d.attempt}</td><td>${d.statusCode ?? '—'}</td><td>${d.durationMs} ms</td><td>${d.error ?? ''}</td><td>${when(d.nextRetryAt)}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${pager(`/console/webhooks/${webhookId}`, req.query, log.page, log.limit, log.total)}`,

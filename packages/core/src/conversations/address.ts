@@ -70,7 +70,12 @@ const mac = (projectId: string, environment: Environment, ticketNumber: number) 
   base32(createHmac('sha256', config().signingSecret).update(`reply:${projectId}:${environment}:${ticketNumber}`).digest().subarray(0, MAC_BYTES));
 
 /** Slugs are already lower-case letters, digits and hyphens; anything else is dropped to be safe. */
-const cosmetic = (slug: string, room: number) => slug.toLowerCase().replace(/[^a-z0-9-]/g, '').slice(0, Math.max(0, room)).replace(/-+$/, '') || 'support';
+const cosmetic = (slug: string, room: number) =>
+  slug
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '')
+    .slice(0, Math.max(0, room))
+    .replace(/-+$/, '') || 'support';
 
 export interface ProjectRef {
   id: string;

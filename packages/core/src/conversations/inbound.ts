@@ -24,7 +24,8 @@ import { readMail, type ReadMail } from './read-mail.js';
  */
 export async function receiveMail(notification: QueueMessage<'inbound'>): Promise<void> {
   const { receipt, mail: sesMail } = notification;
-  const drop = (reason: string, extra: Record<string, unknown> = {}) => logger.info('Inbound mail dropped', { reason, sesMessageId: sesMail.messageId, ...extra });
+  const drop = (reason: string, extra: Record<string, unknown> = {}) =>
+    logger.info('Inbound mail dropped', { reason, sesMessageId: sesMail.messageId, ...extra });
 
   if (receipt.spamVerdict?.status === 'FAIL' || receipt.virusVerdict?.status === 'FAIL') return drop('spam or virus verdict');
   const domain = env.inboundDomain;
@@ -70,7 +71,8 @@ async function ticketByNumber(ctx: TenantContext, number: number): Promise<Ticke
   return data ? ticketById(ctx, data.ticketId) : undefined;
 }
 
-const ticketById = async (ctx: TenantContext, ticketId: string) => (await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go()).data ?? undefined;
+const ticketById = async (ctx: TenantContext, ticketId: string) =>
+  (await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go()).data ?? undefined;
 
 /** A mail to the project's address that answers one of a ticket's mails (In-Reply-To, References). */
 async function ticketByThread(ctx: TenantContext, mail: ReadMail): Promise<TicketItem | undefined> {

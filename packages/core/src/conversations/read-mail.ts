@@ -28,8 +28,12 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
   const mail = await PostalMime.parse(raw, { attachmentEncoding: 'base64' });
   const headers = new Map<string, string>();
   for (const h of mail.headers) if (!headers.has(h.key)) headers.set(h.key, h.value);
-  const from = mail.from && 'address' in mail.from && mail.from.address ? { address: mail.from.address.toLowerCase(), ...(mail.from.name ? { name: mail.from.name.slice(0, 200) } : {}) } : undefined;
-  const ids = (value: string | undefined) => (value?.match(/<[^<>\s]+>/g) ?? []).map((id) => normalizeMessageId(id)).filter((id): id is string => id !== undefined);
+  const from =
+    mail.from && 'address' in mail.from && mail.from.address
+      ? { address: mail.from.address.toLowerCase(), ...(mail.from.name ? { name: mail.from.name.slice(0, 200) } : {}) }
+      : undefined;
+  const ids = (value: string | undefined) =>
+    (value?.match(/<[^<>\s]+>/g) ?? []).map((id) => normalizeMessageId(id)).filter((id): id is string => id !== undefined);
   const { kept, notes } = keptAttachments(mail.attachments);
   const text = mail.text?.trim() ? mail.text : mail.html ? htmlToText(mail.html) : '';
   const visible = new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();

@@ -65,7 +65,15 @@ export async function answerTicketPage(
   const file = body.file && body.file.content.length > 0 ? body.file : undefined;
   const attachments: GivenFile[] = [
     ...(body.attachments ?? []),
-    ...(file ? [{ fileName: file.filename || 'attachment', mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(file.mimetype) ? file.mimetype : 'application/octet-stream', content: file.content.toString('base64') }] : []),
+    ...(file
+      ? [
+          {
+            fileName: file.filename || 'attachment',
+            mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(file.mimetype) ? file.mimetype : 'application/octet-stream',
+            content: file.content.toString('base64'),
+          },
+        ]
+      : []),
   ];
   if (!isForm(headers)) return answerOnPage(token, { body: body.body, attachments });
   try {
@@ -73,6 +81,9 @@ export async function answerTicketPage(
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     if (err.status === 404) return rawResponse(404, notFoundPage(), HTML_HEADERS);
-    return rawResponse(err.status, layout('Not sent', `<h1>Your answer was not sent</h1><p>${esc(err.message)}</p>`), { ...HTML_HEADERS, ...(err.headers ?? {}) });
+    return rawResponse(err.status, layout('Not sent', `<h1>Your answer was not sent</h1><p>${esc(err.message)}</p>`), {
+      ...HTML_HEADERS,
+      ...(err.headers ?? {}),
+    });
   }
 }

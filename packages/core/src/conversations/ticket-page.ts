@@ -12,7 +12,6 @@ import { loadThread } from '../tickets/thread.js';
 import { verifyTicketToken } from './ticket-link.js';
 import { PAGE_POSTS_PER_MINUTE } from './values.js';
 
-
 async function open(token: string) {
   const claims = verifyTicketToken(token);
   const ctx = claims && (await tenantOfProject(claims.projectId, claims.env));
@@ -36,7 +35,11 @@ async function viewOf(ctx: TenantContext, ticketId: string) {
     status: thread.ticket.status,
     messages: await Promise.all(
       visible.map(async (m) => {
-        const { visibility: _v, ticketId: _t, ...message } = await toMessage(
+        const {
+          visibility: _v,
+          ticketId: _t,
+          ...message
+        } = await toMessage(
           m,
           thread.attachments.filter((a) => a.messageId === m.messageId).sort((a, b) => a.position - b.position),
         );
@@ -53,7 +56,8 @@ async function viewOf(ctx: TenantContext, ticketId: string) {
 export async function answerOnPage(token: string, input: { body: string; attachments?: GivenFile[] }) {
   const { ctx, ticketId } = await open(token);
   const rate = await countRequest(`ticket-page:${createHash('sha256').update(token).digest('base64url')}`, PAGE_POSTS_PER_MINUTE);
-  if (rate.exceeded) throw problem('rate_limit.exceeded', { limit: PAGE_POSTS_PER_MINUTE, retryAfter: Math.max(1, rate.reset - Math.floor(Date.now() / 1000)) });
+  if (rate.exceeded)
+    throw problem('rate_limit.exceeded', { limit: PAGE_POSTS_PER_MINUTE, retryAfter: Math.max(1, rate.reset - Math.floor(Date.now() / 1000)) });
   const { ticket } = await loadThread(ctx, ticketId);
   if (ticket.status !== 'closed') {
     await postMessage(ctx, ticketId, { body: input.body, senderType: 'customer', attachments: input.attachments });

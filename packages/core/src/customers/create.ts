@@ -68,8 +68,7 @@ export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promis
   return committed ? { ok: true, item: record } : { ok: false, taken: taken! };
 }
 
-export const takenError = (kind: UniqueKind, value: string) =>
-  problem(kind === 'email' ? 'customer.email_taken' : 'customer.external_id_taken', { value });
+export const takenError = (kind: UniqueKind, value: string) => problem(kind === 'email' ? 'customer.email_taken' : 'customer.external_id_taken', { value });
 
 /** POST /customers. */
 export async function createCustomer(ctx: TenantRef, input: NewCustomer) {

@@ -13,7 +13,11 @@ import type { TenantKey } from './record.js';
  */
 export async function deleteCustomer(ctx: TenantKey, customerId: string) {
   const key = { projectId: ctx.projectId, env: ctx.env };
-  const { customer: [current], ticket: tickets, feedback } = await allCustomerHistory(ctx, customerId);
+  const {
+    customer: [current],
+    ticket: tickets,
+    feedback,
+  } = await allCustomerHistory(ctx, customerId);
   if (!current) throw errors.notFound('Customer');
   await commit({
     items: () => ({
@@ -27,9 +31,6 @@ export async function deleteCustomer(ctx: TenantKey, customerId: string) {
     },
     exhausted: () => errors.conflict('The customer'),
   });
-  await Promise.all([
-    tickets.length ? CustomerTicket.delete(tickets).go() : undefined,
-    feedback.length ? CustomerFeedback.delete(feedback).go() : undefined,
-  ]);
+  await Promise.all([tickets.length ? CustomerTicket.delete(tickets).go() : undefined, feedback.length ? CustomerFeedback.delete(feedback).go() : undefined]);
   return { id: customerId, deleted: true as const };
 }

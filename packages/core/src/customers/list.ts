@@ -3,8 +3,7 @@ import { Customer } from './entities.js';
 import { findCustomerBy } from './read.js';
 import { toCustomer, type CustomerItem, type TenantKey } from './record.js';
 
-const matches = (item: CustomerItem, needle: string) =>
-  [item.email, item.name, item.externalId].some((field) => field?.toLowerCase().includes(needle));
+const matches = (item: CustomerItem, needle: string) => [item.email, item.name, item.externalId].some((field) => field?.toLowerCase().includes(needle));
 
 /**
  * Newest first. externalId is one lookup through its uniqueness item; a free-text search has to read

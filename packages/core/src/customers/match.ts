@@ -52,7 +52,13 @@ export async function matchCustomerForTicket(ctx: TenantRef, input: { email: str
     return {
       customer: summary({ ...existing, email }),
       created: false,
-      writes: [update(Customer.update(key).add({ ticketCount: 1 }).where((attr, op) => op.exists(attr.customerId)))],
+      writes: [
+        update(
+          Customer.update(key)
+            .add({ ticketCount: 1 })
+            .where((attr, op) => op.exists(attr.customerId)),
+        ),
+      ],
       committed: async () => {},
     };
   }

@@ -19,5 +19,4 @@ export const entityConfig = () => ({ client: documentClient, table: env.tableNam
 
 /** A DynamoDB TTL value (epoch seconds). DynamoDB Local never expires items, so readers also check it. */
 export const ttlIn = (seconds: number, from = Date.now()) => Math.floor(from / 1000) + seconds;
-export const isExpired = (expiresAt: number | undefined, now = Date.now()) =>
-  expiresAt !== undefined && expiresAt * 1000 <= now;
+export const isExpired = (expiresAt: number | undefined, now = Date.now()) => expiresAt !== undefined && expiresAt * 1000 <= now;

@@ -15,8 +15,7 @@ import { AGAIN, retrying } from './retry.js';
 type Item = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /** An ElectroDB operation (anything with `.params()`) or its parameters. */
 type Operation = { params(): object } | object;
-const paramsOf = (op: Operation): Record<string, unknown> =>
-  ('params' in op && typeof op.params === 'function' ? op.params() : op) as Record<string, unknown>;
+const paramsOf = (op: Operation): Record<string, unknown> => ('params' in op && typeof op.params === 'function' ? op.params() : op) as Record<string, unknown>;
 
 /** A write item: build them with `put`, `update`, `remove` and `check`. */
 export type WriteItem = { readonly item: Item };

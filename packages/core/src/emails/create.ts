@@ -25,8 +25,7 @@ export interface EmailDraft {
   /** A system mail's conversation (a ticket id), threaded at delivery. */
   threadId?: string;
   scheduledAt?: Date;
-  content:
-    /** `subject`: the template's subject rendered when the send was accepted (delivery renders it again, identically). */
+  content: /** `subject`: the template's subject rendered when the send was accepted (delivery renders it again, identically). */
     | { kind: 'template'; templateKey: string; templateVersion?: number; variables: Record<string, unknown>; subject: string }
     | { kind: 'custom'; subject: string; body: string; layout?: string };
   /** Live customer sends take a unit of the monthly allowance; system mails do not. */

@@ -20,7 +20,9 @@ import { DELIVERY_SECONDS } from './values.js';
 const STALE_CLAIM_MS = DELIVERY_SECONDS * 1000;
 
 type Key = { projectId: string; env: 'live' | 'sandbox'; emailId: string };
-type Finish = Partial<Pick<EmailRow, 'subject' | 'templateVersion' | 'sentAt' | 'captured' | 'error' | 'sesMessageId' | 'blocked' | 'blockReason' | 'threadHeaders'>>;
+type Finish = Partial<
+  Pick<EmailRow, 'subject' | 'templateVersion' | 'sentAt' | 'captured' | 'error' | 'sesMessageId' | 'blocked' | 'blockReason' | 'threadHeaders'>
+>;
 
 /** Moves a queued (or scheduled, or abandoned) row to `sending`; undefined when it is not ours to send. */
 async function claim(key: Key): Promise<EmailRow | undefined> {
@@ -41,7 +43,10 @@ async function claim(key: Key): Promise<EmailRow | undefined> {
 }
 
 const finish = (key: Key, status: EmailStatus, fields: Finish) =>
-  EmailLog.patch(key).set({ status, ...fields }).where((a, op) => op.eq(a.status, 'sending')).go();
+  EmailLog.patch(key)
+    .set({ status, ...fields })
+    .where((a, op) => op.eq(a.status, 'sending'))
+    .go();
 
 /** Local stack only: SES's mailbox simulator addresses produce the events real SES would publish. */
 const SIMULATOR: Record<string, 'Bounce' | 'Complaint'> = {
@@ -106,7 +111,11 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
     // A ticket's mails answer each other (In-Reply-To, References): see mail/threads.ts.
     const threading = row.threadId ? await threadHeaders(key, row.threadId, env.mailDomain) : undefined;
     if (ctx.env === 'sandbox') {
-      await finish(key, 'captured', { ...content, ...(threading ? { threadHeaders: threading } : {}), captured: { subject: rendered.subject, html: rendered.html, text: rendered.text } });
+      await finish(key, 'captured', {
+        ...content,
+        ...(threading ? { threadHeaders: threading } : {}),
+        captured: { subject: rendered.subject, html: rendered.html, text: rendered.text },
+      });
       return;
     }
 

@@ -18,10 +18,17 @@ const canonical = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(canonical)
     : value && typeof value === 'object'
-      ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+        )
       : value;
 
-export const requestHash = (request: unknown) => createHash('sha256').update(JSON.stringify(canonical(request))).digest('hex');
+export const requestHash = (request: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(canonical(request)))
+    .digest('hex');
 
 /**
  * Runs `send` at most once per Idempotency-Key within 24 hours. The first request claims the key with
@@ -72,6 +79,8 @@ async function runClaimed(id: { projectId: string; env: 'live' | 'sandbox'; key:
       .catch(() => undefined);
     throw err;
   }
-  await IdempotencyRecord.patch(id).set({ result: JSON.stringify(result) }).go();
+  await IdempotencyRecord.patch(id)
+    .set({ result: JSON.stringify(result) })
+    .go();
   return result;
 }

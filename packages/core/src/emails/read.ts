@@ -48,10 +48,7 @@ export async function listEmails(ctx: TenantContext, f: EmailFilters) {
         : EmailLog.query.byCreated(tenant);
   const { data } = await query.between({ createdAt: from }, { createdAt: until }).go({ order: 'desc', pages: 'all' });
   const rows = (data as EmailRow[]).filter(
-    (r) =>
-      (!f.status || r.status === f.status) &&
-      (!f.templateKey || r.templateKey === f.templateKey) &&
-      (!recipient || r.recipient === recipient),
+    (r) => (!f.status || r.status === f.status) && (!f.templateKey || r.templateKey === f.templateKey) && (!recipient || r.recipient === recipient),
   );
   const { rows: page, ...rest } = paginate(rows, f.page, f.limit);
   return { emails: page.map(toLogRow), ...rest };

@@ -16,12 +16,20 @@ export const emailRoutes = {
     headers: [
       {
         name: 'Idempotency-Key',
-        description: 'Up to 256 characters. The same key within 24 hours returns the first send with deduplicated true; a different body with it is 422 idempotency.mismatch.',
+        description:
+          'Up to 256 characters. The same key within 24 hours returns the first send with deduplicated true; a different body with it is 422 idempotency.mismatch.',
       },
     ],
     body: sendBody,
     response: sendResult,
-    problems: ['plan.email_limit', 'idempotency.in_progress', 'idempotency.mismatch', 'template.not_found', 'template.render_failed', 'template.unknown_helper'],
+    problems: [
+      'plan.email_limit',
+      'idempotency.in_progress',
+      'idempotency.mismatch',
+      'template.not_found',
+      'template.render_failed',
+      'template.unknown_helper',
+    ],
   }),
   sendEmailBatch: defineRoute({
     ...common,

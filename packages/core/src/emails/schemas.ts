@@ -31,12 +31,29 @@ const addressList = v.pipe(v.array(mailbox), v.maxLength(MAX_RECIPIENTS));
 export const plainLine = v.regex(PLAIN_LINE, 'Control characters and line breaks are not allowed');
 
 /** Headers the service sets itself from the send's own fields, and SES's own `X-SES-*` controls. */
-const RESERVED_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'date', 'message-id', 'content-type', 'content-transfer-encoding', 'mime-version', 'return-path']);
+const RESERVED_HEADERS = new Set([
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'subject',
+  'reply-to',
+  'sender',
+  'date',
+  'message-id',
+  'content-type',
+  'content-transfer-encoding',
+  'mime-version',
+  'return-path',
+]);
 const isReservedHeader = (name: string) => RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('x-ses-');
 
 const headerMap = v.pipe(
   stringMap({ maxKeys: 50, key: /^[A-Za-z0-9-]{1,100}$/ }),
-  v.check((m) => Object.keys(m).every((name) => !isReservedHeader(name)), 'From, To, Cc, Bcc, Subject, Reply-To, Sender, Date, Message-Id, Content-Type, Content-Transfer-Encoding, MIME-Version, Return-Path and X-SES-* headers are set by the service'),
+  v.check(
+    (m) => Object.keys(m).every((name) => !isReservedHeader(name)),
+    'From, To, Cc, Bcc, Subject, Reply-To, Sender, Date, Message-Id, Content-Type, Content-Transfer-Encoding, MIME-Version, Return-Path and X-SES-* headers are set by the service',
+  ),
 );
 
 const metadataMap = stringMap({ maxKeys: 50, key: /^[\s\S]{1,100}$/ });
@@ -109,9 +126,7 @@ export const sendResult = v.object({
 });
 
 export const batchResult = v.object({
-  results: v.array(
-    v.union([sendResult, v.object({ index: integer, error: v.object({ code: v.string(), message: v.string() }) })]),
-  ),
+  results: v.array(v.union([sendResult, v.object({ index: integer, error: v.object({ code: v.string(), message: v.string() }) })])),
 });
 
 export const emailRow = v.object({

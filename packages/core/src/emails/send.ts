@@ -32,7 +32,8 @@ async function contentOf(ctx: TenantContext, body: SendBody): Promise<EmailDraft
     return { kind: 'custom', subject: body.subject!, body: body.body!, layout: body.layout };
   }
   const variables = body.variables ?? {};
-  if (JSON.stringify(variables).length > MAX_VARIABLES_JSON) throw invalid('variables', `variables must serialize to at most ${MAX_VARIABLES_JSON} characters.`);
+  if (JSON.stringify(variables).length > MAX_VARIABLES_JSON)
+    throw invalid('variables', `variables must serialize to at most ${MAX_VARIABLES_JSON} characters.`);
   const template = await resolveTemplate(ctx, body.templateKey);
   if (!template) throw templateNotFound(body.templateKey);
   const subject = await renderSubject(ctx, template.head, variables);

@@ -33,7 +33,7 @@ export async function handleSesEvent(event: SesEvent) {
   const env = tag(event, 'env') as Environment | undefined;
   const emailId = tag(event, 'emailId');
   if (!accountId || !projectId || !emailId || (env !== 'live' && env !== 'sandbox')) {
-    logger.warn('SES event without this service\'s tags; ignored', { type, messageId: event.mail?.messageId });
+    logger.warn("SES event without this service's tags; ignored", { type, messageId: event.mail?.messageId });
     return;
   }
   const key = { projectId, env, emailId };

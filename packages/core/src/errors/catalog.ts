@@ -55,7 +55,13 @@ const uploadFields = (ref: UploadRef, message: string) => ({
   uploadId: ref.uploadId,
 });
 const uploadRefused = (summary: string, text: () => string) =>
-  define({ status: 422, summary, details: v.object({ fields, uploadId: v.string() }), message: (_: UploadRef) => text(), toDetails: (a: UploadRef) => uploadFields(a, text()) });
+  define({
+    status: 422,
+    summary,
+    details: v.object({ fields, uploadId: v.string() }),
+    message: (_: UploadRef) => text(),
+    toDetails: (a: UploadRef) => uploadFields(a, text()),
+  });
 const uploadIncompleteText = (a: UploadIncomplete) =>
   a.storedBytes === undefined
     ? 'Nothing was uploaded for this upload yet: PUT the file to its uploadUrl first.'
@@ -91,7 +97,7 @@ export const PROBLEMS = {
   }),
   'auth.forbidden': define({
     status: 403,
-    summary: 'the key lacks the scope, or the caller\'s IP is not allowed',
+    summary: "the key lacks the scope, or the caller's IP is not allowed",
     details: v.optional(v.object({ requiredScope: v.string() })),
     message: (a: { scope: string } | { ip: string }) =>
       'scope' in a ? `This API key lacks the scope ${a.scope}.` : `Requests from ${a.ip} are not allowed for this API key.`,
@@ -108,12 +114,11 @@ export const PROBLEMS = {
     status: 400,
     summary: 'the key reaches several projects and none is named; details.projects lists the choices',
     details: v.object({ projects: v.array(projectChoice) }),
-    message: () =>
-      'This API key reaches several projects: name one with the Service-Project header or the project query parameter.',
+    message: () => 'This API key reaches several projects: name one with the Service-Project header or the project query parameter.',
   }),
   'project.forbidden': define({
     status: 403,
-    summary: 'the named project is unknown or out of the key\'s reach; details.projects lists the reachable ones',
+    summary: "the named project is unknown or out of the key's reach; details.projects lists the reachable ones",
     details: v.optional(v.object({ projects: v.array(projectChoice) })),
     message: (a: { wanted?: string; projects?: v.InferInput<typeof projectChoice>[] }) =>
       a.wanted === undefined ? 'This API key reaches no project.' : `This API key cannot reach project "${a.wanted}".`,
@@ -160,7 +165,7 @@ export const PROBLEMS = {
   // Plans and quotas.
   'plan.ticket_limit': define({
     status: 403,
-    summary: 'ticket creation is paused: the Free allowance, or the paid plans\' overage ceiling (3x), is reached this month',
+    summary: "ticket creation is paused: the Free allowance, or the paid plans' overage ceiling (3x), is reached this month",
     details: v.object({ current: count, allowance: count, reason: v.picklist(['free_allowance', 'ceiling']) }),
     message: (a: { current: number; allowance: number; ceiling: number; reason: 'free_allowance' | 'ceiling' }) =>
       a.reason === 'free_allowance'
@@ -168,7 +173,12 @@ export const PROBLEMS = {
         : `Ticket creation is paused: the overage ceiling of ${a.ceiling} tickets (3x the allowance) is reached this month.`,
     toDetails: ({ current, allowance, reason }) => ({ current, allowance, reason }),
   }),
-  'plan.email_limit': define({ status: 403, summary: 'the monthly email allowance is used up', details: quota, message: (d) => quotaMessage(d, quotaName.emails) }),
+  'plan.email_limit': define({
+    status: 403,
+    summary: 'the monthly email allowance is used up',
+    details: quota,
+    message: (d) => quotaMessage(d, quotaName.emails),
+  }),
   'plan.log_event_limit': define({
     status: 403,
     summary: 'the monthly log event allowance is used up',
@@ -265,8 +275,7 @@ export const PROBLEMS = {
     status: 422,
     summary: 'a part of the send calls a helper that does not exist; details name the helper, the part and the line',
     details: v.object({ helper: v.string(), in: templatePart, key: v.string(), line: count }),
-    message: (d) =>
-      `${partName(d.in, d.key)} calls the helper ${d.helper} on line ${d.line}, which does not exist; see the README for the helpers available.`,
+    message: (d) => `${partName(d.in, d.key)} calls the helper ${d.helper} on line ${d.line}, which does not exist; see the README for the helpers available.`,
   }),
   'template.too_large': define({
     status: 422,
@@ -290,7 +299,7 @@ export const PROBLEMS = {
   }),
   'customer.email_immutable': define({
     status: 422,
-    summary: 'a customer\'s email cannot be changed',
+    summary: "a customer's email cannot be changed",
     details: fieldOnly,
     message: () => 'The email of a customer cannot be changed.',
     toDetails: () => ({ field: 'email' }),

@@ -20,9 +20,7 @@ type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
 /** The conversation and its messages: one Query on the conversation's item collection. */
 export async function loadThread(ref: TenantKey, conversationId: string) {
-  const { data } = await feedbackService.collections
-    .thread({ projectId: ref.projectId, env: ref.env, conversationId })
-    .go({ pages: 'all' });
+  const { data } = await feedbackService.collections.thread({ projectId: ref.projectId, env: ref.env, conversationId }).go({ pages: 'all' });
   const conversation = data.conversation[0];
   return conversation ? { conversation, messages: data.message } : undefined;
 }
@@ -136,8 +134,7 @@ export async function setConversationStatus(ref: TenantKey, conversationId: stri
   return toConversation({ ...conversation, status, updatedAt }, messages);
 }
 
-const closedError = () =>
-  problem('feedback.conversation_closed');
+const closedError = () => problem('feedback.conversation_closed');
 
 /** POST /feedback/conversations/{id}/messages: a staff reply, emailed to the customer with a link to the thread. */
 export async function replyToConversation(ctx: TenantContext, conversationId: string, body: string) {
@@ -183,9 +180,7 @@ export async function listConversations(ref: TenantKey, query: { page: number; l
   const key = { projectId: ref.projectId, env: ref.env };
   let items: ConversationItem[];
   if (query.status) {
-    const parts = await Promise.all(
-      [...new Set(query.status)].map((status) => FeedbackConversation.query.byStatus({ ...key, status }).go({ pages: 'all' })),
-    );
+    const parts = await Promise.all([...new Set(query.status)].map((status) => FeedbackConversation.query.byStatus({ ...key, status }).go({ pages: 'all' })));
     items = parts.flatMap((p) => p.data).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   } else {
     ({ data: items } = await FeedbackConversation.query.byProject(key).go({ pages: 'all', order: 'desc' }));

@@ -1,8 +1,7 @@
 import type { ConversationView } from './present.js';
 
 /** The public pages' HTML. Every dynamic value goes through `esc`. */
-export const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The shell of every public page (feedback, the customer's ticket page). */
 export const layout = (title: string, content: string) => `<!doctype html>
@@ -63,12 +62,8 @@ export const threadPage = (conversation: ConversationView) =>
     conversation.subject,
     `<h1>${esc(conversation.subject)}</h1>
 ${conversation.messages
-  .map(
-    (m) =>
-      `<div class="msg ${m.senderType}"><small>${m.senderType === 'staff' ? 'Support' : 'You'} · ${esc(m.createdAt)}</small>\n${esc(m.body)}</div>`,
-  )
+  .map((m) => `<div class="msg ${m.senderType}"><small>${m.senderType === 'staff' ? 'Support' : 'You'} · ${esc(m.createdAt)}</small>\n${esc(m.body)}</div>`)
   .join('\n')}`,
   );
 
-export const notFoundPage = () =>
-  layout('Link not valid', '<h1>This link is no longer valid</h1><p>It may have been used already or have expired.</p>');
+export const notFoundPage = () => layout('Link not valid', '<h1>This link is no longer valid</h1><p>It may have been used already or have expired.</p>');

@@ -25,9 +25,7 @@ export async function feedbackPage(token: string): Promise<{ status: number; htm
   const claims = verifyFeedbackToken(token);
   if (claims?.kind === 'c') {
     const thread = await loadThread(claims, claims.id);
-    return thread
-      ? { status: 200, html: threadPage(toConversation(thread.conversation, thread.messages)) }
-      : { status: 404, html: notFoundPage() };
+    return thread ? { status: 200, html: threadPage(toConversation(thread.conversation, thread.messages)) } : { status: 404, html: notFoundPage() };
   }
   const request = await openRequest(claims);
   if (!request) return { status: 404, html: notFoundPage() };

@@ -65,7 +65,11 @@ export async function createRequest(ctx: TenantContext, input: { customer: { ema
   const committed = await commit({
     items: () => ({
       // Only from pending: the customer may already have opened the link.
-      request: update(FeedbackRequest.patch(key).set({ ...sent, updatedAt: sent.sentAt }).where((attr, op) => op.eq(attr.status, 'pending'))),
+      request: update(
+        FeedbackRequest.patch(key)
+          .set({ ...sent, updatedAt: sent.sentAt })
+          .where((attr, op) => op.eq(attr.status, 'pending')),
+      ),
       customerCopy: update(requestCopyPatch(item).set({ status: sent.status, sentAt: sent.sentAt })),
     }),
     optional: ['customerCopy'],
@@ -89,8 +93,9 @@ export async function getRequest(ref: TenantKey, requestId: string) {
 
 /** `expired` is derived, so filtering on it reads the statuses a request can expire from. */
 const storedStatusesFor = (wanted: RequestStatus[]) =>
-  [...new Set(wanted.flatMap((s) => (s === 'expired' ? STORED_REQUEST_STATUSES.filter((x) => x !== 'responded') : [s])))] as
-    (typeof STORED_REQUEST_STATUSES)[number][];
+  [
+    ...new Set(wanted.flatMap((s) => (s === 'expired' ? STORED_REQUEST_STATUSES.filter((x) => x !== 'responded') : [s]))),
+  ] as (typeof STORED_REQUEST_STATUSES)[number][];
 
 export async function listRequests(ref: TenantKey, query: { page: number; limit: number; status?: RequestStatus[] }) {
   const key = { projectId: ref.projectId, env: ref.env };
@@ -98,9 +103,7 @@ export async function listRequests(ref: TenantKey, query: { page: number; limit:
   let items: RequestItem[];
   if (query.status) {
     const wanted = new Set(query.status);
-    const parts = await Promise.all(
-      storedStatusesFor(query.status).map((status) => FeedbackRequest.query.byStatus({ ...key, status }).go({ pages: 'all' })),
-    );
+    const parts = await Promise.all(storedStatusesFor(query.status).map((status) => FeedbackRequest.query.byStatus({ ...key, status }).go({ pages: 'all' })));
     items = parts
       .flatMap((p) => p.data)
       .filter((item) => wanted.has(requestStatus(item, now)))

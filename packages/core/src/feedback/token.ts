@@ -22,5 +22,4 @@ export function verifyFeedbackToken(token: string): TokenClaims | undefined {
   return { kind, projectId, env: environment, id };
 }
 
-export const feedbackLink = (claims: TokenClaims) =>
-  `${env.publicBaseUrl.replace(/\/+$/, '')}${API_PREFIX}/public/feedback/${createFeedbackToken(claims)}`;
+export const feedbackLink = (claims: TokenClaims) => `${env.publicBaseUrl.replace(/\/+$/, '')}${API_PREFIX}/public/feedback/${createFeedbackToken(claims)}`;

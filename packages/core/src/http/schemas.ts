@@ -25,7 +25,10 @@ export const intQuery = <D extends number | undefined = undefined>(opts: { defau
 /** `true`/`1` and `false`/`0`, as the spec's awaitingReply accepts. */
 export const boolQuery = (fallback: boolean) =>
   v.optional(
-    v.pipe(v.picklist(['true', 'false', '1', '0']), v.transform((s) => s === 'true' || s === '1')),
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0']),
+      v.transform((s) => s === 'true' || s === '1'),
+    ),
     fallback ? 'true' : 'false',
   );
 
@@ -34,7 +37,12 @@ export const csvQuery = <const T extends readonly [string, ...string[]]>(values:
   v.optional(
     v.pipe(
       v.string(),
-      v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+      v.transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
       v.array(v.picklist(values)),
       v.minLength(1),
     ),

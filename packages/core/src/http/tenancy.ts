@@ -17,11 +17,7 @@ interface Named {
 const fieldOf = (named: Named, header: string, query: string) =>
   named.from === 'header' ? { field: header, in: 'header' as const } : { field: query, in: 'query' as const };
 
-export function resolveTenant(
-  principal: Principal,
-  needsProject: boolean,
-  named: { project?: Named; environment?: Named },
-): AccountContext | TenantContext {
+export function resolveTenant(principal: Principal, needsProject: boolean, named: { project?: Named; environment?: Named }): AccountContext | TenantContext {
   const requested = named.environment?.value.trim().toLowerCase();
   if (requested !== undefined && requested !== 'live' && requested !== 'sandbox') {
     throw errors.validation([{ ...fieldOf(named.environment!, 'Service-Environment', 'environment'), message: 'Expected live or sandbox' }]);

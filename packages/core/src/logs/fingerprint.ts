@@ -11,8 +11,7 @@ const V8_FRAME = /^\s*at\s+(?:(.*?)\s+\()?(.+?)(?::\d+)?(?::\d+)?\)?\s*$/;
 const GECKO_FRAME = /^\s*([^\s@]*)@(\S+?):\d+(?::\d+)?\s*$/;
 
 // A location without a path (`native`, `<anonymous>`, `index 0`) is not a file of the app.
-const isInApp = (file: string) =>
-  /[/\\.]/.test(file) && !file.includes('node_modules') && !file.startsWith('node:') && !file.startsWith('internal/');
+const isInApp = (file: string) => /[/\\.]/.test(file) && !file.includes('node_modules') && !file.startsWith('node:') && !file.startsWith('internal/');
 
 /** The top in-app frames of a stack as `function file`, line and column numbers dropped. */
 export function inAppFrames(stack: string): string[] {

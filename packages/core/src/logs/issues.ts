@@ -57,9 +57,7 @@ export async function listLogIssues(ctx: TenantContext, q: IssueQuery) {
     )
     .go({ order: 'desc', pages: 'all' });
   const needle = q.search?.toLowerCase();
-  const matching = needle
-    ? data.filter((i) => i.title.toLowerCase().includes(needle) || (i.scope ?? '').toLowerCase().includes(needle))
-    : data;
+  const matching = needle ? data.filter((i) => i.title.toLowerCase().includes(needle) || (i.scope ?? '').toLowerCase().includes(needle)) : data;
   const { rows, total, page, limit } = paginate(matching, q.page, q.limit);
   return { issues: rows.map(toIssue), total, page, limit };
 }

@@ -44,10 +44,7 @@ export async function listLogEvents(ctx: TenantContext, q: LogQuery, now = Date.
   const { data: matches } = await query
     .between({ timestamp: from }, { timestamp: to })
     .where((a, op) =>
-      [
-        q.level ? `(${q.level.map((l) => op.eq(a.level, l)).join(' OR ')})` : '',
-        q.scope !== undefined ? op.eq(a.scope, q.scope) : '',
-      ]
+      [q.level ? `(${q.level.map((l) => op.eq(a.level, l)).join(' OR ')})` : '', q.scope !== undefined ? op.eq(a.scope, q.scope) : '']
         .filter(Boolean)
         .join(' AND '),
     )
@@ -58,9 +55,7 @@ export async function listLogEvents(ctx: TenantContext, q: LogQuery, now = Date.
     });
   const needle = q.search?.toLowerCase();
   const visible = matches.filter(
-    (e) =>
-      !isExpired(e.expiresAt, now) &&
-      (!needle || e.message!.toLowerCase().includes(needle) || (e.scope ?? '').toLowerCase().includes(needle)),
+    (e) => !isExpired(e.expiresAt, now) && (!needle || e.message!.toLowerCase().includes(needle) || (e.scope ?? '').toLowerCase().includes(needle)),
   );
   const { rows, total, page, limit } = paginate(visible, q.page, q.limit);
   const { data: full } = rows.length

@@ -15,11 +15,7 @@ export type Tenant = TenantKey;
 /** What a merged issue that never had an event of its own is created with (an alias of a fingerprint). */
 export type AliasFields = Pick<Issue, 'fingerprint' | 'title' | 'level' | 'scope' | 'firstSeenAt' | 'lastSeenAt' | 'lastEventId'>;
 
-export type MergeOutcome =
-  | { merged: Issue }
-  | { refused: 'not_found' }
-  | { refused: 'same' }
-  | { refused: 'already_merged'; id: string; mergedInto: string };
+export type MergeOutcome = { merged: Issue } | { refused: 'not_found' } | { refused: 'same' } | { refused: 'already_merged'; id: string; mergedInto: string };
 
 const getIssue = async (tenant: Tenant, issueId: string) => (await LogIssue.get({ ...tenant, issueId }).go({ consistent: true })).data;
 

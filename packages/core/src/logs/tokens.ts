@@ -40,7 +40,10 @@ const CLASSES: TokenClass[] = [
   [/(?<![\w<])\/[\w.$@%+~-]+\/?(?=[\s,;)\]}]|$)/g, '<path>'],
   [/(?<![\w<])[a-z]:\\[^\s"'<>|]*/gi, '<path>'],
   // Host names: dotted lower-case labels ending in a top-level-domain-like label; `host:port`.
-  [/(?<![\w.<-])(?:[a-z\d](?:[a-z\d-]*[a-z\d])?\.)+[a-z]{2,6}(?::\d{1,5})?(?![\w.-])/g, (m) => (/\d|\.(?:com|net|org|edu|gov|io|local|lan|internal)\b/.test(m) ? '<host>' : m)],
+  [
+    /(?<![\w.<-])(?:[a-z\d](?:[a-z\d-]*[a-z\d])?\.)+[a-z]{2,6}(?::\d{1,5})?(?![\w.-])/g,
+    (m) => (/\d|\.(?:com|net|org|edu|gov|io|local|lan|internal)\b/.test(m) ? '<host>' : m),
+  ],
   [/(?<![\w.<-])[a-z][\w-]*(?:\.[\w-]+)*:\d{1,5}(?![\w.:])/gi, '<host>'],
   // Hex ids and hashes: 0x-prefixed, or 8+ hex characters mixing digits and letters.
   [/\b0x[\da-f]+\b|\b(?=[\da-f]*\d)(?=[\da-f]*[a-f])[\da-f]{8,}\b/gi, '<hex>'],

@@ -86,11 +86,7 @@ export function headerMailbox(field: string): string {
   if (!('address' in parsed)) return field;
   const { name, address } = parsed;
   if (!name) return address;
-  const phrase = !ASCII.test(name)
-    ? encodedWords(name)
-    : ATOMS.test(name)
-      ? name
-      : `"${name.replace(/[\\"]/g, '\\$&')}"`;
+  const phrase = !ASCII.test(name) ? encodedWords(name) : ATOMS.test(name) ? name : `"${name.replace(/[\\"]/g, '\\$&')}"`;
   return `${phrase} <${address}>`;
 }
 

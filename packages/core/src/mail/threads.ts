@@ -27,7 +27,11 @@ export const MailMessage = lazy(
         },
         indexes: {
           byMessageId: { pk: { field: 'pk', composite: ['projectId', 'env', 'messageId'] }, sk: { field: 'sk', composite: [] } },
-          byThread: { index: 'gsi1', pk: { field: 'gsi1pk', composite: ['projectId', 'env', 'threadId'] }, sk: { field: 'gsi1sk', composite: ['at', 'messageId'] } },
+          byThread: {
+            index: 'gsi1',
+            pk: { field: 'gsi1pk', composite: ['projectId', 'env', 'threadId'] },
+            sk: { field: 'gsi1sk', composite: ['at', 'messageId'] },
+          },
         },
       },
       entityConfig(),

@@ -12,8 +12,18 @@ const tenancyParameters = [
   { name: 'project', in: 'query', description: 'Project slug or id (alternative to Service-Project).', schema: { type: 'string' } },
 ];
 const environmentParameters = [
-  { name: 'Service-Environment', in: 'header', description: 'live or sandbox; a live key may ask for sandbox.', schema: { type: 'string', enum: ['live', 'sandbox'] } },
-  { name: 'environment', in: 'query', description: 'live or sandbox (alternative to Service-Environment).', schema: { type: 'string', enum: ['live', 'sandbox'] } },
+  {
+    name: 'Service-Environment',
+    in: 'header',
+    description: 'live or sandbox; a live key may ask for sandbox.',
+    schema: { type: 'string', enum: ['live', 'sandbox'] },
+  },
+  {
+    name: 'environment',
+    in: 'query',
+    description: 'live or sandbox (alternative to Service-Environment).',
+    schema: { type: 'string', enum: ['live', 'sandbox'] },
+  },
 ];
 
 const parametersOf = (route: RouteDef) => {
@@ -73,7 +83,7 @@ const okResponse = (route: RouteDef) => {
 /** What API Gateway answers itself for a request too large for Lambda; HTTP APIs cannot reshape it, so it is no catalog problem. */
 const gatewayTooLarge = {
   description:
-    "API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ \"message\": \"Request Entity Too Large\" }`",
+    'API Gateway, before the API runs: the request\'s Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }`',
   content: {
     'application/json': {
       schema: { type: 'object', properties: { message: { type: 'string', const: 'Request Entity Too Large' } }, required: ['message'] },

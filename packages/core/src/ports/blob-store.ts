@@ -40,9 +40,7 @@ export async function deleteObjects(keys: string[]) {
   for (let i = 0; i < keys.length; i += 1000) {
     const chunk = keys.slice(i, i + 1000);
     if (chunk.length === 0) continue;
-    await s3.send(
-      new sdk.DeleteObjectsCommand({ Bucket: env.attachmentsBucket, Delete: { Objects: chunk.map((Key) => ({ Key })), Quiet: true } }),
-    );
+    await s3.send(new sdk.DeleteObjectsCommand({ Bucket: env.attachmentsBucket, Delete: { Objects: chunk.map((Key) => ({ Key })), Quiet: true } }));
   }
 }
 

@@ -3,7 +3,10 @@ import { lazyClient } from './lazy-client.js';
 import { headerMailbox } from '../mail/mailbox.js';
 
 // The SES client loads on the first send (sandbox deliveries never send).
-const sesClient = lazyClient(() => import('@aws-sdk/client-sesv2'), (sdk) => new sdk.SESv2Client(awsClientConfig('ses')));
+const sesClient = lazyClient(
+  () => import('@aws-sdk/client-sesv2'),
+  (sdk) => new sdk.SESv2Client(awsClientConfig('ses')),
+);
 
 export interface OutgoingMail {
   from: string;

@@ -64,7 +64,10 @@ export function bedrockEmbedder(
   options: { client?: BedrockRuntimeClient; modelId?: string; dimensions?: number } = {},
 ): Embedder {
   // The Bedrock client loads on the first embedding, not at cold start.
-  const bedrock = lazyClient(() => import('@aws-sdk/client-bedrock-runtime'), (sdk) => options.client ?? new sdk.BedrockRuntimeClient({}));
+  const bedrock = lazyClient(
+    () => import('@aws-sdk/client-bedrock-runtime'),
+    (sdk) => options.client ?? new sdk.BedrockRuntimeClient({}),
+  );
   const modelId = options.modelId ?? env.embeddingModelId;
   const dimensions = options.dimensions ?? 512;
   const embedOne = async (text: string) => {

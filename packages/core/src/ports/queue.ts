@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { QueueInput, QueueName } from '../queues/registry.js';
 
 // The SQS client loads on the first send: reads never enqueue, so they do not pay for it at cold start.
-const sqsClient = lazyClient(() => import('@aws-sdk/client-sqs'), (sdk) => new sdk.SQSClient(awsClientConfig('sqs')));
+const sqsClient = lazyClient(
+  () => import('@aws-sdk/client-sqs'),
+  (sdk) => new sdk.SQSClient(awsClientConfig('sqs')),
+);
 
 const urlOf = (queue: QueueName) => {
   const url = env.queueUrl(queue);

@@ -11,27 +11,33 @@ import { lazy } from '../db/lazy.js';
  * Scheduler schedules; where there is no EventBridge (the local stack, tests) they are table rows that
  * a timer fires with `fireDueSchedules`.
  */
-export const ScheduledJob = lazy(() => new Entity(
-  {
-    model: { entity: 'scheduledJob', version: '1', service: SERVICE },
-    attributes: {
-      jobId: { type: 'string', required: true, readOnly: true },
-      queue: { type: 'string', required: true },
-      message: { type: 'string', required: true },
-      at: { type: 'string', required: true },
-      /** Constant partition of the due index: this store only backs local runs. */
-      bucket: { type: 'string', required: true, default: 'due' },
-    },
-    indexes: {
-      byId: { pk: { field: 'pk', composite: ['jobId'] }, sk: { field: 'sk', composite: [] } },
-      due: { index: 'gsi1', pk: { field: 'gsi1pk', composite: ['bucket'] }, sk: { field: 'gsi1sk', composite: ['at', 'jobId'] } },
-    },
-  },
-  entityConfig(),
-));
+export const ScheduledJob = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'scheduledJob', version: '1', service: SERVICE },
+        attributes: {
+          jobId: { type: 'string', required: true, readOnly: true },
+          queue: { type: 'string', required: true },
+          message: { type: 'string', required: true },
+          at: { type: 'string', required: true },
+          /** Constant partition of the due index: this store only backs local runs. */
+          bucket: { type: 'string', required: true, default: 'due' },
+        },
+        indexes: {
+          byId: { pk: { field: 'pk', composite: ['jobId'] }, sk: { field: 'sk', composite: [] } },
+          due: { index: 'gsi1', pk: { field: 'gsi1pk', composite: ['bucket'] }, sk: { field: 'gsi1sk', composite: ['at', 'jobId'] } },
+        },
+      },
+      entityConfig(),
+    ),
+);
 
 // The Scheduler client loads on the first schedule, only in AWS (the table mode never needs it).
-const schedulerClient = lazyClient(() => import('@aws-sdk/client-scheduler'), (sdk) => new sdk.SchedulerClient({}));
+const schedulerClient = lazyClient(
+  () => import('@aws-sdk/client-scheduler'),
+  (sdk) => new sdk.SchedulerClient({}),
+);
 
 const scheduleName = (jobId: string) => `hd-${jobId}`.slice(0, 64);
 
@@ -60,7 +66,9 @@ export async function scheduleOnce<Q extends QueueName>(input: { jobId: string; 
 export async function cancelSchedule(jobId: string): Promise<boolean> {
   if (env.schedulerMode === 'table') {
     try {
-      await ScheduledJob.delete({ jobId }).where((a, op) => op.exists(a.jobId)).go();
+      await ScheduledJob.delete({ jobId })
+        .where((a, op) => op.exists(a.jobId))
+        .go();
       return true;
     } catch {
       return false;
@@ -82,7 +90,9 @@ export async function fireDueSchedules(now = new Date()) {
   let fired = 0;
   for (const job of data) {
     try {
-      await ScheduledJob.delete({ jobId: job.jobId }).where((a, op) => op.exists(a.jobId)).go();
+      await ScheduledJob.delete({ jobId: job.jobId })
+        .where((a, op) => op.exists(a.jobId))
+        .go();
     } catch {
       continue; // another timer claimed it
     }

@@ -84,17 +84,17 @@ export const sesEvent = v.looseObject({
 /** An SNS notification (SES -> SNS -> SQS) whose `Message` is `inner` as JSON text. */
 const inSnsEnvelope = <S extends v.GenericSchema>(inner: S) =>
   v.pipe(
-  v.looseObject({ Type: v.literal('Notification'), Message: v.string() }),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    try {
-      return JSON.parse(dataset.value.Message) as unknown;
-    } catch {
-      addIssue({ message: 'The SNS Message is not JSON' });
-      return NEVER;
-    }
-  }),
-  inner,
-);
+    v.looseObject({ Type: v.literal('Notification'), Message: v.string() }),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      try {
+        return JSON.parse(dataset.value.Message) as unknown;
+      } catch {
+        addIssue({ message: 'The SNS Message is not JSON' });
+        return NEVER;
+      }
+    }),
+    inner,
+  );
 
 /** sesEvents: the bare SES event (EventBridge rule, local simulator) or one wrapped by SNS; both give the event. */
 export const sesEventMessage = v.union([inSnsEnvelope(sesEvent), sesEvent]);

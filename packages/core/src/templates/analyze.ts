@@ -63,8 +63,7 @@ export function parseSource(source: string, what = 'The file'): Program {
   } catch (err) {
     const e = err as Error & { lineNumber?: number; column?: number };
     // Grammar errors carry no position; the shared lexer still holds the offending token's (parsing is synchronous).
-    const loc = (handlebars as unknown as { Parser: { lexer: { yylloc?: { first_line: number; first_column: number } } } })
-      .Parser.lexer.yylloc;
+    const loc = (handlebars as unknown as { Parser: { lexer: { yylloc?: { first_line: number; first_column: number } } } }).Parser.lexer.yylloc;
     const line = e.lineNumber ?? loc?.first_line ?? 1;
     const column = (e.column ?? loc?.first_column ?? 0) + 1;
     const reason = parseReason(String(e.message));
@@ -98,9 +97,7 @@ function inlineName(node: Node): string | undefined {
   if (node.type !== 'DecoratorBlock') return undefined;
   const block = node as hbs.AST.BlockStatement;
   const name = block.params[0];
-  return (block.path as PathExpression).original === 'inline' && name?.type === 'StringLiteral'
-    ? (name as hbs.AST.StringLiteral).value
-    : undefined;
+  return (block.path as PathExpression).original === 'inline' && name?.type === 'StringLiteral' ? (name as hbs.AST.StringLiteral).value : undefined;
 }
 
 /** Names of the partials a source defines inline (`{{#*inline "content"}}`). */
@@ -256,8 +253,7 @@ export function detectVariables(ast: Program): Reads & { inlines: Record<string,
           call(block, stack);
           // `{{#each items}}` and `{{#with user}}` (and a bare section `{{#items}}`) change the context.
           const contextExpr = CONTEXT_HELPERS.has(helper) ? block.params[0] : block.params.length === 0 ? block.path : undefined;
-          const contextName =
-            contextExpr?.type === 'PathExpression' ? resolve(contextExpr as PathExpression, stack) : undefined;
+          const contextName = contextExpr?.type === 'PathExpression' ? resolve(contextExpr as PathExpression, stack) : undefined;
           const params = new Map<string, string>();
           if (contextName !== undefined && block.program.blockParams?.[0]) params.set(block.program.blockParams[0], contextName);
           const inner: Frame = {

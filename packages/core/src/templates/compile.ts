@@ -1,14 +1,5 @@
 import type { TemplateDelegate } from 'handlebars';
-import {
-  detectVariables,
-  handlebars,
-  parseSource,
-  qualifyPartials,
-  unknownHelpers,
-  type HelperUse,
-  type PartialCall,
-  type Reads,
-} from './analyze.js';
+import { detectVariables, handlebars, parseSource, qualifyPartials, unknownHelpers, type HelperUse, type PartialCall, type Reads } from './analyze.js';
 import type { Scope } from './keys.js';
 
 export interface Compiled {

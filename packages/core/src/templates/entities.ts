@@ -45,73 +45,85 @@ const versionAttributes = {
   createdAt: timestamps.createdAt,
 } as const;
 
-export const ProjectTemplate = lazy(() => new Entity(
-  {
-    model: { entity: 'emailTemplate', version: '1', service: SERVICE },
-    attributes: {
-      projectId: { type: 'string', required: true, readOnly: true },
-      env: { type: 'string', required: true, readOnly: true },
-      ...headAttributes,
-    },
-    indexes: {
-      byKey: {
-        pk: { field: 'pk', composite: ['projectId', 'env'] },
-        sk: { field: 'sk', composite: ['type', 'key'] },
+export const ProjectTemplate = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'emailTemplate', version: '1', service: SERVICE },
+        attributes: {
+          projectId: { type: 'string', required: true, readOnly: true },
+          env: { type: 'string', required: true, readOnly: true },
+          ...headAttributes,
+        },
+        indexes: {
+          byKey: {
+            pk: { field: 'pk', composite: ['projectId', 'env'] },
+            sk: { field: 'sk', composite: ['type', 'key'] },
+          },
+        },
       },
-    },
-  },
-  entityConfig(),
-));
+      entityConfig(),
+    ),
+);
 
-export const ProjectTemplateVersion = lazy(() => new Entity(
-  {
-    model: { entity: 'emailTemplateVersion', version: '1', service: SERVICE },
-    attributes: {
-      projectId: { type: 'string', required: true, readOnly: true },
-      env: { type: 'string', required: true, readOnly: true },
-      ...versionAttributes,
-    },
-    indexes: {
-      byVersion: {
-        pk: { field: 'pk', composite: ['projectId', 'env'] },
-        sk: { field: 'sk', composite: ['type', 'key', 'version'] },
+export const ProjectTemplateVersion = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'emailTemplateVersion', version: '1', service: SERVICE },
+        attributes: {
+          projectId: { type: 'string', required: true, readOnly: true },
+          env: { type: 'string', required: true, readOnly: true },
+          ...versionAttributes,
+        },
+        indexes: {
+          byVersion: {
+            pk: { field: 'pk', composite: ['projectId', 'env'] },
+            sk: { field: 'sk', composite: ['type', 'key', 'version'] },
+          },
+        },
       },
-    },
-  },
-  entityConfig(),
-));
+      entityConfig(),
+    ),
+);
 
 /** Account items: one copy for every project and both environments. */
-export const AccountTemplate = lazy(() => new Entity(
-  {
-    model: { entity: 'accountEmailTemplate', version: '1', service: SERVICE },
-    attributes: {
-      accountId: { type: 'string', required: true, readOnly: true },
-      ...headAttributes,
-    },
-    indexes: {
-      byKey: {
-        pk: { field: 'pk', composite: ['accountId'] },
-        sk: { field: 'sk', composite: ['type', 'key'] },
+export const AccountTemplate = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'accountEmailTemplate', version: '1', service: SERVICE },
+        attributes: {
+          accountId: { type: 'string', required: true, readOnly: true },
+          ...headAttributes,
+        },
+        indexes: {
+          byKey: {
+            pk: { field: 'pk', composite: ['accountId'] },
+            sk: { field: 'sk', composite: ['type', 'key'] },
+          },
+        },
       },
-    },
-  },
-  entityConfig(),
-));
+      entityConfig(),
+    ),
+);
 
-export const AccountTemplateVersion = lazy(() => new Entity(
-  {
-    model: { entity: 'accountEmailTemplateVersion', version: '1', service: SERVICE },
-    attributes: {
-      accountId: { type: 'string', required: true, readOnly: true },
-      ...versionAttributes,
-    },
-    indexes: {
-      byVersion: {
-        pk: { field: 'pk', composite: ['accountId'] },
-        sk: { field: 'sk', composite: ['type', 'key', 'version'] },
+export const AccountTemplateVersion = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'accountEmailTemplateVersion', version: '1', service: SERVICE },
+        attributes: {
+          accountId: { type: 'string', required: true, readOnly: true },
+          ...versionAttributes,
+        },
+        indexes: {
+          byVersion: {
+            pk: { field: 'pk', composite: ['accountId'] },
+            sk: { field: 'sk', composite: ['type', 'key', 'version'] },
+          },
+        },
       },
-    },
-  },
-  entityConfig(),
-));
+      entityConfig(),
+    ),
+);

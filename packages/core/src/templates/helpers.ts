@@ -7,7 +7,8 @@ import type { HelperOptions } from 'handlebars';
  */
 
 /** SendGrid's truthiness: empty strings, 0, null, missing values and empty lists are false. */
-const truthy = (v: unknown) => !(v === undefined || v === null || v === false || v === '' || v === 0 || Number.isNaN(v) || (Array.isArray(v) && v.length === 0));
+const truthy = (v: unknown) =>
+  !(v === undefined || v === null || v === false || v === '' || v === 0 || Number.isNaN(v) || (Array.isArray(v) && v.length === 0));
 
 const isPrimitive = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
 

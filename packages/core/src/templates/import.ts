@@ -29,7 +29,10 @@ function keyOf(input: ImportInput, scope: Scope): string {
   let key = input.key ?? input.file.filename.replace(/^.*[\\/]/, '').replace(/\.hbs$/i, '');
   if (scope === 'account' && key.startsWith(ACCOUNT_PREFIX)) key = key.slice(ACCOUNT_PREFIX.length);
   if (!KEY_PATTERN.test(key)) {
-    throw fieldError(input.key === undefined ? 'file' : 'key', 'A key is 1 to 100 letters, digits, -, _ or . (from the key field or the file name without .hbs)');
+    throw fieldError(
+      input.key === undefined ? 'file' : 'key',
+      'A key is 1 to 100 letters, digits, -, _ or . (from the key field or the file name without .hbs)',
+    );
   }
   return key;
 }
@@ -115,7 +118,8 @@ async function prepare(
   const set = await loadRenderSet(ctx, asHead, layoutRefOf(asHead), compiled);
   // A partial that includes itself (recursion over a tree) resolves once this import is stored.
   const itself = head.type === 'partial' ? qualifiedKey(asHead) : undefined;
-  for (const partial of set.unresolvedPartials.filter((p) => p !== itself)) warnings.push(`Partial ${partial} does not resolve; it renders empty until it is imported.`);
+  for (const partial of set.unresolvedPartials.filter((p) => p !== itself))
+    warnings.push(`Partial ${partial} does not resolve; it renders empty until it is imported.`);
   for (const piece of [...(set.layout ? [set.layout] : []), ...set.partialPieces.values()]) {
     warnHelpers(warnings, `The ${piece.head.type} ${qualifiedKey(piece.head)}`, piece.compiled);
   }

@@ -14,8 +14,7 @@ import { problem } from '../errors/problem.js';
 
 export type RenderInput =
   /** `version`: the version recorded when the send was accepted; the current one when absent. */
-  | { templateKey: string; variables: Record<string, unknown>; version?: number }
-  | { subject: string; body: string; layout?: string };
+  { templateKey: string; variables: Record<string, unknown>; version?: number } | { subject: string; body: string; layout?: string };
 
 export interface RenderedEmail {
   subject: string;
@@ -111,10 +110,7 @@ export function renderTemplate(set: RenderSet, variables: Record<string, unknown
   const { root, layout, partials } = set;
   const subjectCompiled = subjectOf(root.head);
   const templateKey = qualifiedKey(root.head);
-  refuseUnknownHelpers([
-    { part: 'subject', key: templateKey, unknownHelpers: subjectCompiled.unknownHelpers },
-    ...helperParts(set),
-  ]);
+  refuseUnknownHelpers([{ part: 'subject', key: templateKey, unknownHelpers: subjectCompiled.unknownHelpers }, ...helperParts(set)]);
   const options = { partials };
   const subject = renderStep({ part: 'subject', key: templateKey }, () => subjectCompiled.render(variables, options)).trim();
   const body = renderStep({ part: 'template', key: templateKey }, () => root.compiled.render(variables, options));
@@ -138,7 +134,9 @@ async function renderCustom(ctx: TenantContext, input: { subject: string; body: 
     if (!head) throw problem('template.not_found', { layout: input.layout });
     const set = await loadRenderSet(ctx, head);
     refuseUnknownHelpers(helperParts(set));
-    html = renderStep({ part: 'layout', key: qualifiedKey(head) }, () => set.root.compiled.render({ subject: input.subject, body }, { partials: set.partials }));
+    html = renderStep({ part: 'layout', key: qualifiedKey(head) }, () =>
+      set.root.compiled.render({ subject: input.subject, body }, { partials: set.partials }),
+    );
   } else {
     html = wrapInShell(input.subject, body);
   }

@@ -15,8 +15,7 @@ export async function resolveTemplate(ctx: TenantContext, key: string): Promise<
 }
 
 /** The same 422 from a send, a preview and a delivery, naming the key as the request field does. */
-export const templateNotFound = (templateKey: string) =>
-  problem('template.not_found', { templateKey });
+export const templateNotFound = (templateKey: string) => problem('template.not_found', { templateKey });
 
 /** Which part of a send a helper stands in: a template's subject or body, its layout, or one of its partials. */
 export interface Part {

@@ -9,7 +9,6 @@ export const MAX_FILE_BYTES = 512 * 1024;
 /** A template's subject is Handlebars source (conditionals make it longer than it renders); the field and the file's subject comment share this limit. */
 export const MAX_SUBJECT_SOURCE = 1000;
 
-
 export const importBody = v.strictObject({
   file: filePart,
   type: v.optional(v.picklist(TEMPLATE_TYPES, 'Expected template, layout or partial'), 'template'),

@@ -55,9 +55,7 @@ export async function getHeads(owner: Owner, wanted: Wanted[]): Promise<Map<stri
   const account = wanted.filter((w) => w.ref.scope === 'account');
   const project = wanted.filter((w) => w.ref.scope === 'project');
   const [a, p] = await Promise.all([
-    account.length
-      ? AccountTemplate.get(account.map((w) => ({ accountId: owner.accountId, type: w.type, key: w.ref.key }))).go()
-      : undefined,
+    account.length ? AccountTemplate.get(account.map((w) => ({ accountId: owner.accountId, type: w.type, key: w.ref.key }))).go() : undefined,
     project.length ? ProjectTemplate.get(project.map((w) => ({ ...projectKeys(owner), type: w.type, key: w.ref.key }))).go() : undefined,
   ]);
   for (const item of a?.data ?? []) {
@@ -96,13 +94,9 @@ export async function getSources(owner: Owner, heads: Head[]): Promise<Map<strin
   const project = heads.filter((h) => h.scope === 'project');
   const [a, p] = await Promise.all([
     account.length
-      ? AccountTemplateVersion.get(
-          account.map((h) => ({ accountId: owner.accountId, type: h.type, key: h.key, version: h.version })),
-        ).go()
+      ? AccountTemplateVersion.get(account.map((h) => ({ accountId: owner.accountId, type: h.type, key: h.key, version: h.version }))).go()
       : undefined,
-    project.length
-      ? ProjectTemplateVersion.get(project.map((h) => ({ ...projectKeys(owner), type: h.type, key: h.key, version: h.version }))).go()
-      : undefined,
+    project.length ? ProjectTemplateVersion.get(project.map((h) => ({ ...projectKeys(owner), type: h.type, key: h.key, version: h.version }))).go() : undefined,
   ]);
   for (const item of [...(a?.data ?? []), ...(p?.data ?? [])]) {
     out.set(versionId(item), gunzipSync(item.source as Uint8Array).toString('utf8'));
@@ -138,7 +132,9 @@ export function versionWrites(owner: Owner, scope: Scope, head: HeadInput, sourc
     };
   }
   return {
-    head: put(ProjectTemplate.put({ ...projectKeys(owner), ...head }).where((attr, op) => (previous === 0 ? op.notExists(attr.id) : op.eq(attr.version, previous)))),
+    head: put(
+      ProjectTemplate.put({ ...projectKeys(owner), ...head }).where((attr, op) => (previous === 0 ? op.notExists(attr.id) : op.eq(attr.version, previous))),
+    ),
     version: put(ProjectTemplateVersion.create({ ...projectKeys(owner), ...row })),
   };
 }

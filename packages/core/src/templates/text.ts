@@ -55,7 +55,32 @@ class Lines {
   }
 }
 
-const BLOCKS = new Set(['p', 'div', 'pre', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'article', 'aside', 'footer', 'form', 'header', 'main', 'nav', 'section']);
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'pre',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'article',
+  'aside',
+  'footer',
+  'form',
+  'header',
+  'main',
+  'nav',
+  'section',
+]);
 const SKIPPED = new Set(['img', 'head']);
 const HR = '-'.repeat(20);
 
@@ -109,7 +134,10 @@ export function htmlToText(html: string): string {
   const body = findBody(document.children);
   walk(body ? body.children : document.children);
   lines.break();
-  return lines.out.map((line) => line.trimEnd()).filter((line) => line.trim() !== '').join('\n');
+  return lines.out
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .join('\n');
 }
 
 /** Only the body is text when there is one (what comes before it, comments included, is not). */

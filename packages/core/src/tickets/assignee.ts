@@ -5,8 +5,7 @@ import { check, type WriteItem } from '../db/commit.js';
 import { UNASSIGNED } from './entities.js';
 import { problem } from '../errors/problem.js';
 
-export const unknownMember = (memberId: string) =>
-  problem('ticket.unknown_member', { memberId });
+export const unknownMember = (memberId: string) => problem('ticket.unknown_member', { memberId });
 
 /** The index value for an assignment: a member id of the account (422 otherwise) or UNASSIGNED. */
 export async function assigneeFor(ctx: TenantContext, memberId: string | null | undefined) {

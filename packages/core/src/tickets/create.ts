@@ -86,7 +86,9 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
           message: put(Message.create(message)),
           attachments: files.attachments.map((a) => put(Attachment.create(a))),
           number: put(TicketNumber.create({ ...tenant, number, ticketId })),
-          customerCopy: put(CustomerTicket.create({ ...tenant, customerId: match.customer.id, ticketId, number, subject: input.subject, status: 'new', createdAt: now })),
+          customerCopy: put(
+            CustomerTicket.create({ ...tenant, customerId: match.customer.id, ticketId, number, subject: input.subject, status: 'new', createdAt: now }),
+          ),
           tags: uniqueTags(input.tags ?? []).map((t, position) => put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now, position }))),
           customer: match.writes,
           once: input.once?.(ticketId),

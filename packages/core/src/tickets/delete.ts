@@ -18,7 +18,9 @@ export async function deleteTicket(ctx: TenantContext, ticketId: string) {
   const { ticket } = thread;
   const key = { projectId: ctx.projectId, env: ctx.env, ticketId };
   try {
-    await Ticket.delete(key).where((a, op) => op.exists(a.ticketId)).go();
+    await Ticket.delete(key)
+      .where((a, op) => op.exists(a.ticketId))
+      .go();
   } catch (err) {
     if (isConditionFailure(err)) throw errors.notFound('Ticket');
     throw err;

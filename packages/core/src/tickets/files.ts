@@ -88,7 +88,10 @@ export async function prepareFiles(ctx: TenantContext, ticketId: string, message
     discard,
     /** The copies are the attachments now; the lifecycle rule would remove the uploads later anyway. */
     async committed() {
-      if (uploads.length) await deleteObjects(uploads.map((u) => u.objectKey)).catch((error: unknown) => logger.warn('Could not delete attached uploads', { error: error as Error }));
+      if (uploads.length)
+        await deleteObjects(uploads.map((u) => u.objectKey)).catch((error: unknown) =>
+          logger.warn('Could not delete attached uploads', { error: error as Error }),
+        );
     },
   };
 }

@@ -3,17 +3,7 @@ import type { TenantContext } from '../auth/context.js';
 import { errors } from '../errors/common.js';
 import { decodeCursor, encodeCursor } from '../http/list.js';
 import { isoDateTime, uuid } from '../http/schemas.js';
-import {
-  CATEGORIES,
-  PRIORITIES,
-  SENDER_TYPES,
-  STATUSES,
-  Ticket,
-  TicketNumber,
-  type Category,
-  type Priority,
-  type Status,
-} from './entities.js';
+import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, Ticket, TicketNumber, type Category, type Priority, type Status } from './entities.js';
 import { toRow, type TicketItem } from './present.js';
 import { searchHits, searchTextOf, ticketsByIds } from './search.js';
 import { assigneeKey, priorityKey, readCounts, statusKey, TOTAL } from './stats.js';
@@ -136,8 +126,19 @@ export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
   const hits = search ? (await searchHits(ctx, search)).sort(newerFirst) : undefined;
   if (hits && active.size === 1) {
     const { rows, nextCursor } = window(after ? hits.filter((h) => isAfter(h, after)) : hits);
-    const byId = new Map((await ticketsByIds(ctx, rows.map((h) => h.ticketId))).map((t) => [t.ticketId, t]));
-    return answer(rows.flatMap((h) => byId.get(h.ticketId) ?? []), hits.length, nextCursor);
+    const byId = new Map(
+      (
+        await ticketsByIds(
+          ctx,
+          rows.map((h) => h.ticketId),
+        )
+      ).map((t) => [t.ticketId, t]),
+    );
+    return answer(
+      rows.flatMap((h) => byId.get(h.ticketId) ?? []),
+      hits.length,
+      nextCursor,
+    );
   }
 
   const count = await readCounts(ctx);
@@ -189,7 +190,10 @@ export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
   // Search with other filters: fetch the hits when they are fewer than the smallest source's tickets.
   const candidates =
     hits && hits.length <= sumOf(source)
-      ? await ticketsByIds(ctx, hits.map((h) => h.ticketId))
+      ? await ticketsByIds(
+          ctx,
+          hits.map((h) => h.ticketId),
+        )
       : (await Promise.all(partitions.map((p) => readPartition(p, undefined, 'all')))).flat();
   const all = candidates.filter(matches).sort(newerFirst);
   return page(after ? all.filter((t) => isAfter(t, after)) : all, all.length);
@@ -203,4 +207,3 @@ async function byNumber(ctx: TenantContext, number: number) {
   const { data } = await Ticket.get({ ...tenant, ticketId: ref.ticketId }).go();
   return data ?? undefined;
 }
-

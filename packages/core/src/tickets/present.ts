@@ -45,11 +45,7 @@ export const toMessage = async (m: MessageItem, attachments: AttachmentItem[]) =
   attachments: await Promise.all(attachments.map(toAttachment)),
 });
 
-export const toDetail = async (
-  ctx: TenantContext,
-  t: TicketItem,
-  thread: { messages: MessageItem[]; attachments: AttachmentItem[]; tags: string[] },
-) => ({
+export const toDetail = async (ctx: TenantContext, t: TicketItem, thread: { messages: MessageItem[]; attachments: AttachmentItem[]; tags: string[] }) => ({
   ...toRow(ctx, t),
   closedAt: t.closedAt ?? null,
   followUpOf: t.followUpOf ?? null,

@@ -12,7 +12,21 @@ import {
   UNASSIGNED,
   VISIBILITIES,
 } from './values.js';
-import { category, customerRef, fileName, message, mimeType, priority, status, tag, tagsResponse, text, ticketDetail, ticketRow, inlineFile } from './schemas.js';
+import {
+  category,
+  customerRef,
+  fileName,
+  message,
+  mimeType,
+  priority,
+  status,
+  tag,
+  tagsResponse,
+  text,
+  ticketDetail,
+  ticketRow,
+  inlineFile,
+} from './schemas.js';
 
 const ticketParams = { ticketId: uuid };
 const base = { group: 'tickets' as const, tags: ['Tickets'], tenancy: 'project' as const };
@@ -33,7 +47,14 @@ export const ticketRoutes = {
       assignee: v.optional(
         v.pipe(
           v.string(),
-          v.transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))]),
+          v.transform((s) => [
+            ...new Set(
+              s
+                .split(',')
+                .map((x) => x.trim())
+                .filter(Boolean),
+            ),
+          ]),
           v.minLength(1, 'Expected a member id, a comma-separated list of ids, or unassigned'),
           // Each value names an index partition: anything else is refused before it reaches a key.
           v.check((ids) => ids.every((id) => id === UNASSIGNED || v.is(uuid, id)), 'Expected member ids (UUIDs) or unassigned'),

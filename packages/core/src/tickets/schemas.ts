@@ -1,13 +1,6 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, uuid } from '../http/schemas.js';
-import {
-  CATEGORIES,
-  PRIORITIES,
-  SENDER_TYPES,
-  STATUSES,
-  TAG_MAX,
-  VISIBILITIES,
-} from './values.js';
+import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, TAG_MAX, VISIBILITIES } from './values.js';
 
 export const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 export const tag = text(TAG_MAX);
@@ -86,5 +79,8 @@ export const inlineFile = v.strictObject({
   fileName,
   mimeType,
   // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
-  content: v.pipe(v.string(), v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content')),
+  content: v.pipe(
+    v.string(),
+    v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content'),
+  ),
 });

@@ -35,7 +35,10 @@ export async function changeTag(ctx: TenantContext, ticketId: string, rawTag: st
   const key = { projectId: ctx.projectId, env: ctx.env, ticketId };
   const tag = rawTag.trim();
   const { canceled, data } = await createWriteTransaction(entities, (e) => [
-    e.ticket.check(key).where((a, op) => op.exists(a.ticketId)).commit(),
+    e.ticket
+      .check(key)
+      .where((a, op) => op.exists(a.ticketId))
+      .commit(),
     action === 'add'
       ? e.tag.create({ ...key, tagKey: tagKeyOf(tag), tag, createdAt: new Date().toISOString() }).commit()
       : e.tag.delete({ ...key, tagKey: tagKeyOf(tag) }).commit(),

@@ -6,9 +6,7 @@ import { inAdditionOrder } from './tags.js';
 
 /** The ticket with its messages, attachments and tags: one Query on the ticket's item collection. */
 export async function loadThread(ctx: TenantContext, ticketId: string) {
-  const { data } = await threadService.collections
-    .thread({ projectId: ctx.projectId, env: ctx.env, ticketId })
-    .go({ pages: 'all' });
+  const { data } = await threadService.collections.thread({ projectId: ctx.projectId, env: ctx.env, ticketId }).go({ pages: 'all' });
   const ticket = data.ticket[0];
   if (!ticket) throw errors.notFound('Ticket');
   return {

@@ -56,8 +56,9 @@ function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
 /** The status of the ticket's copy under its customer (gone once the customer is deleted). */
 export const customerCopyUpdate = (ctx: TenantContext, after: TicketItem) =>
   update(
-    CustomerTicket.patch({ projectId: ctx.projectId, env: ctx.env, customerId: after.customerId, createdAt: after.createdAt, ticketId: after.ticketId })
-      .set({ status: after.status }),
+    CustomerTicket.patch({ projectId: ctx.projectId, env: ctx.env, customerId: after.customerId, createdAt: after.createdAt, ticketId: after.ticketId }).set({
+      status: after.status,
+    }),
   );
 
 export async function updateTicket(ctx: TenantContext, ticketId: string, input: UpdateTicketInput) {

@@ -49,9 +49,7 @@ const jitteredDelaySeconds = (attempt: number) => env.webhookRetryBaseSeconds * 
  * to nobody else.
  */
 export async function fanOut(envelope: EventEnvelope) {
-  const { data: endpoints } = await WebhookEndpoint.query
-    .byProject({ projectId: envelope.projectId, env: envelope.env })
-    .go({ pages: 'all' });
+  const { data: endpoints } = await WebhookEndpoint.query.byProject({ projectId: envelope.projectId, env: envelope.env }).go({ pages: 'all' });
   const jobs: DeliveryJob[] = endpoints
     // An endpoint registered after the event happened does not receive it, however late the queue runs.
     .filter((e) => e.enabled && e.createdAt <= envelope.timestamp && (!e.events || e.events.includes(envelope.event)))
@@ -227,7 +225,9 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
     await WebhookEndpoint.patch(key).set({ enabled: false, disabledReason: disable }).go();
     logger.warn('Webhook endpoint disabled', { webhookId: job.webhookId, reason: disable });
   } else if (!endpoint.failingSince) {
-    await WebhookEndpoint.patch(key).set({ failingSince: new Date(now).toISOString() }).go();
+    await WebhookEndpoint.patch(key)
+      .set({ failingSince: new Date(now).toISOString() })
+      .go();
   }
   if (retry) {
     await scheduleRetry(job, retry.delaySeconds, retry.at);
@@ -247,5 +247,4 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
 }
 
 /** The webhooks queue carries both emitted events (fanned out) and delivery jobs (attempted). */
-export const handleWebhookMessage = (message: WebhookMessage) =>
-  'kind' in message ? attemptDelivery(message) : fanOut(message);
+export const handleWebhookMessage = (message: WebhookMessage) => ('kind' in message ? attemptDelivery(message) : fanOut(message));

@@ -8,9 +8,7 @@ import type { EventName } from './values.js';
 /** An endpoint's delivery log, one row per attempt, newest first; `id` is the delivery (X-Service-Delivery). */
 export async function listDeliveries(ctx: TenantContext, webhookId: string, page: number, limit: number) {
   await getWebhook(ctx, webhookId);
-  const { data } = await WebhookDelivery.query
-    .byTime({ projectId: ctx.projectId, env: ctx.env, webhookId })
-    .go({ order: 'desc', pages: 'all' });
+  const { data } = await WebhookDelivery.query.byTime({ projectId: ctx.projectId, env: ctx.env, webhookId }).go({ order: 'desc', pages: 'all' });
   const rows = data
     .filter((d) => !isExpired(d.expiresAt))
     .map((d) => ({

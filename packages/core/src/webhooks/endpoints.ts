@@ -49,10 +49,7 @@ export async function listWebhooks(ctx: TenantContext) {
   return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(toApiWebhook);
 }
 
-export async function createWebhook(
-  ctx: TenantContext,
-  input: { url: string; events?: EventName[]; format?: WebhookFormat; description?: string },
-) {
+export async function createWebhook(ctx: TenantContext, input: { url: string; events?: EventName[]; format?: WebhookFormat; description?: string }) {
   const refused = await checkWebhookTarget(input.url);
   if (refused) throw problem('webhook.url_not_allowed', { url: input.url, refused });
   const webhookId = randomUUID();

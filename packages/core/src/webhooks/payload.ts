@@ -12,13 +12,14 @@ interface Person {
 }
 
 /** Slack-style mrkdwn treats these three as control characters. */
-const esc = (value: unknown) => String(value ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const esc = (value: unknown) =>
+  String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 
 const ticketLines = (title: string, ticket: TicketRef | undefined, customer: Person | undefined) =>
-  [
-    `*${title} #${esc(ticket?.number)}*: ${esc(ticket?.subject)}`,
-    `Customer: ${esc(customer?.email)} · Priority: ${esc(ticket?.priority)}`,
-  ].join('\n');
+  [`*${title} #${esc(ticket?.number)}*: ${esc(ticket?.subject)}`, `Customer: ${esc(customer?.email)} · Priority: ${esc(ticket?.priority)}`].join('\n');
 
 /** The markdown line(s) a chat-format delivery carries; ticket events lead with subject, number, customer email, priority. */
 // biome-ignore lint/suspicious/noExplicitAny: the event's data was validated by the queue's schema; this only formats its fields.

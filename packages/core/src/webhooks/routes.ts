@@ -80,7 +80,7 @@ export const webhookRoutes = {
     id: 'testWebhook',
     method: 'POST',
     path: '/webhooks/{id}/test',
-    summary: 'Queue a sample delivery (default event: the endpoint\'s first); the result appears in the delivery log',
+    summary: "Queue a sample delivery (default event: the endpoint's first); the result appears in the delivery log",
     params: idParams,
     body: v.strictObject({ event: v.optional(eventName) }),
     response: v.object({ queued: v.literal(true), deliveryId: uuid, event: eventName }),

@@ -5,8 +5,7 @@ import { env } from '../config.js';
 /** Every address a host name resolves to; rejects when it does not resolve. */
 export type HostResolver = (host: string) => Promise<string[]>;
 
-const systemResolver: HostResolver = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: HostResolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** A checked target: connect only to `addresses`, never to what a later lookup of `host` answers. */
 export interface PinnedTarget {
