@@ -1,4 +1,4 @@
-import { Aws, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, type RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';

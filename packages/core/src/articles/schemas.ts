@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, uuid } from '../http/schemas.js';
-import { ARTICLE_STATUSES, SEARCH_MODES, SLUG_MAX, SLUG_RE } from './values.js';
+import { ARTICLE_STATUSES, SLUG_MAX, SLUG_RE } from './values.js';
 
 const slug = v.pipe(v.string(), v.maxLength(SLUG_MAX), v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'));
 const title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
