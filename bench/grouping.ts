@@ -7,9 +7,9 @@
  * `mergedInto`). Prints GA and FGA (bench/loghub.ts) per file with averages, and writes the table to
  * docs/benchmarks.md between its own markers.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../infra/paths.js';
+import { writeBenchSection } from './docs-section.js';
 import { groupingScores, levelOf, readLogFiles } from './loghub.js';
 import { createFixtures, progress, startStack, type Call } from './stack.js';
 
@@ -87,16 +87,5 @@ const table = [
 const header = `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${((Date.now() - began) / 1000).toFixed(0)} s on ${path.relative(REPO_ROOT, dir) || dir} (${results.length} files). Targets: average GA >= 0.92, average FGA >= 0.85.`;
 console.log(`${header}\n\n${table}`);
 
-const file = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
-const START = '<!-- bench:grouping:start -->';
-const END = '<!-- bench:grouping:end -->';
-const section = `${START}\n${header}\n\n${table}\n${END}`;
-const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-writeFileSync(
-  file,
-  current.includes(START)
-    ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), section)
-    : `${current.trimEnd()}\n\n## Log grouping (npm run bench:grouping)\n\n${section}\n`,
-);
-progress(`wrote ${path.relative(REPO_ROOT, file)}`);
+progress(`wrote ${writeBenchSection('grouping', 'Log grouping (npm run bench:grouping)', `${header}\n\n${table}`)}`);
 process.exit(0);

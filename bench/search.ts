@@ -13,9 +13,8 @@
  *   p95 <= 100 ms.
  * Writes its table to docs/benchmarks.md between its own markers.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../infra/paths.js';
+import { writeBenchSection } from './docs-section.js';
 import { defaultCacheDir, loadCollections, type Collection } from './search-data.js';
 import { bm25, meanScores, scoreRanking, type Scores } from './search-metrics.js';
 import { createFixtures, progress, startStack, type Call } from './stack.js';
@@ -185,17 +184,6 @@ const table = [
 const header = `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${((Date.now() - began) / 1000).toFixed(0)} s${quick ? ' (--quick)' : ''}.`;
 console.log(`${header}\n\n${table}`);
 if (!quick) {
-  const file = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
-  const START = '<!-- bench:search:start -->';
-  const END = '<!-- bench:search:end -->';
-  const section = `${START}\n${header}\n\n${table}\n${END}`;
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  writeFileSync(
-    file,
-    current.includes(START)
-      ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), section)
-      : `${current.trimEnd()}\n\n## Knowledge-base search (npm run bench:search)\n\n${section}\n`,
-  );
-  progress(`wrote ${path.relative(REPO_ROOT, file)}`);
+  progress(`wrote ${writeBenchSection('search', 'Knowledge-base search (npm run bench:search)', `${header}\n\n${table}`)}`);
 }
 process.exit(0);
