@@ -1,15 +1,9 @@
 import type { LogLevel } from './values.js';
+import type * as v from 'valibot';
+import type { logEventInput } from './schemas.js';
 
 /** A log event as the API accepts it (the route's schema output). */
-export interface LogEventInput {
-  level: LogLevel;
-  message: string;
-  scope?: string;
-  timestamp?: string;
-  stack?: string;
-  context?: Record<string, unknown>;
-  fingerprint?: string[];
-}
+export type LogEventInput = v.InferOutput<typeof logEventInput>;
 
 /** What the grouping consumer gets for one fingerprint of one request: the issue and its new events. */
 export interface GroupingMessage {

@@ -1,8 +1,10 @@
+import type * as v from 'valibot';
+import type { importBody } from './schemas.js';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../errors/common.js';
 import { placesBody, readDirectives } from './analyze.js';
 import { compileSource, type Compiled } from './compile.js';
-import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope, type TemplateType } from './keys.js';
+import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope, } from './keys.js';
 import { layoutRefOf } from './heads.js';
 import { templateVariables } from './render.js';
 import { loadRenderSet } from './render-set.js';
@@ -11,14 +13,8 @@ import { compressSource, getHead, versionWrites, type Head, type HeadInput, type
 import { commit } from '../db/commit.js';
 import { problem } from '../errors/problem.js';
 
-export interface ImportInput {
-  file: { filename: string; truncated: boolean; content: Buffer };
-  type: TemplateType;
-  key?: string;
-  name?: string;
-  subject?: string;
-  layout?: string;
-}
+/** The import form (POST /email-templates/import) as its schema gives it. */
+export type ImportInput = v.InferOutput<typeof importBody>;
 
 /** DynamoDB items cap at 400 KB; the gzipped source must fit beside the version row's other fields. */
 const MAX_STORED_BYTES = 380 * 1024;

@@ -5,29 +5,24 @@ import { matchCustomerForTicket } from '../customers/match.js';
 import { commit, put, update, type WriteItem } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
-import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED, type Category, type Priority } from './entities.js';
+import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED, } from './entities.js';
 import { type GivenFile, prepareFiles } from './files.js';
 import { eventCustomer, eventTicket, type TicketItem } from './present.js';
 import { searchItemPut } from './search.js';
 import { applyCountDeltas, countDeltas, nextTicketNumber, type Facets } from './stats.js';
+import type { CreateTicketBody } from './schemas.js';
 import { uniqueTags } from './tags.js';
 import { errors } from '../errors/common.js';
 
-export interface CreateTicketInput {
-  subject: string;
-  body: string;
-  customer: { email: string; name?: string };
-  priority?: Priority;
-  category?: Category;
-  tags?: string[];
-  assignedTo?: string;
+/** POST /tickets's body, and what a mail that opens a ticket adds to it. */
+export type CreateTicketInput = CreateTicketBody & {
   /** Files of the first message (inbound mail). */
   attachments?: GivenFile[];
   /** The closed ticket a mail answered: the new ticket continues it. */
   followUpOf?: string;
   /** An item committed with the ticket whose refusal means it was created before (an inbound mail's record). */
   once?: (ticketId: string) => WriteItem;
-}
+};
 
 /**
  * Creates a ticket with the customer's first message. Requests: the number counter (which also counts

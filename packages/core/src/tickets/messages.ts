@@ -6,7 +6,8 @@ import { errors } from '../errors/common.js';
 import { logger } from '../logger.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { Attachment, Message, Ticket } from './entities.js';
-import { type GivenFile, prepareFiles } from './files.js';
+import { prepareFiles } from './files.js';
+import type { PostMessageBody } from './schemas.js';
 import type { SenderType, Status } from './values.js';
 import { eventCustomer, eventTicket, toMessage, type MessageItem, type TicketItem } from './present.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
@@ -15,16 +16,11 @@ import { env } from '../config.js';
 import { replyAddress } from '../conversations/address.js';
 import { ticketPageLink } from '../conversations/ticket-link.js';
 
-export interface PostMessageInput {
-  body: string;
-  visibility?: 'public' | 'internal';
-  /** `customer`: the customer's own message, recorded by an integrator's app (public, never emailed). */
-  senderType?: SenderType;
-  /** Inline files (base64) and uploads (POST /attachments), in the order they are shown. */
-  attachments?: GivenFile[];
+/** POST /tickets/{ticketId}/messages's body, and what an inbound mail adds to it. */
+export type PostMessageInput = PostMessageBody & {
   /** An item committed with the message whose refusal means it was added before (an inbound mail's record). */
   once?: WriteItem;
-}
+};
 
 async function getTicket(ctx: TenantContext, ticketId: string) {
   const { data } = await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go();

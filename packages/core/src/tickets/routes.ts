@@ -3,29 +3,24 @@ import { defineRoute } from '../http/route.js';
 import { boolQuery, integer, intQuery, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
 import {
   ATTACHMENTS_PER_MESSAGE,
-  BODY_MAX,
   MAX_ATTACHMENT_BYTES,
   MAX_UPLOAD_BYTES,
-  SENDER_TYPES,
-  SUBJECT_MAX,
-  TAGS_PER_CREATE,
   UNASSIGNED,
-  VISIBILITIES,
 } from './values.js';
 import {
   category,
   customerRef,
-  fileName,
   message,
-  mimeType,
   priority,
   status,
   tag,
   tagsResponse,
-  text,
   ticketDetail,
   ticketRow,
-  inlineFile,
+  createTicketBody,
+  postMessageBody,
+  updateTicketBody,
+  uploadBody,
 } from './schemas.js';
 
 const ticketParams = { ticketId: uuid };
@@ -78,18 +73,7 @@ export const ticketRoutes = {
     path: '/tickets',
     summary: 'Create a ticket with the customer first message',
     scope: 'tickets:write',
-    body: v.strictObject({
-      subject: text(SUBJECT_MAX),
-      body: text(BODY_MAX),
-      customer: v.strictObject({
-        email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
-        name: v.optional(text(200)),
-      }),
-      priority: v.optional(priority),
-      category: v.optional(category),
-      tags: v.optional(v.pipe(v.array(tag), v.maxLength(TAGS_PER_CREATE))),
-      assignedTo: v.optional(uuid),
-    }),
+    body: createTicketBody,
     response: v.object({
       id: uuid,
       number: integer,
@@ -119,15 +103,7 @@ export const ticketRoutes = {
     summary: 'Update status, priority, category or assignee',
     scope: 'tickets:write',
     params: ticketParams,
-    body: v.pipe(
-      v.strictObject({
-        status: v.optional(status),
-        priority: v.optional(priority),
-        category: v.optional(category),
-        assignedTo: v.optional(v.nullable(uuid)),
-      }),
-      v.check((b) => Object.keys(b).length > 0, 'Give at least one of status, priority, category, assignedTo'),
-    ),
+    body: updateTicketBody,
     response: ticketDetail,
     problems: ['ticket.unknown_member'],
   }),
@@ -156,24 +132,7 @@ export const ticketRoutes = {
     description: `\`senderType\` is \`staff\` (default: a public reply is emailed to the customer) or \`customer\` (for apps and chat widgets that host the conversation: always public, never emailed; it moves a pending or resolved ticket to open and sets lastSenderType customer, so awaitingReply finds it). Attach up to ${ATTACHMENTS_PER_MESSAGE} files in two ways, mixed freely: inline as base64 (\`{ fileName, mimeType, content }\`, at most ${MAX_ATTACHMENT_BYTES} decoded bytes per message, else 422 \`ticket.attachments_too_large\`), or uploaded first through POST /attachments (\`{ uploadId }\`, up to ${MAX_UPLOAD_BYTES} bytes each). An upload must be of this project and environment and unexpired (else 422 \`ticket.upload_not_found\`), uploaded with its declared size (else 422 \`ticket.upload_incomplete\`) and is attached once (else 422 \`ticket.upload_used\`); these errors name the item in \`details.fields\`. A request whose Lambda event would exceed 6 MiB never reaches the API: API Gateway answers 413 \`{ "message": "Request Entity Too Large" }\`.`,
     scope: 'tickets:write',
     params: ticketParams,
-    body: v.pipe(
-      v.strictObject({
-        body: v.pipe(v.string(), v.minLength(1), v.maxLength(BODY_MAX)),
-        visibility: v.optional(v.picklist(VISIBILITIES)),
-        senderType: v.optional(v.picklist(SENDER_TYPES)),
-        attachments: v.optional(
-          v.pipe(
-            v.array(v.union([inlineFile, v.strictObject({ uploadId: uuid })], 'An inline file { fileName, mimeType, content } or an upload { uploadId }')),
-            v.maxLength(ATTACHMENTS_PER_MESSAGE),
-          ),
-        ),
-      }),
-      // The customer's own words are never an internal note.
-      v.forward(
-        v.check((m) => !(m.senderType === 'customer' && m.visibility === 'internal'), 'A customer message is public: internal is for staff notes'),
-        ['visibility'],
-      ),
-    ),
+    body: postMessageBody,
     response: message,
     problems: ['plan.storage_limit', 'ticket.attachments_too_large', 'ticket.upload_not_found', 'ticket.upload_used', 'ticket.upload_incomplete'],
   }),
@@ -185,11 +144,7 @@ export const ticketRoutes = {
     summary: 'Start an upload: a presigned S3 PUT for one file, to attach to a message by its id',
     description: `For files too large to send inline (up to ${MAX_UPLOAD_BYTES} bytes). PUT exactly \`size\` bytes to \`uploadUrl\` with the returned \`headers\` (Content-Type and Content-Length are signed) before \`expiresAt\` (15 minutes), then pass \`{ "uploadId": id }\` in the \`attachments\` of POST /tickets/{ticketId}/messages within 24 hours; uploads never attached are deleted after 24 hours. Storage is counted when the upload is attached.`,
     scope: 'tickets:write',
-    body: v.strictObject({
-      fileName,
-      mimeType,
-      size: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_UPLOAD_BYTES, `At most ${MAX_UPLOAD_BYTES} bytes`)),
-    }),
+    body: uploadBody,
     response: v.object({
       id: uuid,
       uploadUrl: v.string(),

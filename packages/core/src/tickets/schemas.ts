@@ -1,6 +1,18 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, uuid } from '../http/schemas.js';
-import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, TAG_MAX, VISIBILITIES } from './values.js';
+import {
+  ATTACHMENTS_PER_MESSAGE,
+  BODY_MAX,
+  CATEGORIES,
+  PRIORITIES,
+  SENDER_TYPES,
+  STATUSES,
+  SUBJECT_MAX,
+  TAG_MAX,
+  TAGS_PER_CREATE,
+  VISIBILITIES,
+  MAX_UPLOAD_BYTES,
+} from './values.js';
 
 export const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 export const tag = text(TAG_MAX);
@@ -84,3 +96,59 @@ export const inlineFile = v.strictObject({
     v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content'),
   ),
 });
+
+/** POST /tickets. */
+export const createTicketBody = v.strictObject({
+  subject: text(SUBJECT_MAX),
+  body: text(BODY_MAX),
+  customer: v.strictObject({
+    email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
+    name: v.optional(text(200)),
+  }),
+  priority: v.optional(priority),
+  category: v.optional(category),
+  tags: v.optional(v.pipe(v.array(tag), v.maxLength(TAGS_PER_CREATE))),
+  assignedTo: v.optional(uuid),
+});
+
+/** PATCH /tickets/{ticketId}: at least one field. */
+export const updateTicketBody = v.pipe(
+  v.strictObject({
+    status: v.optional(status),
+    priority: v.optional(priority),
+    category: v.optional(category),
+    assignedTo: v.optional(v.nullable(uuid)),
+  }),
+  v.check((b) => Object.keys(b).length > 0, 'Give at least one of status, priority, category, assignedTo'),
+);
+
+/** POST /tickets/{ticketId}/messages. */
+export const postMessageBody = v.pipe(
+  v.strictObject({
+    body: v.pipe(v.string(), v.minLength(1), v.maxLength(BODY_MAX)),
+    visibility: v.optional(v.picklist(VISIBILITIES)),
+    senderType: v.optional(v.picklist(SENDER_TYPES)),
+    attachments: v.optional(
+      v.pipe(
+        v.array(v.union([inlineFile, v.strictObject({ uploadId: uuid })], 'An inline file { fileName, mimeType, content } or an upload { uploadId }')),
+        v.maxLength(ATTACHMENTS_PER_MESSAGE),
+      ),
+    ),
+  }),
+  // The customer's own words are never an internal note.
+  v.forward(
+    v.check((m) => !(m.senderType === 'customer' && m.visibility === 'internal'), 'A customer message is public: internal is for staff notes'),
+    ['visibility'],
+  ),
+);
+
+/** POST /attachments. */
+export const uploadBody = v.strictObject({
+  fileName,
+  mimeType,
+  size: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_UPLOAD_BYTES, `At most ${MAX_UPLOAD_BYTES} bytes`)),
+});
+
+export type CreateTicketBody = v.InferOutput<typeof createTicketBody>;
+export type UpdateTicketBody = v.InferOutput<typeof updateTicketBody>;
+export type PostMessageBody = v.InferOutput<typeof postMessageBody>;

@@ -3,18 +3,14 @@ import { errors } from '../errors/common.js';
 import { commit, update } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
-import { CustomerTicket, Ticket, type Category, type Priority, type Status } from './entities.js';
+import { CustomerTicket, Ticket, } from './entities.js';
 import { eventCustomer, eventTicket, toDetail, type TicketItem } from './present.js';
 import { searchItemPut } from './search.js';
 import { countDeltas, countsUpdate } from './stats.js';
+import type { UpdateTicketBody } from './schemas.js';
 import { loadThread } from './thread.js';
 
-export interface UpdateTicketInput {
-  status?: Status;
-  priority?: Priority;
-  category?: Category;
-  assignedTo?: string | null;
-}
+export type UpdateTicketInput = UpdateTicketBody;
 
 type Changes = Partial<Pick<TicketItem, 'status' | 'priority' | 'category' | 'assignee' | 'lastSenderType' | 'lastMessageAt' | 'closedAt' | 'attachmentBytes'>>;
 

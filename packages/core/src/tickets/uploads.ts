@@ -1,3 +1,5 @@
+import type * as v from 'valibot';
+import type { uploadBody } from './schemas.js';
 import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
 import type { TenantContext } from '../auth/context.js';
@@ -9,11 +11,8 @@ import { UPLOAD_PREFIX, UPLOAD_TTL_SECONDS, UPLOAD_URL_SECONDS, Upload } from '.
 
 export type UploadItem = EntityItem<typeof Upload>;
 
-export interface UploadInput {
-  fileName: string;
-  mimeType: string;
-  size: number;
-}
+/** POST /attachments's body. */
+export type UploadInput = v.InferOutput<typeof uploadBody>;
 
 /**
  * POST /attachments: an upload item and a presigned PUT for exactly `size` bytes of `mimeType`. Files
