@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '../errors/common.js';
 import { placesBody, readDirectives } from './analyze.js';
 import { compileSource, type Compiled } from './compile.js';
-import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope, } from './keys.js';
+import { ACCOUNT_PREFIX, KEY_PATTERN, parseRef, qualifiedKey, type Scope } from './keys.js';
 import { layoutRefOf } from './heads.js';
 import { templateVariables } from './render.js';
 import { loadRenderSet } from './render-set.js';

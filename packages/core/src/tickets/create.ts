@@ -5,7 +5,7 @@ import { matchCustomerForTicket } from '../customers/match.js';
 import { commit, put, update, type WriteItem } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
-import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED, } from './entities.js';
+import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED } from './entities.js';
 import { type GivenFile, prepareFiles } from './files.js';
 import { eventCustomer, eventTicket, type TicketItem } from './present.js';
 import { searchItemPut } from './search.js';

@@ -1,12 +1,7 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.js';
 import { boolQuery, integer, intQuery, isoDateTime, pageMeta, pageQuery, uuid } from '../http/schemas.js';
-import {
-  ATTACHMENTS_PER_MESSAGE,
-  MAX_ATTACHMENT_BYTES,
-  MAX_UPLOAD_BYTES,
-  UNASSIGNED,
-} from './values.js';
+import { ATTACHMENTS_PER_MESSAGE, MAX_ATTACHMENT_BYTES, MAX_UPLOAD_BYTES, UNASSIGNED } from './values.js';
 import {
   category,
   customerRef,

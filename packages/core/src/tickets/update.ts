@@ -3,7 +3,7 @@ import { errors } from '../errors/common.js';
 import { commit, update } from '../db/commit.js';
 import { emitEvent } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
-import { CustomerTicket, Ticket, } from './entities.js';
+import { CustomerTicket, Ticket } from './entities.js';
 import { eventCustomer, eventTicket, toDetail, type TicketItem } from './present.js';
 import { searchItemPut } from './search.js';
 import { countDeltas, countsUpdate } from './stats.js';
