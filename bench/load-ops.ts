@@ -45,6 +45,15 @@ export const API_OPS = {
   searchArticles:
     () =>
     (c: number, i: number): ApiRequest => ({ method: 'GET', path: '/articles/search', query: { q: SEARCH_WORDS[(c + i) % SEARCH_WORDS.length]! } }),
+  /** Searches with real user queries (`queries`: a JSON array), ten results each. */
+  searchQueries: (p: { queries: string }) => {
+    const queries = JSON.parse(p.queries) as string[];
+    return (c: number, i: number): ApiRequest => ({
+      method: 'GET',
+      path: '/articles/search',
+      query: { q: queries[(c * 7919 + i) % queries.length]!, limit: 10 },
+    });
+  },
 };
 
 export type ApiOpName = keyof typeof API_OPS;

@@ -6,7 +6,7 @@ import { publicFeedbackRoutes } from '@helpdesk/core/feedback/routes';
 import { errors } from '@helpdesk/core/errors/common';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { rawResponse } from '@helpdesk/core/http/route';
-import { MAX_ATTACHMENT_BYTES } from '@helpdesk/core/tickets/values';
+import { ATTACHMENTS_PER_MESSAGE, MAX_ATTACHMENT_BYTES } from '@helpdesk/core/tickets/values';
 
 const isForm = (contentType: string | undefined) => /^application\/x-www-form-urlencoded\b/i.test(contentType ?? '');
 
@@ -30,5 +30,6 @@ export const handler = createGroupHandler(
     showCustomerTicket: ({ params, headers }) => showTicketPage(params.token, headers),
     answerCustomerTicket: ({ params, body, headers }) => answerTicketPage(params.token, body, headers),
   },
-  { multipart: { fileSize: MAX_ATTACHMENT_BYTES } },
+  // One part more than a message may hold, so too many files is a 422 rather than a silent drop.
+  { multipart: { fileSize: MAX_ATTACHMENT_BYTES, files: ATTACHMENTS_PER_MESSAGE + 1 } },
 );

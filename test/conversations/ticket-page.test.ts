@@ -104,3 +104,46 @@ describe("the customer's ticket page", () => {
     expect(statuses.at(-1)).toBe(429);
   });
 });
+
+describe("the customer's ticket page refuses bad input with a 4xx", () => {
+  it('keeps every file of the form, in order', async () => {
+    const t = await createTenant();
+    const { ticket, path } = await ticketWithPage(t);
+    const form = new FormData();
+    form.set('body', 'Two files.');
+    form.append('file', new Blob(['one']), 'one.txt');
+    form.append('file', new Blob(['two']), 'two.txt');
+    expect((await app.call('POST', path, { rawBody: form })).status).toBe(200);
+    const detail = (await app.call('GET', `/tickets/${ticket.id}`, { key: t.liveKey })).body;
+    expect(detail.messages.at(-1).attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['one.txt', 'two.txt']);
+  });
+
+  it('answers 422 (never 500) for a text field named file, too many files, an empty answer or a non-object body', async () => {
+    const t = await createTenant();
+    const { path } = await ticketWithPage(t);
+    const textAsFile = new FormData();
+    textAsFile.set('body', 'Hello');
+    textAsFile.set('file', 'not a file');
+    const tooMany = new FormData();
+    tooMany.set('body', 'Hello');
+    for (let i = 0; i <= 10; i++) tooMany.append('file', new Blob([`f${i}`]), `f${i}.txt`);
+    const empty = new FormData();
+    empty.set('body', '   ');
+    for (const rawBody of [textAsFile, tooMany, empty]) {
+      const res = await app.call('POST', path, { rawBody, headers: { accept: 'application/json' } });
+      expect(res.status, `${[...rawBody.keys()].join(',')} ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, res.text).toBeLessThan(500);
+    }
+    for (const body of [
+      [],
+      'text',
+      { body: 42 },
+      { body: 'x'.repeat(10_001) },
+      { body: 'ok', attachments: [{ fileName: 'a', mimeType: 'bad', content: '!' }] },
+    ]) {
+      const res = await app.call('POST', path, { body });
+      expect(res.status, JSON.stringify(body).slice(0, 50)).toBe(422);
+      expect(res.body.error.code).toBe('validation.failed');
+    }
+  });
+});

@@ -7987,7 +7987,13 @@ export interface operations {
             encoding: string;
             truncated: boolean;
             content: unknown;
-          };
+          } | {
+              filename: string;
+              mimetype: string;
+              encoding: string;
+              truncated: boolean;
+              content: unknown;
+            }[];
         };
         "multipart/form-data": {
           body: string;
@@ -7996,8 +8002,19 @@ export interface operations {
               mimeType: string;
               content: string;
             }[];
-          /** Format: binary */
-          file?: string;
+          file?: {
+            filename: string;
+            mimetype: string;
+            encoding: string;
+            truncated: boolean;
+            content: unknown;
+          } | {
+              filename: string;
+              mimetype: string;
+              encoding: string;
+              truncated: boolean;
+              content: unknown;
+            }[];
         };
       };
     };

@@ -22,10 +22,10 @@ export const customerTicket = v.object({
   ),
 });
 
-/** The page's answer: JSON with inline files (as POST /tickets/{id}/messages takes them), or the page's form with one file. */
+/** The page's answer: JSON with inline files (as POST /tickets/{id}/messages takes them), or the page's form with files. */
 export const pageAnswer = v.object({
   body: v.pipe(v.string(), v.trim(), v.minLength(1, 'Write an answer'), v.maxLength(BODY_MAX)),
   attachments: v.optional(v.pipe(v.array(inlineFile), v.maxLength(ATTACHMENTS_PER_MESSAGE))),
-  /** The form's file input; a browser sends an empty part when no file was chosen. */
-  file: v.optional(filePart),
+  /** The form's file input (one part, or several); a browser sends an empty part when no file was chosen. */
+  file: v.optional(v.union([filePart, v.pipe(v.array(filePart), v.maxLength(ATTACHMENTS_PER_MESSAGE, `At most ${ATTACHMENTS_PER_MESSAGE} files`))])),
 });

@@ -32,7 +32,7 @@ ${esc(m.body)}${m.attachments.length ? `<ul class="files">${m.attachments.map((a
 <form method="post" enctype="multipart/form-data">
 <label for="body">Your answer</label>
 <textarea id="body" name="body" maxlength="10000" required></textarea>
-<p><input type="file" name="file"></p>
+<p><input type="file" name="file" multiple></p>
 <button type="submit">Send</button>
 </form>`,
   );
@@ -58,22 +58,20 @@ interface FilePart {
 /** POST: the answer; the form gets the page again (or its error as a page), JSON the ticket's data. */
 export async function answerTicketPage(
   token: string,
-  body: { body: string; attachments?: GivenFile[]; file?: FilePart },
+  body: { body: string; attachments?: GivenFile[]; file?: FilePart | FilePart[] },
   headers: Record<string, string | undefined>,
 ): Promise<View | RawResult> {
-  // A browser sends an empty part for a file input left empty.
-  const file = body.file && body.file.content.length > 0 ? body.file : undefined;
+  // The multipart parser lists repeated parts newest first; a browser sends an empty part for a file input left empty.
+  const parts = Array.isArray(body.file) ? [...body.file].reverse() : body.file ? [body.file] : [];
   const attachments: GivenFile[] = [
     ...(body.attachments ?? []),
-    ...(file
-      ? [
-          {
-            fileName: file.filename || 'attachment',
-            mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(file.mimetype) ? file.mimetype : 'application/octet-stream',
-            content: file.content.toString('base64'),
-          },
-        ]
-      : []),
+    ...parts
+      .filter((f) => f.content.length > 0)
+      .map((f) => ({
+        fileName: f.filename || 'attachment',
+        mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(f.mimetype) ? f.mimetype : 'application/octet-stream',
+        content: f.content.toString('base64'),
+      })),
   ];
   if (!isForm(headers)) return answerOnPage(token, { body: body.body, attachments });
   try {
