@@ -87,7 +87,8 @@ interface Hit {
   terms: string[];
 }
 
-function keywordRanking(index: MiniSearch<IndexDoc>, q: string, categoryId: string | undefined): Hit[] {
+function keywordRanking(snap: LoadedSnapshot, q: string, categoryId: string | undefined): Hit[] {
+  const index = snap.keyword;
   const filter = categoryId ? (r: SearchResult) => r.categoryId === categoryId : undefined;
   const query = queryWords(q);
   if (!query.length) {
@@ -97,12 +98,19 @@ function keywordRanking(index: MiniSearch<IndexDoc>, q: string, categoryId: stri
       .sort((a, b) => String(b.publishedAt ?? '').localeCompare(String(a.publishedAt ?? '')))
       .map((r) => ({ id: String(r.id), terms: [] }));
   }
-  const queries = query.map((word) => ({ queries: [word], fuzzy: index.search(word, KEYWORD_SEARCH).length ? false : TYPO }));
-  return index.search({ combineWith: 'OR', queries }, { ...KEYWORD_SEARCH, filter }).map((r) => ({ id: String(r.id), terms: r.terms }));
+  const hits = (results: SearchResult[]) => results.map((r) => ({ id: String(r.id), terms: r.terms }));
+  const exact = index.search(query.join(' '), { ...KEYWORD_SEARCH, filter });
+  // Words that matched nothing as typed get one typo, in a second search only when there are any.
+  const matched = new Set(exact.flatMap((r) => r.queryTerms));
+  const termOf = termFor(snap.format);
+  const unknown = new Set(query.filter((word) => !matched.has(termOf(word))));
+  if (unknown.size === 0) return hits(exact);
+  const queries = query.map((word) => ({ queries: [word], fuzzy: unknown.has(word) ? TYPO : false }));
+  return hits(index.search({ combineWith: 'OR', queries }, { ...KEYWORD_SEARCH, filter }));
 }
 
 async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: string | undefined): Promise<Hit[]> {
-  if (!q.trim()) return keywordRanking(snap.keyword, q, categoryId);
+  if (!q.trim()) return keywordRanking(snap, q, categoryId);
   const [query] = await embedder().embed([q]);
   const scored: { id: string; score: number }[] = [];
   for (const [id, doc] of snap.vectors!) {
@@ -147,10 +155,10 @@ export async function searchArticles(
 
   const ranking =
     query.mode === 'keyword'
-      ? keywordRanking(snap.keyword, query.q, categoryId)
+      ? keywordRanking(snap, query.q, categoryId)
       : query.mode === 'semantic'
         ? await semanticRanking(snap, query.q, categoryId)
-        : fuse(keywordRanking(snap.keyword, query.q, categoryId), await semanticRanking(snap, query.q, categoryId));
+        : fuse(keywordRanking(snap, query.q, categoryId), await semanticRanking(snap, query.q, categoryId));
 
   const termOf = termFor(snap.format);
   const results = ranking.slice((query.page - 1) * query.limit, query.page * query.limit).map(({ id, terms }) => {
