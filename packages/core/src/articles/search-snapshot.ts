@@ -27,7 +27,19 @@ export type StoredFields = Omit<IndexDoc, 'id' | 'text'>;
  * rebuilds an older one from the table on its next run.
  */
 export const INDEX_FORMAT = 2;
-const TERMS: Record<number, (term: string) => string> = { 1: (term) => term, 2: (term) => stemmer(term) };
+/** Stems by word, per instance: a help center's vocabulary is small and stemming is most of highlighting's cost. */
+const stems = new Map<string, string>();
+const STEMS_KEPT = 100_000;
+function stem(word: string): string {
+  let found = stems.get(word);
+  if (found === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    found = stemmer(word);
+    stems.set(word, found);
+  }
+  return found;
+}
+const TERMS: Record<number, (term: string) => string> = { 1: (term) => term, 2: stem };
 export const termOf = (format: number) => TERMS[format] ?? TERMS[INDEX_FORMAT]!;
 
 /** Constructor and loadJSON options must match, so they live here once. */
