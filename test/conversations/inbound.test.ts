@@ -2,7 +2,12 @@ import { events } from '../tickets/event-spy.js';
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { reindexProjects } from '@helpdesk/core/auth/accounts';
+import { Project } from '@helpdesk/core/auth/entities';
+import { tenantOfProject } from '@helpdesk/core/auth/tenant';
 import { replyAddress } from '@helpdesk/core/conversations/address';
+import { documentClient } from '@helpdesk/core/db/client';
 import { MAX_INBOUND_BYTES } from '@helpdesk/core/conversations/inbound';
 import { enqueue } from '@helpdesk/core/ports/queue';
 import { putObject } from '@helpdesk/core/ports/blob-store';
@@ -204,5 +209,18 @@ describe('inbound: mail becomes customer messages', () => {
     const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
     await expect(send({ from: customerEmail(), to: inbound, text: 'x'.repeat(MAX_INBOUND_BYTES + 1024) })).rejects.toMatchObject({ responseCode: 552 });
     await expect(send({ from: customerEmail(), to: 'someone@example.org', text: 'hi' })).rejects.toMatchObject({ responseCode: 550 });
+  });
+});
+
+describe('projects created before the by-id index', () => {
+  it('are found by inbound mail once projects:index (reindexProjects) has run', async () => {
+    const t = await createTenant();
+    const projectId = t.projects.main!.id;
+    // As an older version wrote it: no by-id index keys.
+    const { TableName, Key } = Project.get({ accountId: t.accountId, projectId }).params() as { TableName: string; Key: Record<string, string> };
+    await documentClient.send(new UpdateCommand({ TableName, Key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk' }));
+    expect(await tenantOfProject(projectId, 'live')).toBeUndefined();
+    expect(await reindexProjects()).toBeGreaterThanOrEqual(1);
+    expect(await tenantOfProject(projectId, 'live')).toMatchObject({ accountId: t.accountId, projectId, env: 'live' });
   });
 });

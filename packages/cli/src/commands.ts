@@ -1,4 +1,4 @@
-import { addMember, createAccount, createProject, loadTenant, setAccountLimits } from '@helpdesk/core/auth/accounts';
+import { addMember, createAccount, createProject, loadTenant, reindexProjects, setAccountLimits } from '@helpdesk/core/auth/accounts';
 import { ENVIRONMENTS, type Environment } from '@helpdesk/core/auth/entities';
 import { createApiKey, revokeApiKey } from '@helpdesk/core/auth/keys';
 import { checkProjectSender } from '@helpdesk/core/emails/sender';
@@ -40,6 +40,12 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
         storageBytes: positiveInt('storage-bytes', optional(flags, 'storage-bytes')),
       });
       return { id: accountId, plan: account?.plan, limits: account?.limits ?? {} };
+    },
+  },
+  'projects:index': {
+    usage: '(no flags) once after upgrading: gives every project the by-id index inbound mail uses',
+    async run() {
+      return { projects: await reindexProjects() };
     },
   },
   'project:create': {

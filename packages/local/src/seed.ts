@@ -1,4 +1,4 @@
-import { addMember, createAccount, createProject, listMembers, loadTenant } from '@helpdesk/core/auth/accounts';
+import { addMember, createAccount, createProject, listMembers, loadTenant, reindexProjects } from '@helpdesk/core/auth/accounts';
 import { createApiKey } from '@helpdesk/core/auth/keys';
 
 /**
@@ -8,6 +8,8 @@ import { createApiKey } from '@helpdesk/core/auth/keys';
 export const DEMO_ADMIN = 'admin@demo.example';
 
 export async function seedDemo(existingAccountId?: string) {
+  // Data kept from an older version: projects get the indexes added since (cheap on a local table).
+  await reindexProjects();
   let accountId = existingAccountId;
   if (!accountId || !(await loadTenant(accountId)).account) {
     const account = await createAccount({ name: 'Demo', plan: 'pro' });

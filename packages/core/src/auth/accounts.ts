@@ -52,3 +52,14 @@ export async function getMember(accountId: string, memberId: string) {
   const { data } = await Member.get({ accountId, memberId }).go();
   return data ?? undefined;
 }
+
+/**
+ * Writes every project again, so each carries the keys of every index its entity declares: projects
+ * created before the by-id index (inbound mail finds a project by id alone) get it. Idempotent; the
+ * admin CLI's `projects:index` after an upgrade, and the local stack at start. Answers how many.
+ */
+export async function reindexProjects(): Promise<number> {
+  const { data } = await Project.scan.go({ pages: 'all' });
+  if (data.length) await Project.put(data).go();
+  return data.length;
+}
