@@ -30,7 +30,7 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'CRITICAL',
     AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
   });
-  // Imported after the environment points at the stand-ins: the clients read it when created.
+  // Imported after the environment is set: the Powertools logger reads its level when it is created.
   const { dynamo } = await import('@helpdesk/core/db/client');
   const { startHttpServer } = await import('../packages/local/src/http-server.js');
   const { startQueuePollers } = await import('../packages/local/src/queue-pollers.js');

@@ -3,7 +3,7 @@ import type { RecordedEvent } from './helpers.js';
 
 /**
  * Every event the file's requests emit, in order; the real emitter still runs (webhooks fire).
- * Import this module first in a test file: the mock must be in place before the handlers load.
+ * The mock must be in place before the handlers load, which the local app does on the first request.
  */
 export const events: RecordedEvent[] = [];
 
