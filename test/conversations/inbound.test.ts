@@ -224,3 +224,35 @@ describe('projects created before the by-id index', () => {
     expect(await tenantOfProject(projectId, 'live')).toMatchObject({ accountId: t.accountId, projectId, env: 'live' });
   });
 });
+
+describe('mail the parser can barely read', () => {
+  it('drops mail without a sender and survives binary garbage, a bad charset and a header-only mail', async () => {
+    const t = await createTenant();
+    const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress as string;
+    const raws = [
+      `To: ${inbound}\r\nSubject: nobody\r\n\r\nNo From header.`,
+      Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256)),
+      `From: ann@example.com\r\nTo: ${inbound}\r\nSubject: =?x-unknown?B?zzz?=\r\nContent-Type: text/plain; charset=x-unknown\r\n\r\n\xff\xfe odd bytes`,
+      `From: bob@example.com\r\nTo: ${inbound}\r\nSubject: headers only\r\n`,
+    ];
+    for (const [i, raw] of raws.entries()) {
+      const key = `inbound/garbage-${randomUUID()}`;
+      await putObject(key, raw, 'message/rfc822');
+      await enqueue('inbound', {
+        notificationType: 'Received',
+        mail: { messageId: `garbage-${i}-${randomUUID()}` },
+        receipt: {
+          recipients: [inbound],
+          spamVerdict: { status: 'PASS' },
+          virusVerdict: { status: 'PASS' },
+          action: { type: 'S3', bucketName: 'any', objectKey: key },
+        },
+      });
+    }
+    await app.drain();
+    const subjects = (await ticketsOf(t.liveKey)).map((r) => r.subject).sort();
+    // The two with a sender open tickets (the odd charset read as well as it can be); the others are dropped.
+    expect(subjects).toHaveLength(2);
+    expect(subjects).toContain('headers only');
+  });
+});
