@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
-import { BUNDLE_ENTRY_FILE, buildFunction } from '../infra/constructs/bundle.js';
+import { BUNDLE_ENTRY_FILE, buildFunction, loadedFiles, SDK_FOLDER, sdkEntry, separateSdkMetafile } from '../infra/constructs/bundle.js';
 import { FUNCTIONS_ROOT, REPO_ROOT } from '../infra/paths.js';
 import { progress } from './stack.js';
 
@@ -45,7 +45,7 @@ const lambdaEnv = {
   STAGE: 'dev',
   // A deployed stage refuses to start without its secret, as the stack sets it from Secrets Manager.
   SIGNING_SECRET: 'bench-signing-secret',
-  POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+  LOG_LEVEL: 'CRITICAL',
 };
 
 // Time to import the entry, which builds its clients at module scope, in a fresh process; then, if
@@ -76,12 +76,7 @@ function contributors(outputs: Metafile['outputs'][string][]) {
 }
 
 /** The output files loaded when `file` is imported: itself and its static imports, transitively. */
-function staticClosure(metafile: Metafile, file: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  for (const imp of metafile.outputs[file]?.imports ?? []) if (imp.kind === 'import-statement' && !imp.external) staticClosure(metafile, imp.path, seen);
-  return seen;
-}
+const staticClosure = (metafile: Metafile, file: string) => loadedFiles(metafile, file, ['import-statement']);
 
 const bytesOf = (metafile: Metafile, files: Iterable<string>) => [...files].reduce((n, f) => n + metafile.outputs[f]!.bytes, 0);
 
@@ -112,7 +107,7 @@ export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: Bundl
     const built = Object.entries(entries).map(([name, entry]) => {
       const outdir = path.join(outRoot, name);
       mkdirSync(outdir, { recursive: true });
-      const metafile = buildFunction(entry, outdir);
+      const { metafile, sdkModules } = buildFunction(entry, outdir);
       const rel = (f: string) => path.relative(REPO_ROOT, path.join(outdir, f));
       const main = rel(BUNDLE_ENTRY_FILE);
       const init = staticClosure(metafile, main);
@@ -129,11 +124,23 @@ export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: Bundl
           const loads = [...staticClosure(metafile, file)].filter((f) => !init.has(f));
           return { file, module: o.entryPoint!, kb: bytesOf(metafile, loads) / 1024, top: contributors(loads.map((f) => metafile.outputs[f]!)) };
         });
+      // The AWS SDK clients built on their own (infra/constructs/bundle.ts) share no code with init.
+      const sdk = separateSdkMetafile();
+      for (const module of sdkModules) {
+        const loads = [...staticClosure(sdk, sdkEntry(module))];
+        lazy.push({
+          file: path.relative(REPO_ROOT, path.join(outdir, SDK_FOLDER, module, BUNDLE_ENTRY_FILE)),
+          module,
+          kb: bytesOf(sdk, loads) / 1024,
+          top: contributors(loads.map((f) => sdk.outputs[f]!)),
+        });
+      }
       return {
         name,
         file: path.join(outdir, BUNDLE_ENTRY_FILE),
         kb: bytesOf(metafile, init) / 1024,
-        totalKb: bytesOf(metafile, Object.keys(metafile.outputs)) / 1024,
+        totalKb:
+          (bytesOf(metafile, Object.keys(metafile.outputs)) + bytesOf(sdk, new Set(sdkModules.flatMap((m) => [...loadedFiles(sdk, sdkEntry(m))])))) / 1024,
         top: contributors([...init].map((f) => metafile.outputs[f]!)),
         lazy,
       };

@@ -1,7 +1,10 @@
 import { GetQueueAttributesCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { dynamo } from '@helpdesk/core/db/client';
 import type { QueueName } from '@helpdesk/core/queues/registry';
 import { startEmulators } from '../packages/local/src/emulators.js';
+import { startHttpServer } from '../packages/local/src/http-server.js';
 import { handlerEnvironment, provision } from '../packages/local/src/provision.js';
+import { startQueuePollers } from '../packages/local/src/queue-pollers.js';
 import { Recorder } from './capacity.js';
 
 export const progress = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -27,13 +30,9 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
   const emulators = await startEmulators();
   const resources = await provision(emulators.endpoints, { tableName: 'bench', queuePrefix: 'bench', bucket: 'bench' });
   Object.assign(process.env, handlerEnvironment(emulators.endpoints, resources), {
-    POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'CRITICAL',
+    LOG_LEVEL: options.logLevel ?? 'CRITICAL',
     AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
   });
-  // Imported after the environment is set: the Powertools logger reads its level when it is created.
-  const { dynamo } = await import('@helpdesk/core/db/client');
-  const { startHttpServer } = await import('../packages/local/src/http-server.js');
-  const { startQueuePollers } = await import('../packages/local/src/queue-pollers.js');
   const recorder = new Recorder();
   recorder.attach(dynamo);
   const http = await startHttpServer(0);

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
@@ -7,7 +7,9 @@ import { REPO_ROOT } from '../paths.js';
 /** Modules replaced in every bundle by a smaller one with the same exports (see each stub for why). */
 export const BUNDLE_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'infra', 'stubs', 'credential-provider-node.ts'),
+  '@aws-sdk/client-dynamodb': path.join(REPO_ROOT, 'infra', 'stubs', 'client-dynamodb.mjs'),
   '@aws-sdk/lib-dynamodb': path.join(REPO_ROOT, 'infra', 'stubs', 'lib-dynamodb.mjs'),
+  jsonschema: path.join(REPO_ROOT, 'infra', 'stubs', 'jsonschema.mjs'),
 };
 
 /** The file Lambda loads (`index.handler`); chunks sit beside it. */
@@ -41,23 +43,102 @@ export const BUILD_OPTIONS = {
   absWorkingDir: REPO_ROOT,
 } satisfies BuildOptions;
 
-/** Builds one function into outdir (index.mjs + chunks) and copies its assets beside it. */
-export function buildFunction(entry: string, outdir: string, assets: string[] = []): Metafile {
-  const { metafile } = buildSync({ ...BUILD_OPTIONS, entryPoints: [entry], outdir });
-  for (const file of assets) copyFileSync(file, path.join(outdir, path.basename(file)));
-  return metafile;
+/**
+ * AWS SDK clients our code loads only with `await import()`, on the first call that needs them.
+ * Bundled in the function's own build they still cost init: they are made of the same @smithy and
+ * @aws-sdk core files as the DynamoDB client, and esbuild places the parts of a file reached from
+ * both the entry and a lazy chunk in a chunk the entry loads (~45 KB of S3, XML and retry code per
+ * function). So they are one build of their own (chunks shared among them, never with a function)
+ * copied into the function's `node_modules/`, where Node resolves the import as written; each
+ * function gets the ones it imports. Importing one statically fails the build: it would load at init.
+ */
+export const SEPARATE_SDK_MODULES = [
+  '@aws-sdk/client-bedrock-runtime',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/client-scheduler',
+  '@aws-sdk/client-sesv2',
+  '@aws-sdk/client-sqs',
+  '@aws-sdk/s3-request-presigner',
+];
+
+/** Where a function's copy of the separately built SDK modules sits, beside index.mjs. */
+export const SDK_FOLDER = 'node_modules';
+
+let sdkBuild: { dir: string; metafile: Metafile } | undefined;
+
+/** The separately built SDK modules, once per process: `<dir>/<module>/index.mjs` and shared `.chunks/`. */
+function separateSdk() {
+  if (sdkBuild) return sdkBuild;
+  const dir = path.join(scratchFolder(), 'sdk');
+  const sources = path.join(scratchFolder(), 'sdk-entries');
+  mkdirSync(sources, { recursive: true });
+  const entryPoints = SEPARATE_SDK_MODULES.map((module) => {
+    const file = path.join(sources, `${module.replace(/[@/]/g, '_')}.mjs`);
+    writeFileSync(file, `export * from '${module}';\n`);
+    return { in: file, out: `${module}/index` };
+  });
+  const { metafile } = buildSync({ ...BUILD_OPTIONS, entryPoints, outdir: dir, entryNames: '[dir]/[name]', chunkNames: '.chunks/[hash]', nodePaths: [path.join(REPO_ROOT, 'node_modules')] });
+  for (const module of SEPARATE_SDK_MODULES) writeFileSync(path.join(dir, module, 'package.json'), JSON.stringify({ name: module, type: 'module', main: 'index.mjs' }));
+  sdkBuild = { dir, metafile };
+  return sdkBuild;
 }
+
+/** The output files `file` loads, statically or on first use, transitively (paths as the metafile keys them). */
+export function loadedFiles(metafile: Metafile, file: string, kinds: string[] = ['import-statement', 'dynamic-import'], seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const imp of metafile.outputs[file]?.imports ?? []) if (kinds.includes(imp.kind) && !imp.external) loadedFiles(metafile, imp.path, kinds, seen);
+  return seen;
+}
+
+/** The separately built SDK modules a function's build imports (always with `await import()`). */
+export function sdkModulesImported(metafile: Metafile): string[] {
+  const imports = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && SEPARATE_SDK_MODULES.includes(i.path)));
+  const statically = imports.find((i) => i.kind !== 'dynamic-import');
+  if (statically) throw new Error(`${statically.path} is imported statically; load it with await import() (see SEPARATE_SDK_MODULES)`);
+  return [...new Set(imports.map((i) => i.path))].sort();
+}
+
+/** Where a separately built SDK module's entry sits in the shared build (a key of its metafile's outputs). */
+export const sdkEntry = (module: string) => path.relative(REPO_ROOT, path.join(separateSdk().dir, module, BUNDLE_ENTRY_FILE));
+
+/**
+ * Builds one function into outdir (index.mjs + chunks), copies the separately built SDK modules it
+ * imports into its node_modules/ and its assets beside it. Returns the function's metafile and the
+ * SDK modules it ships.
+ */
+export function buildFunction(entry: string, outdir: string, assets: string[] = []): { metafile: Metafile; sdkModules: string[] } {
+  const { metafile } = buildSync({ ...BUILD_OPTIONS, external: SEPARATE_SDK_MODULES, entryPoints: [entry], outdir });
+  const sdkModules = sdkModulesImported(metafile);
+  if (sdkModules.length) {
+    const sdk = separateSdk();
+    for (const module of sdkModules) {
+      cpSync(path.join(sdk.dir, module, 'package.json'), path.join(outdir, SDK_FOLDER, module, 'package.json'));
+      for (const file of loadedFiles(sdk.metafile, sdkEntry(module))) {
+        cpSync(path.join(REPO_ROOT, file), path.join(outdir, SDK_FOLDER, path.relative(path.relative(REPO_ROOT, sdk.dir), file)));
+      }
+    }
+  }
+  for (const file of assets) copyFileSync(file, path.join(outdir, path.basename(file)));
+  return { metafile, sdkModules };
+}
+
+/** The separately built SDK's metafile (bench/ measures each module's first load from it). */
+export const separateSdkMetafile = () => separateSdk().metafile;
 
 let scratch: string | undefined;
 
-/** A fresh folder for one function's build; the asset staging copies it into the cloud assembly, so all go at exit. */
-export function buildFolder(name: string): string {
+/** This process's build folder; the asset staging copies what it needs into the cloud assembly, so all go at exit. */
+function scratchFolder(): string {
   if (!scratch) {
     scratch = mkdtempSync(path.join(tmpdir(), 'helpdesk-functions-'));
     const dir = scratch;
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
-  const dir = mkdtempSync(path.join(scratch, `${name.replace(/[^a-zA-Z0-9-]/g, '-')}-`));
-  mkdirSync(dir, { recursive: true });
-  return dir;
+  return scratch;
+}
+
+/** A fresh folder for one function's build. */
+export function buildFolder(name: string): string {
+  return mkdtempSync(path.join(scratchFolder(), `${name.replace(/[^a-zA-Z0-9-]/g, '-')}-`));
 }

@@ -60,7 +60,7 @@ export interface HelpdeskFunctionProps {
   /** Absolute path of the entry module (must export `handler`). */
   entry: string;
   description: string;
-  /** POWERTOOLS_SERVICE_NAME, also used in the function's name-free log group id. */
+  /** SERVICE_NAME, also used in the function's name-free log group id. */
   serviceName: string;
   grants: FunctionGrants;
   /** Absolute paths of files copied beside the bundle. */
@@ -116,7 +116,7 @@ export class HelpdeskFunction extends Construct {
       loggingFormat: lambda.LoggingFormat.JSON,
       environment: {
         ...shared.environment,
-        POWERTOOLS_SERVICE_NAME: props.serviceName,
+        SERVICE_NAME: props.serviceName,
       },
     });
 

@@ -77,7 +77,7 @@ function runtimeEnvironment() {
     // Port 9 (discard) on loopback: an AWS call with no stand-in is refused here, never sent to the internet.
     AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: `http://127.0.0.1:${(bedrock!.address() as AddressInfo).port}`,
-    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    LOG_LEVEL: 'ERROR',
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(DYNAMODB|SQS|S3|SES)_ENDPOINT$/.test(k))),
   } as Record<string, string>;
 }

@@ -110,9 +110,10 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     for (const fn of functions) {
       const { Code: code, Handler: handler } = resources[logicalId(fn, 'fn')]!.Properties as { Code: { S3Key: string }; Handler: string };
       expect(handler, fn.node.path).toBe('index.handler');
-      // index.mjs and the chunks it loads, at once or on first use: everything that ships.
+      // index.mjs, the chunks it loads, at once or on first use, and the SDK clients built on their own
+      // (node_modules/): everything that ships.
       const dir = path.join((stack.node.root as App).outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
-      const files = readdirSync(dir).filter((f) => f.endsWith('.mjs'));
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
       expect(files, fn.node.path).toContain('index.mjs');
       const bundle = files.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
       // Each provider names itself in its debug messages, which survive minification.
@@ -122,6 +123,18 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
         expect(providers.has(`@aws-sdk/credential-provider-${dropped}`), `${fn.node.path} bundles credential-provider-${dropped}`).toBe(false);
       }
     }
+  });
+
+  it('ships the S3 client built on its own in node_modules/, none of its code in the files the tickets Lambda loads itself', () => {
+    const code = resources[logicalId(stack.api.functions.tickets!, 'fn')]?.Properties?.Code as { S3Key: string };
+    const dir = path.join((stack.node.root as App).outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
+    const s3 = path.join(dir, 'node_modules', '@aws-sdk', 'client-s3');
+    expect(JSON.parse(readFileSync(path.join(s3, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', main: 'index.mjs' });
+    // The service's schema namespace names every S3 operation's shapes.
+    expect(readFileSync(path.join(s3, 'index.mjs'), 'utf8')).toContain('com.amazonaws.s3');
+    const own = readdirSync(dir).filter((f) => f.endsWith('.mjs'));
+    expect(own).toContain('index.mjs');
+    for (const file of own) expect(readFileSync(path.join(dir, file), 'utf8'), file).not.toContain('com.amazonaws.s3');
   });
 
   it('serves the API on an auto-deployed $default stage with throttling and access logs', () => {
@@ -243,7 +256,7 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
         'SCHEDULER_GROUP',
         'SCHEDULER_ROLE_ARN',
         'SIGNING_SECRET',
-        'POWERTOOLS_SERVICE_NAME',
+        'SERVICE_NAME',
       ]) {
         expect(env, key).toHaveProperty(key);
       }

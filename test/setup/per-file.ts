@@ -10,7 +10,7 @@ const endpoints = inject('endpoints');
 const id = randomBytes(4).toString('hex');
 const resources: Resources = await provision(endpoints, { tableName: `t-${id}`, queuePrefix: `q-${id}`, bucket: `b-${id}` });
 Object.assign(process.env, handlerEnvironment(endpoints, resources), {
-  POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
   AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
 });
 (globalThis as { __testResources?: Resources }).__testResources = resources;

@@ -1,4 +1,31 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+/**
+ * Structured JSON logs, one line per entry (CloudWatch Logs in AWS, the terminal locally):
+ * `{ level, message, timestamp, service, ...fields }`, with Error values written as
+ * `{ name, message, stack }`. The service logs a handful of warnings and failures and needs nothing
+ * else a logging library offers, so this replaces Powertools' logger (20 KB at every Lambda's init).
+ *
+ * The level and service name come from the environment at each call (`LOG_LEVEL`: DEBUG, INFO, WARN,
+ * ERROR, CRITICAL or SILENT, default INFO; `SERVICE_NAME`, which the stack sets): a logger must work
+ * when the configuration does not parse, since it reports that failure.
+ */
+const LEVELS = { DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 } as const;
+type Level = keyof typeof LEVELS;
 
-/** Structured JSON logs (CloudWatch in AWS, the terminal locally). */
-export const logger = new Logger({ serviceName: 'helpdesk' });
+const threshold = () => LEVELS[(process.env.LOG_LEVEL?.toUpperCase() ?? 'INFO') as Level] ?? LEVELS.INFO;
+
+const serializable = (_key: string, value: unknown) =>
+  value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+
+function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
+  if (LEVELS[level] < threshold()) return;
+  const entry = { level, message, timestamp: new Date().toISOString(), service: process.env.SERVICE_NAME ?? 'helpdesk', ...fields };
+  const line = `${JSON.stringify(entry, serializable)}\n`;
+  if (LEVELS[level] >= LEVELS.WARN) process.stderr.write(line);
+  else process.stdout.write(line);
+}
+
+export const logger = {
+  info: (message: string, fields?: Record<string, unknown>) => write('INFO', message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => write('WARN', message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => write('ERROR', message, fields),
+};

@@ -28,7 +28,7 @@ const emulators = await startEmulators({ dataDir });
 const resources = await provision(emulators.endpoints, { tableName: 'helpdesk', queuePrefix: `helpdesk-${port}`, bucket: 'helpdesk-attachments' });
 const apiBase = `http://127.0.0.1:${port}`;
 Object.assign(process.env, handlerEnvironment(emulators.endpoints, resources, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiBase }));
-process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+process.env.LOG_LEVEL ??= 'WARN';
 
 const { startApp } = await import('./app.js');
 const { env } = await import('@helpdesk/core/config');

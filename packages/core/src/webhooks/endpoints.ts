@@ -9,8 +9,10 @@ import { WebhookEndpoint, type WebhookFormat } from './entities.js';
 import { EVENT_NAMES, type EventName } from './values.js';
 import { SAMPLE_DATA } from './payload.js';
 import { newWebhookSecret, sealSecret } from './secret.js';
-import { checkWebhookTarget } from './target.js';
 import { problem } from '../errors/problem.js';
+
+// Loaded by the routes that register a URL: the address check (ipaddr.js) is not needed by the rest.
+const checkWebhookTarget = async (url: string) => (await import('./target.js')).checkWebhookTarget(url);
 
 /** The stored list holds only names from EVENT_NAMES: the route schema admits no others. */
 export const endpointEvents = (e: { events?: string[] }) => e.events as EventName[] | undefined;
