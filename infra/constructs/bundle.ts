@@ -77,8 +77,16 @@ function separateSdk() {
     writeFileSync(file, `export * from '${module}';\n`);
     return { in: file, out: `${module}/index` };
   });
-  const { metafile } = buildSync({ ...BUILD_OPTIONS, entryPoints, outdir: dir, entryNames: '[dir]/[name]', chunkNames: '.chunks/[hash]', nodePaths: [path.join(REPO_ROOT, 'node_modules')] });
-  for (const module of SEPARATE_SDK_MODULES) writeFileSync(path.join(dir, module, 'package.json'), JSON.stringify({ name: module, type: 'module', main: 'index.mjs' }));
+  const { metafile } = buildSync({
+    ...BUILD_OPTIONS,
+    entryPoints,
+    outdir: dir,
+    entryNames: '[dir]/[name]',
+    chunkNames: '.chunks/[hash]',
+    nodePaths: [path.join(REPO_ROOT, 'node_modules')],
+  });
+  for (const module of SEPARATE_SDK_MODULES)
+    writeFileSync(path.join(dir, module, 'package.json'), JSON.stringify({ name: module, type: 'module', main: 'index.mjs' }));
   sdkBuild = { dir, metafile };
   return sdkBuild;
 }

@@ -13,8 +13,7 @@ type Level = keyof typeof LEVELS;
 
 const threshold = () => LEVELS[(process.env.LOG_LEVEL?.toUpperCase() ?? 'INFO') as Level] ?? LEVELS.INFO;
 
-const serializable = (_key: string, value: unknown) =>
-  value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+const serializable = (_key: string, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value);
 
 function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
   if (LEVELS[level] < threshold()) return;

@@ -1,6 +1,5 @@
 import EmailReplyParser from 'email-reply-parser';
 import { normalizeMessageId } from '../mail/threads.js';
-import { htmlToText } from '../templates/text.js';
 import type { GivenFile } from '../tickets/files.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
 
@@ -35,7 +34,8 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
   const ids = (value: string | undefined) =>
     (value?.match(/<[^<>\s]+>/g) ?? []).map((id) => normalizeMessageId(id)).filter((id): id is string => id !== undefined);
   const { kept, notes } = keptAttachments(mail.attachments);
-  const text = mail.text?.trim() ? mail.text : mail.html ? htmlToText(mail.html) : '';
+  // Mail with only an HTML part is the rare case: its converter (htmlparser2) loads on the first one.
+  const text = mail.text?.trim() ? mail.text : mail.html ? (await import('../templates/text.js')).htmlToText(mail.html) : '';
   const visible = new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
   const body = [visible || (kept.length ? '(attachments only)' : '(no text)'), ...notes].join('\n\n');
   return {

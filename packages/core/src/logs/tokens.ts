@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import { isIPv6 } from 'node:net';
 
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*';
 const DAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*';
@@ -18,7 +18,7 @@ export const EMAIL: TokenClass = [/[\w.!#$%&*+/=?^{|}~-]+@[\w-]+(?:\.[\w-]+)+/g,
 export const URL_CLASS: TokenClass = [/\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi, '<url>'];
 export const UUID: TokenClass = [/\b[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\b/gi, '<uuid>'];
 // IPv6 candidates are checked by a parser: a clock like 12:30:45 looks similar but is not one.
-export const IPV6: TokenClass = [/(?<![\w:])(?:[\da-f]{0,4}:){2,7}[\da-f]{0,4}(?![\w:])/gi, (m) => (ipaddr.IPv6.isValid(m) ? '<ip>' : m)];
+export const IPV6: TokenClass = [/(?<![\w:])(?:[\da-f]{0,4}:){2,7}[\da-f]{0,4}(?![\w:])/gi, (m) => (isIPv6(m) ? '<ip>' : m)];
 
 export const applyClasses = (classes: TokenClass[], message: string) =>
   classes.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement as string), message);
