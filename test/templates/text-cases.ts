@@ -53,4 +53,21 @@ export const TEXT_CASES: Record<string, string> = {
   ...HTML,
 };
 
-export const ARTICLE_MARKDOWN = MARKDOWN;
+/**
+ * Markdown only articles meet here: table cells that wrap at 60 characters, task lists, named
+ * entities, quotes holding blocks, every heading level, raw HTML (shown as text), wide ordered lists,
+ * hard breaks, reference links and empty items.
+ */
+const ARTICLE_EDGES: Record<string, string> = {
+  'md-table-wrap': `| Long column | b |\n|---|---|\n| ${'word '.repeat(30)}| x |\n| short | averyveryverylongwordwithoutanyspacesthatexceedssixtycharacterswidthforsure yes |`,
+  'md-tasks-code': '- [ ] todo\n- [x] done **bold**\n\n1. a\n\n   ```js\n   code\n   ```\n2. b',
+  'md-named-entities': '&copy; &rarr; &notit; &AElig &#x41; &#169; &nbsp;x &hellip;',
+  'md-quote-blocks': '> # Heading in quote\n> - list\n>   - nested\n>\n> > deeper\n\ntext',
+  'md-headings': '#### h4\n##### h5\n###### h6\n\nSetext\n===\n\nOther\n---',
+  'md-raw-html': 'Line with <b>raw</b> html and <div>block</div>\n\n<div>\nblock html\n</div>\n\nafter',
+  'md-wide-numbers': '1. one\n10. ten\n100. hundred\n\n* a\n\n  para\n\n* b\n  > quote in item\n* c\n\n      indented code',
+  'md-breaks-refs':
+    'a  \nb\\\nc   \nd\n\n[ref link][r] ~~strike~~ ***both*** <https://auto.link> www.example.com\n\n[r]: https://example.com "Title"\n\n- \n- empty item\n-',
+};
+
+export const ARTICLE_MARKDOWN = { ...MARKDOWN, ...ARTICLE_EDGES };

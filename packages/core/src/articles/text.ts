@@ -1,6 +1,6 @@
-import { convert } from 'html-to-text';
 import { Marked } from 'marked';
 import { escapeHtml } from '../templates/escape.js';
+import { articleHtmlToText } from './plain-text.js';
 
 const MAX_SLUG = 80;
 
@@ -23,21 +23,7 @@ const markdown = new Marked({ gfm: true, renderer: { html: ({ text }) => escapeH
 export const markdownToHtml = (body: string) => markdown.parse(body, { async: false });
 
 /** Plain text of a Markdown body, one line per block: what search indexes and excerpts are made of. */
-export const markdownToText = (body: string) =>
-  convert(markdownToHtml(body), {
-    wordwrap: false,
-    selectors: [
-      { selector: 'a', options: { ignoreHref: true } },
-      { selector: 'img', format: 'skip' },
-      { selector: 'h1', options: { uppercase: false } },
-      { selector: 'h2', options: { uppercase: false } },
-      { selector: 'h3', options: { uppercase: false } },
-      { selector: 'h4', options: { uppercase: false } },
-      { selector: 'h5', options: { uppercase: false } },
-      { selector: 'h6', options: { uppercase: false } },
-      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
-    ],
-  }).trim();
+export const markdownToText = (body: string) => articleHtmlToText(markdownToHtml(body)).trim();
 
 const EXCERPT_LENGTH = 200;
 

@@ -5,7 +5,7 @@ import { problem } from '../errors/problem.js';
 
 /**
  * The current version of a template (one read), for validating a send before it is queued. Apart from
- * render.ts so the send path (the emails Lambda) does not load the renderer (handlebars, marked, html-to-text) at init.
+ * render.ts so the send path (the emails Lambda) does not load the renderer (handlebars, marked, the HTML-to-text converter) at init.
  */
 export async function resolveTemplate(ctx: TenantContext, key: string): Promise<{ key: string; version: number; head: Head } | undefined> {
   const ref = parseRef(key);

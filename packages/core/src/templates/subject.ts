@@ -56,7 +56,7 @@ export async function checkLayout(owner: Owner, layout: string): Promise<void> {
  * now rather than failing at delivery. The check reads the layout's and partials' heads (one
  * BatchGetItem per nesting level), where import recorded their unknown helpers; nothing is compiled
  * but the subject. Handlebars is imported on the first template send, so the send path (the emails
- * Lambda) starts without it and never loads marked or html-to-text.
+ * Lambda) starts without it and never loads marked or the HTML-to-text converter.
  */
 export async function renderSubject(owner: Owner, head: Head, variables: Record<string, unknown>): Promise<string> {
   const { compileVersion } = await import('./compile.js');

@@ -93,7 +93,6 @@ const wordsOf = (nodes: ChildNode[]): string =>
     .join('');
 
 function list(el: Element, lines: Lines, walk: (nodes: ChildNode[]) => void) {
-  const _nested = el.parent?.type === 'tag' && (el.parent as Element).name === 'li';
   let n = Number(el.attribs.start ?? '1');
   const items = el.children
     .filter((child) => !isBlankText(child))
