@@ -151,7 +151,10 @@ class Builder {
     const inline = block.inline;
     const stashed = inline.stashedSpace;
     const words = text.match(WORD) ?? [];
-    words.forEach((word, i) => (i > 0 || stashed || leadingSpace(text) ? inline.push(word) : inline.concat(word)));
+    for (const [i, word] of words.entries()) {
+      if (i > 0 || stashed || leadingSpace(text)) inline.push(word);
+      else inline.concat(word);
+    }
     inline.stashedSpace = (stashed && words.length === 0) || trailingSpace(text);
     block.stashedBreaks = 0;
   }
@@ -239,7 +242,7 @@ function table(el: Element, b: Builder, walk: (nodes: Node[]) => void) {
 function columns(rows: string[][]): string {
   const lines = rows.map((cells) => cells.map((cell) => cell.split('\n')));
   const rowTops = [0];
-  lines.forEach((cells, r) => (rowTops[r + 1] = rowTops[r]! + Math.max(1, ...cells.map((cell) => cell.length))));
+  for (const [r, cells] of lines.entries()) rowTops[r + 1] = rowTops[r]! + Math.max(1, ...cells.map((cell) => cell.length));
   const out: string[] = [];
   let offset = 0;
   const width = Math.max(0, ...lines.map((cells) => cells.length));
