@@ -1,18 +1,14 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { rawResponse } from '@helpdesk/core/http/route';
-import { allRoutes } from '@helpdesk/core/routes';
-import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
 import { redocScript, referencePageHtml } from '@helpdesk/core/openapi/reference-page';
 import { docsRoutes, referencePageRoutes } from '@helpdesk/core/openapi/routes';
-import { openApiServers } from '@helpdesk/core/openapi/servers';
-
-let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+import { servedOpenApiDocument } from '@helpdesk/core/openapi/served';
 
 /** The machine-readable specification and its reference page, served without a key. */
 export const handler = createGroupHandler(
   { ...docsRoutes, ...referencePageRoutes },
   {
-    getOpenApi: async () => (document ??= buildOpenApiDocument(allRoutes, openApiServers())),
+    getOpenApi: async () => servedOpenApiDocument(),
     getReferencePage: async () => rawResponse(200, referencePageHtml(), { 'content-type': 'text/html; charset=utf-8' }),
     getReferenceScript: async () =>
       rawResponse(200, redocScript(), { 'content-type': 'application/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' }),

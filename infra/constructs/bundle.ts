@@ -9,6 +9,7 @@ export const BUNDLE_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'infra', 'stubs', 'credential-provider-node.ts'),
   '@aws-sdk/client-dynamodb': path.join(REPO_ROOT, 'infra', 'stubs', 'client-dynamodb.mjs'),
   '@aws-sdk/lib-dynamodb': path.join(REPO_ROOT, 'infra', 'stubs', 'lib-dynamodb.mjs'),
+  '@aws-sdk/middleware-endpoint-discovery': path.join(REPO_ROOT, 'infra', 'stubs', 'middleware-endpoint-discovery.mjs'),
   jsonschema: path.join(REPO_ROOT, 'infra', 'stubs', 'jsonschema.mjs'),
 };
 
