@@ -34,20 +34,31 @@ export const MEMORY_SIZES = [128, 256, 512, 1024, FULL_VCPU_MB] as const;
  */
 export const AWS_REQUEST_MS = 4;
 
+/**
+ * Assumed wait for a webhook endpoint's answer: a receiver that acknowledges at once and does its work
+ * later, as Stripe and Svix ask of endpoints, still answers over the internet in about this long. The
+ * bench's local receiver answers immediately, so the webhooks consumer's duration curve adds it per
+ * delivery (memory does not shorten it).
+ */
+export const WEBHOOK_TARGET_MS = 100;
+
 export interface Usage {
   /** CPU time of the call on this machine (an upper bound: it includes the local server and client). */
   cpuMs: number;
   /** AWS requests the call waits on (DynamoDB, SQS, ...). */
   awsRequests: number;
+  /** Other waits of the call outside AWS (a webhook endpoint's answer), in ms. */
+  waitMs?: number;
   readUnits: number;
   writeUnits: number;
 }
 
 /**
  * The call's duration at `mb` MB: its CPU time stretched by Lambda's CPU share (this machine's core
- * counted as one Graviton vCPU) plus the waits on AWS, which memory does not change.
+ * counted as one Graviton vCPU) plus the waits on AWS and outside it, which memory does not change.
  */
-export const durationAt = (u: Pick<Usage, 'cpuMs' | 'awsRequests'>, mb: number) => u.cpuMs * Math.max(1, FULL_VCPU_MB / mb) + u.awsRequests * AWS_REQUEST_MS;
+export const durationAt = (u: Pick<Usage, 'cpuMs' | 'awsRequests' | 'waitMs'>, mb: number) =>
+  u.cpuMs * Math.max(1, FULL_VCPU_MB / mb) + u.awsRequests * AWS_REQUEST_MS + (u.waitMs ?? 0);
 
 /** Dollars of one invocation of `ms` at `mb` MB on arm64 (billed per ms). */
 export const lambdaDollars = (ms: number, mb: number) =>
@@ -73,7 +84,7 @@ export const floorDollars = () => PRICES.httpApiPerMillion / 1e6 + dynamoDollars
  * largest value on the curve. Pure cost would always pick 128 MB (CPU-bound work costs about the same
  * at any size, only slower); pure speed always 1,769 MB.
  */
-export function chooseMemory(calls: Pick<Usage, 'cpuMs' | 'awsRequests'>[]) {
+export function chooseMemory(calls: Pick<Usage, 'cpuMs' | 'awsRequests' | 'waitMs'>[]) {
   const points = MEMORY_SIZES.map((mb) => {
     const ms = calls.reduce((n, c) => n + durationAt(c, mb), 0) / Math.max(1, calls.length);
     return { mb, ms, dollars: lambdaDollars(ms, mb) };

@@ -159,7 +159,7 @@ if (stack)
         apiUsage.awsRequests /= Math.max(1, c.api.calls);
         const consumerUsage = unitsOf(c.consumers.requests);
         const batches = Math.max(1, Math.ceil(c.consumers.messages / 10));
-        const consumerCall = { cpuMs: c.consumers.cpuMs / batches, awsRequests: consumerUsage.awsRequests / batches };
+        const consumerCall = { cpuMs: c.consumers.cpuMs / batches, awsRequests: consumerUsage.awsRequests / batches, waitMs: (c.waitMs ?? 0) / batches };
         const mb = CONSUMER_MEMORY_MB[consumer] ?? DEFAULT_MEMORY_MB;
         const api = group ? apiCallDollars(apiUsage, HTTP_MEMORY_MB[group]).total * c.api.calls : 0;
         const lambda = lambdaDollars(durationAt(consumerCall, mb), mb) * batches;

@@ -7,8 +7,9 @@ import type { Group } from '@helpdesk/core/http/route';
  * cost, half duration; bench/cost.ts chooseMemory). The HTTP groups and the emails and log-grouping
  * consumers came out at 1,024 MB: the work is mostly CPU (validation, ElectroDB, JSON), which runs
  * about twice as fast per doubling up to one vCPU at almost the same cost per call, while 1,769 MB adds
- * cost for a smaller gain. The webhooks consumer's batches wait on DynamoDB longer than they compute,
- * so more CPU buys less: 512 MB.
+ * cost for a smaller gain. The webhooks consumer's batches mostly wait: on each endpoint's answer
+ * (counted as 100 ms a delivery, bench/cost.ts WEBHOOK_TARGET_MS) and on DynamoDB, so more CPU buys
+ * less: 512 MB.
  * Functions the bench does not drive (docs, public, console, the article-index and ses-events consumers) keep
  * 512 MB.
  */
