@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, jsonObject, stringMap, uuid } from '../http/schemas.js';
-import { mailbox, PLAIN_LINE } from '../mail/mailbox.js';
+import { mailbox } from '../mail/mailbox.js';
+import { plainLine } from '../mail/plain-line.js';
 
 export const EMAIL_STATUSES = [
   'queued',
@@ -27,8 +28,6 @@ export const MAX_BATCH = 100;
 export const TEMPLATE_KEY_MAX = 200;
 
 const addressList = v.pipe(v.array(mailbox), v.maxLength(MAX_RECIPIENTS));
-/** Subjects are header values: no control characters, line breaks or Unicode line separators. */
-export const plainLine = v.regex(PLAIN_LINE, 'Control characters and line breaks are not allowed');
 
 /** Headers the service sets itself from the send's own fields, and SES's own `X-SES-*` controls. */
 const RESERVED_HEADERS = new Set([

@@ -5,7 +5,7 @@ import { HttpError } from '../errors/problem.js';
 import { logger } from '../logger.js';
 import { resolveTemplate, templateNotFound } from '../templates/resolve.js';
 import { checkLayout, renderSubject } from '../templates/subject.js';
-import { PLAIN_LINE } from '../mail/mailbox.js';
+import { PLAIN_LINE } from '../mail/plain-line.js';
 import { createEmail, type EmailDraft } from './create.js';
 import { idempotent } from './idempotency.js';
 import { bareAddress } from '../mail/mailbox.js';

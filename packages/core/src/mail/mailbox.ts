@@ -1,6 +1,7 @@
 import { domainToASCII } from 'node:url';
 import addresses from 'email-addresses';
 import * as v from 'valibot';
+import { PLAIN_LINE } from './plain-line.js';
 
 /** One parsed address field (`addr@example.com`, `Name <addr@example.com>`, `"Doe, Jane" <jane@x.com>`). */
 export interface Mailbox {
@@ -14,9 +15,6 @@ export interface Mailbox {
 export const MAX_ADDRESS = 254;
 /** A whole field: the address plus a display name of about 60 characters. */
 export const MAX_MAILBOX_FIELD = 320;
-
-/** Header values: no C0 controls, DEL or Unicode line separators (a line break would start a new header). */
-export const PLAIN_LINE = /^[^\u0000-\u001f\u007f\u2028\u2029]*$/;
 
 /**
  * What SES can send to, beyond RFC 5322 (which the parser checked): a local part of ASCII atext and

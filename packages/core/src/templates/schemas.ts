@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { plainLine } from '../emails/schemas.js';
+import { plainLine } from '../mail/plain-line.js';
 import { integer, isoDateTime, jsonObject, uuid, filePart } from '../http/schemas.js';
 import { REF_MAX, TEMPLATE_TYPES } from './keys.js';
 
