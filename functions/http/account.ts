@@ -1,15 +1,16 @@
-import { listProjects } from '@helpdesk/core/account/projects';
-import { listMembers } from '@helpdesk/core/auth/accounts';
 import { accountRoutes } from '@helpdesk/core/account/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { allRoutes } from '@helpdesk/core/routes';
+
+// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+const projects = () => import('@helpdesk/core/account/projects');
+const accounts = () => import('@helpdesk/core/auth/accounts');
 
 /** Account routes; also API Gateway's `$default` route, which answers 404 or 405 for unknown routes. */
 export const handler = createGroupHandler(
   accountRoutes,
   {
-    listProjects: async ({ principal }) => listProjects(principal),
-    listMembers: async ({ ctx }) => ({ members: await listMembers(ctx.accountId) }),
+    listProjects: async ({ principal }) => (await projects()).listProjects(principal),
+    listMembers: async ({ ctx }) => ({ members: await (await accounts()).listMembers(ctx.accountId) }),
   },
-  { allRoutes },
+  { allRoutes: async () => (await import('@helpdesk/core/routes')).allRoutes },
 );

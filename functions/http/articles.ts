@@ -1,18 +1,21 @@
-import { createArticle, getArticle, listArticles, updateArticle, voteArticle } from '@helpdesk/core/articles/articles';
-import { createCategory, deleteCategory, listCategories, updateCategory } from '@helpdesk/core/articles/categories';
 import { articleRoutes } from '@helpdesk/core/articles/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
-// Search (MiniSearch, the S3 snapshot, the embedder) loads on the first search: `await import` makes it a chunk of its own.
+// Each route's code loads on its first call (docs/architecture.md, Lambdas): search brings MiniSearch,
+// the S3 snapshot and the embedder.
+const search = () => import('@helpdesk/core/articles/search');
+const articles = () => import('@helpdesk/core/articles/articles');
+const categories = () => import('@helpdesk/core/articles/categories');
+
 export const handler = createGroupHandler(articleRoutes, {
-  searchArticles: async ({ ctx, query }) => (await import('@helpdesk/core/articles/search')).searchArticles(ctx, query),
-  listArticles: async ({ ctx, query }) => listArticles(ctx, query),
-  createArticle: async ({ ctx, body }) => createArticle(ctx, body),
-  getArticle: async ({ ctx, params }) => getArticle(ctx, params.articleId),
-  updateArticle: async ({ ctx, params, body }) => updateArticle(ctx, params.articleId, body),
-  voteArticle: async ({ ctx, params, body }) => voteArticle(ctx, params.articleId, body.helpful),
-  listArticleCategories: async ({ ctx }) => listCategories(ctx),
-  createArticleCategory: async ({ ctx, body }) => createCategory(ctx, body),
-  updateArticleCategory: async ({ ctx, params, body }) => updateCategory(ctx, params.categoryId, body),
-  deleteArticleCategory: async ({ ctx, params }) => deleteCategory(ctx, params.categoryId),
+  searchArticles: async ({ ctx, query }) => (await search()).searchArticles(ctx, query),
+  listArticles: async ({ ctx, query }) => (await articles()).listArticles(ctx, query),
+  createArticle: async ({ ctx, body }) => (await articles()).createArticle(ctx, body),
+  getArticle: async ({ ctx, params }) => (await articles()).getArticle(ctx, params.articleId),
+  updateArticle: async ({ ctx, params, body }) => (await articles()).updateArticle(ctx, params.articleId, body),
+  voteArticle: async ({ ctx, params, body }) => (await articles()).voteArticle(ctx, params.articleId, body.helpful),
+  listArticleCategories: async ({ ctx }) => (await categories()).listCategories(ctx),
+  createArticleCategory: async ({ ctx, body }) => (await categories()).createCategory(ctx, body),
+  updateArticleCategory: async ({ ctx, params, body }) => (await categories()).updateCategory(ctx, params.categoryId, body),
+  deleteArticleCategory: async ({ ctx, params }) => (await categories()).deleteCategory(ctx, params.categoryId),
 });

@@ -1,39 +1,41 @@
-import { homePage, switchTenant } from '@helpdesk/core/console/home';
-import { keysCreate, keysList, keysRevoke } from '@helpdesk/core/console/keys';
-import { articlesList, customersList } from '@helpdesk/core/console/directory';
-import { emailDetail, emailsList } from '@helpdesk/core/console/emails';
-import { issueDetail, issuesList, issueStatus } from '@helpdesk/core/console/issues';
 import { consoleRoutes } from '@helpdesk/core/console/routes';
-import { confirmSignIn, finishSignIn, sendSignInLink, signInForm, signOut } from '@helpdesk/core/console/sign-in-pages';
-import { ticketDetail, ticketReply, ticketsList, ticketUpdate } from '@helpdesk/core/console/tickets';
-import { webhookDetail, webhookRotate, webhooksList, webhookTest } from '@helpdesk/core/console/webhooks';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+
+// Each section loads with its first page, so a cold start loads only the pipeline (docs/architecture.md).
+const home = () => import('@helpdesk/core/console/home');
+const signIn = () => import('@helpdesk/core/console/sign-in-pages');
+const keys = () => import('@helpdesk/core/console/keys');
+const emails = () => import('@helpdesk/core/console/emails');
+const webhooks = () => import('@helpdesk/core/console/webhooks');
+const issues = () => import('@helpdesk/core/console/issues');
+const tickets = () => import('@helpdesk/core/console/tickets');
+const directory = () => import('@helpdesk/core/console/directory');
 
 /** The console: signed-in HTML pages (packages/core/src/console/). */
 export const handler = createGroupHandler(consoleRoutes, {
-  consoleHome: homePage,
-  consoleSignInForm: signInForm,
-  consoleSendSignInLink: sendSignInLink,
-  consoleConfirmSignIn: confirmSignIn,
-  consoleFinishSignIn: finishSignIn,
-  consoleSignOut: signOut,
-  consoleSwitch: switchTenant,
-  consoleKeys: keysList,
-  consoleCreateKey: keysCreate,
-  consoleRevokeKey: keysRevoke,
-  consoleEmails: emailsList,
-  consoleEmail: emailDetail,
-  consoleWebhooks: webhooksList,
-  consoleWebhook: webhookDetail,
-  consoleWebhookTest: webhookTest,
-  consoleWebhookRotate: webhookRotate,
-  consoleIssues: issuesList,
-  consoleIssue: issueDetail,
-  consoleIssueStatus: issueStatus,
-  consoleTickets: ticketsList,
-  consoleTicket: ticketDetail,
-  consoleTicketMessage: ticketReply,
-  consoleTicketUpdate: ticketUpdate,
-  consoleCustomers: customersList,
-  consoleArticles: articlesList,
+  consoleHome: async (req) => (await home()).homePage(req),
+  consoleSignInForm: async (req) => (await signIn()).signInForm(req),
+  consoleSendSignInLink: async (req) => (await signIn()).sendSignInLink(req),
+  consoleConfirmSignIn: async (req) => (await signIn()).confirmSignIn(req),
+  consoleFinishSignIn: async (req) => (await signIn()).finishSignIn(req),
+  consoleSignOut: async (req) => (await signIn()).signOut(req),
+  consoleSwitch: async (req) => (await home()).switchTenant(req),
+  consoleKeys: async (req) => (await keys()).keysList(req),
+  consoleCreateKey: async (req) => (await keys()).keysCreate(req),
+  consoleRevokeKey: async (req) => (await keys()).keysRevoke(req),
+  consoleEmails: async (req) => (await emails()).emailsList(req),
+  consoleEmail: async (req) => (await emails()).emailDetail(req),
+  consoleWebhooks: async (req) => (await webhooks()).webhooksList(req),
+  consoleWebhook: async (req) => (await webhooks()).webhookDetail(req),
+  consoleWebhookTest: async (req) => (await webhooks()).webhookTest(req),
+  consoleWebhookRotate: async (req) => (await webhooks()).webhookRotate(req),
+  consoleIssues: async (req) => (await issues()).issuesList(req),
+  consoleIssue: async (req) => (await issues()).issueDetail(req),
+  consoleIssueStatus: async (req) => (await issues()).issueStatus(req),
+  consoleTickets: async (req) => (await tickets()).ticketsList(req),
+  consoleTicket: async (req) => (await tickets()).ticketDetail(req),
+  consoleTicketMessage: async (req) => (await tickets()).ticketReply(req),
+  consoleTicketUpdate: async (req) => (await tickets()).ticketUpdate(req),
+  consoleCustomers: async (req) => (await directory()).customersList(req),
+  consoleArticles: async (req) => (await directory()).articlesList(req),
 });

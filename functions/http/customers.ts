@@ -1,15 +1,17 @@
-import { createCustomer } from '@helpdesk/core/customers/create';
-import { deleteCustomer } from '@helpdesk/core/customers/delete';
-import { getCustomerDetail } from '@helpdesk/core/customers/detail';
-import { listCustomers } from '@helpdesk/core/customers/list';
 import { customerRoutes } from '@helpdesk/core/customers/routes';
-import { updateCustomer } from '@helpdesk/core/customers/update';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
+// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+const list = () => import('@helpdesk/core/customers/list');
+const create = () => import('@helpdesk/core/customers/create');
+const detail = () => import('@helpdesk/core/customers/detail');
+const update = () => import('@helpdesk/core/customers/update');
+const remove = () => import('@helpdesk/core/customers/delete');
+
 export const handler = createGroupHandler(customerRoutes, {
-  listCustomers: async ({ ctx, query }) => listCustomers(ctx, query),
-  createCustomer: async ({ ctx, body }) => createCustomer(ctx, body),
-  getCustomer: async ({ ctx, params }) => getCustomerDetail(ctx, params.id),
-  updateCustomer: async ({ ctx, params, body }) => updateCustomer(ctx, params.id, body),
-  deleteCustomer: async ({ ctx, params }) => deleteCustomer(ctx, params.id),
+  listCustomers: async ({ ctx, query }) => (await list()).listCustomers(ctx, query),
+  createCustomer: async ({ ctx, body }) => (await create()).createCustomer(ctx, body),
+  getCustomer: async ({ ctx, params }) => (await detail()).getCustomerDetail(ctx, params.id),
+  updateCustomer: async ({ ctx, params, body }) => (await update()).updateCustomer(ctx, params.id, body),
+  deleteCustomer: async ({ ctx, params }) => (await remove()).deleteCustomer(ctx, params.id),
 });

@@ -1,13 +1,18 @@
-import { cancelEmail } from '@helpdesk/core/emails/cancel';
-import { getEmail, listEmails } from '@helpdesk/core/emails/read';
 import { emailRoutes } from '@helpdesk/core/emails/routes';
-import { sendBatch, sendEmail, idempotencyKeyOf } from '@helpdesk/core/emails/send';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
+// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+const send = () => import('@helpdesk/core/emails/send');
+const read = () => import('@helpdesk/core/emails/read');
+const cancel = () => import('@helpdesk/core/emails/cancel');
+
 export const handler = createGroupHandler(emailRoutes, {
-  sendEmail: async ({ ctx, body, headers }) => sendEmail(ctx, body, idempotencyKeyOf(headers)),
-  sendEmailBatch: async ({ ctx, body }) => sendBatch(ctx, body.emails),
-  listEmails: async ({ ctx, query }) => listEmails(ctx, query),
-  getEmail: async ({ ctx, params }) => getEmail(ctx, params.id),
-  cancelEmail: async ({ ctx, params }) => cancelEmail(ctx, params.id),
+  sendEmail: async ({ ctx, body, headers }) => {
+    const { sendEmail, idempotencyKeyOf } = await send();
+    return sendEmail(ctx, body, idempotencyKeyOf(headers));
+  },
+  sendEmailBatch: async ({ ctx, body }) => (await send()).sendBatch(ctx, body.emails),
+  listEmails: async ({ ctx, query }) => (await read()).listEmails(ctx, query),
+  getEmail: async ({ ctx, params }) => (await read()).getEmail(ctx, params.id),
+  cancelEmail: async ({ ctx, params }) => (await cancel()).cancelEmail(ctx, params.id),
 });

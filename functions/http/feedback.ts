@@ -1,15 +1,17 @@
-import { createConversation, getConversation, listConversations, replyToConversation, setConversationStatus } from '@helpdesk/core/feedback/conversations';
-import { createRequest, getRequest, listRequests } from '@helpdesk/core/feedback/requests';
 import { feedbackApiRoutes } from '@helpdesk/core/feedback/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
+// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+const conversations = () => import('@helpdesk/core/feedback/conversations');
+const requests = () => import('@helpdesk/core/feedback/requests');
+
 export const handler = createGroupHandler(feedbackApiRoutes, {
-  listFeedbackConversations: async ({ ctx, query }) => listConversations(ctx, query),
-  createFeedbackConversation: async ({ ctx, body }) => createConversation(ctx, body),
-  getFeedbackConversation: async ({ ctx, params }) => getConversation(ctx, params.id),
-  updateFeedbackConversation: async ({ ctx, params, body }) => setConversationStatus(ctx, params.id, body.status),
-  replyToFeedbackConversation: async ({ ctx, params, body }) => replyToConversation(ctx, params.id, body.body),
-  listFeedbackRequests: async ({ ctx, query }) => listRequests(ctx, query),
-  createFeedbackRequest: async ({ ctx, body }) => createRequest(ctx, body),
-  getFeedbackRequest: async ({ ctx, params }) => getRequest(ctx, params.id),
+  listFeedbackConversations: async ({ ctx, query }) => (await conversations()).listConversations(ctx, query),
+  createFeedbackConversation: async ({ ctx, body }) => (await conversations()).createConversation(ctx, body),
+  getFeedbackConversation: async ({ ctx, params }) => (await conversations()).getConversation(ctx, params.id),
+  updateFeedbackConversation: async ({ ctx, params, body }) => (await conversations()).setConversationStatus(ctx, params.id, body.status),
+  replyToFeedbackConversation: async ({ ctx, params, body }) => (await conversations()).replyToConversation(ctx, params.id, body.body),
+  listFeedbackRequests: async ({ ctx, query }) => (await requests()).listRequests(ctx, query),
+  createFeedbackRequest: async ({ ctx, body }) => (await requests()).createRequest(ctx, body),
+  getFeedbackRequest: async ({ ctx, params }) => (await requests()).getRequest(ctx, params.id),
 });

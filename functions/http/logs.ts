@@ -1,14 +1,16 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { ingestLogs } from '@helpdesk/core/logs/ingest';
-import { getLogIssue, listLogIssues, mergeLogIssue, setLogIssueStatus } from '@helpdesk/core/logs/issues';
-import { listLogEvents } from '@helpdesk/core/logs/list-events';
 import { logRoutes } from '@helpdesk/core/logs/routes';
 
+// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+const ingest = () => import('@helpdesk/core/logs/ingest');
+const events = () => import('@helpdesk/core/logs/list-events');
+const issues = () => import('@helpdesk/core/logs/issues');
+
 export const handler = createGroupHandler(logRoutes, {
-  ingestLogs: async ({ ctx, body }) => ingestLogs(ctx, body.events),
-  listLogs: async ({ ctx, query }) => listLogEvents(ctx, query),
-  listLogIssues: async ({ ctx, query }) => listLogIssues(ctx, query),
-  getLogIssue: async ({ ctx, params }) => getLogIssue(ctx, params.id),
-  updateLogIssue: async ({ ctx, params, body }) => setLogIssueStatus(ctx, params.id, body.status),
-  mergeLogIssue: async ({ ctx, params, body }) => mergeLogIssue(ctx, params.id, body.into),
+  ingestLogs: async ({ ctx, body }) => (await ingest()).ingestLogs(ctx, body.events),
+  listLogs: async ({ ctx, query }) => (await events()).listLogEvents(ctx, query),
+  listLogIssues: async ({ ctx, query }) => (await issues()).listLogIssues(ctx, query),
+  getLogIssue: async ({ ctx, params }) => (await issues()).getLogIssue(ctx, params.id),
+  updateLogIssue: async ({ ctx, params, body }) => (await issues()).setLogIssueStatus(ctx, params.id, body.status),
+  mergeLogIssue: async ({ ctx, params, body }) => (await issues()).mergeLogIssue(ctx, params.id, body.into),
 });

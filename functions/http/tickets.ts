@@ -1,22 +1,24 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { createTicket } from '@helpdesk/core/tickets/create';
-import { deleteTicket } from '@helpdesk/core/tickets/delete';
-import { listTickets } from '@helpdesk/core/tickets/list';
-import { postMessage } from '@helpdesk/core/tickets/messages';
 import { ticketRoutes } from '@helpdesk/core/tickets/routes';
-import { changeTag } from '@helpdesk/core/tickets/tags';
-import { getTicketDetail } from '@helpdesk/core/tickets/thread';
-import { updateTicket } from '@helpdesk/core/tickets/update';
-import { createUpload } from '@helpdesk/core/tickets/uploads';
+
+// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+const list = () => import('@helpdesk/core/tickets/list');
+const create = () => import('@helpdesk/core/tickets/create');
+const thread = () => import('@helpdesk/core/tickets/thread');
+const update = () => import('@helpdesk/core/tickets/update');
+const remove = () => import('@helpdesk/core/tickets/delete');
+const messages = () => import('@helpdesk/core/tickets/messages');
+const uploads = () => import('@helpdesk/core/tickets/uploads');
+const tags = () => import('@helpdesk/core/tickets/tags');
 
 export const handler = createGroupHandler(ticketRoutes, {
-  listTickets: ({ ctx, query }) => listTickets(ctx, query),
-  createTicket: ({ ctx, body }) => createTicket(ctx, body),
-  getTicket: ({ ctx, params }) => getTicketDetail(ctx, params.ticketId),
-  updateTicket: ({ ctx, params, body }) => updateTicket(ctx, params.ticketId, body),
-  deleteTicket: ({ ctx, params }) => deleteTicket(ctx, params.ticketId),
-  postTicketMessage: ({ ctx, params, body }) => postMessage(ctx, params.ticketId, body),
-  createAttachmentUpload: ({ ctx, body }) => createUpload(ctx, body),
-  addTicketTag: ({ ctx, params, body }) => changeTag(ctx, params.ticketId, body.tag, 'add'),
-  removeTicketTag: ({ ctx, params, query }) => changeTag(ctx, params.ticketId, query.tag, 'remove'),
+  listTickets: async ({ ctx, query }) => (await list()).listTickets(ctx, query),
+  createTicket: async ({ ctx, body }) => (await create()).createTicket(ctx, body),
+  getTicket: async ({ ctx, params }) => (await thread()).getTicketDetail(ctx, params.ticketId),
+  updateTicket: async ({ ctx, params, body }) => (await update()).updateTicket(ctx, params.ticketId, body),
+  deleteTicket: async ({ ctx, params }) => (await remove()).deleteTicket(ctx, params.ticketId),
+  postTicketMessage: async ({ ctx, params, body }) => (await messages()).postMessage(ctx, params.ticketId, body),
+  createAttachmentUpload: async ({ ctx, body }) => (await uploads()).createUpload(ctx, body),
+  addTicketTag: async ({ ctx, params, body }) => (await tags()).changeTag(ctx, params.ticketId, body.tag, 'add'),
+  removeTicketTag: async ({ ctx, params, query }) => (await tags()).changeTag(ctx, params.ticketId, query.tag, 'remove'),
 });

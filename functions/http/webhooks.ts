@@ -1,15 +1,17 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { listDeliveries } from '@helpdesk/core/webhooks/deliveries';
-import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, sendTestDelivery, updateWebhook } from '@helpdesk/core/webhooks/endpoints';
 import { webhookRoutes } from '@helpdesk/core/webhooks/routes';
 
+// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+const endpoints = () => import('@helpdesk/core/webhooks/endpoints');
+const deliveries = () => import('@helpdesk/core/webhooks/deliveries');
+
 export const handler = createGroupHandler(webhookRoutes, {
-  listWebhooks: async ({ ctx }) => ({ webhooks: await listWebhooks(ctx) }),
-  createWebhook: async ({ ctx, body }) => createWebhook(ctx, body),
-  updateWebhook: async ({ ctx, params, body }) => updateWebhook(ctx, params.id, body),
-  deleteWebhook: async ({ ctx, params }) => deleteWebhook(ctx, params.id),
+  listWebhooks: async ({ ctx }) => ({ webhooks: await (await endpoints()).listWebhooks(ctx) }),
+  createWebhook: async ({ ctx, body }) => (await endpoints()).createWebhook(ctx, body),
+  updateWebhook: async ({ ctx, params, body }) => (await endpoints()).updateWebhook(ctx, params.id, body),
+  deleteWebhook: async ({ ctx, params }) => (await endpoints()).deleteWebhook(ctx, params.id),
   // pageQuery() gives page and limit their defaults.
-  listWebhookDeliveries: async ({ ctx, params, query }) => listDeliveries(ctx, params.id, query.page!, query.limit!),
-  testWebhook: async ({ ctx, params, body }) => sendTestDelivery(ctx, params.id, body.event),
-  rotateWebhookSecret: async ({ ctx, params }) => rotateWebhookSecret(ctx, params.id),
+  listWebhookDeliveries: async ({ ctx, params, query }) => (await deliveries()).listDeliveries(ctx, params.id, query.page!, query.limit!),
+  testWebhook: async ({ ctx, params, body }) => (await endpoints()).sendTestDelivery(ctx, params.id, body.event),
+  rotateWebhookSecret: async ({ ctx, params }) => (await endpoints()).rotateWebhookSecret(ctx, params.id),
 });

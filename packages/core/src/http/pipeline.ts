@@ -14,8 +14,12 @@ import { type MultipartParser, validate } from './middleware/validate.js';
 import { routeKey, type RawResult, type RouteDef, type RouteImpl, type RouteImpls } from './route.js';
 
 export interface GroupHandlerOptions {
-  /** Every route of the API, so that unknown paths and wrong methods are told apart (the `$default` route). */
-  allRoutes?: RouteDef[];
+  /**
+   * Every route of the API, so that unknown paths and wrong methods are told apart (the `$default`
+   * route). Loaded on the first request that matches none of the group's routes: the whole route
+   * table (every schema) is not needed at init.
+   */
+  allRoutes?: () => Promise<RouteDef[]>;
   /** Busboy limits for multipart routes. */
   multipart?: { fileSize: number; files?: number };
 }
@@ -65,7 +69,7 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(routes: T
 
   return middy<Event, Result, Error, Context, PipelineState>()
     .use(errorResponder())
-    .use(resolveRoute(bound, options.allRoutes ?? Object.values(routes)))
+    .use(resolveRoute(bound, options.allRoutes ?? (async () => Object.values(routes))))
     .use(authenticate())
     .use(rateLimit())
     .use(unknownRoute())

@@ -9,8 +9,8 @@ export type BoundRoutes = Map<string, { route: RouteDef; impl: RouteImpl<RouteDe
  * another method) the answer is decided here but given after the key is authenticated and counted
  * (step 5), so an unknown route costs a valid key like any request.
  */
-export const resolveRoute = (routes: BoundRoutes, allRoutes: RouteDef[]): Middleware => {
-  const match = createMatcher(allRoutes);
+export const resolveRoute = (routes: BoundRoutes, allRoutes: () => Promise<RouteDef[]>): Middleware => {
+  let matcher: Promise<ReturnType<typeof createMatcher>> | undefined;
   return {
     before: async ({ event, internal }) => {
       const bound = routes.get(event.routeKey);
@@ -19,6 +19,7 @@ export const resolveRoute = (routes: BoundRoutes, allRoutes: RouteDef[]): Middle
         internal.impl = bound.impl;
         return;
       }
+      const match = await (matcher ??= allRoutes().then(createMatcher));
       const found = match(event.requestContext.http.method, event.rawPath);
       internal.unknown = found?.kind === 'method-not-allowed' ? { allowed: found.allowed } : {};
     },
