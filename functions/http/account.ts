@@ -1,7 +1,7 @@
 import { accountRoutes } from '@helpdesk/core/account/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
-// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+// Each route's code loads on its first call (docs/architecture.md, One route table).
 const projects = () => import('@helpdesk/core/account/projects');
 const accounts = () => import('@helpdesk/core/auth/accounts');
 

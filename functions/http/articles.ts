@@ -1,7 +1,7 @@
 import { articleRoutes } from '@helpdesk/core/articles/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
-// Each route's code loads on its first call (docs/architecture.md, Lambdas): search brings MiniSearch,
+// Each route's code loads on its first call (docs/architecture.md, One route table): search brings MiniSearch,
 // the S3 snapshot and the embedder.
 const search = () => import('@helpdesk/core/articles/search');
 const articles = () => import('@helpdesk/core/articles/articles');

@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@helpdesk/core/console/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
-// Each section loads with its first page, so a cold start loads only the pipeline (docs/architecture.md).
+// Each section loads with its first page, so a cold start loads only the pipeline (docs/architecture.md, One route table).
 const home = () => import('@helpdesk/core/console/home');
 const signIn = () => import('@helpdesk/core/console/sign-in-pages');
 const keys = () => import('@helpdesk/core/console/keys');

@@ -1,7 +1,7 @@
 import { customerRoutes } from '@helpdesk/core/customers/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
-// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+// Each route's code loads on its first call (docs/architecture.md, One route table).
 const list = () => import('@helpdesk/core/customers/list');
 const create = () => import('@helpdesk/core/customers/create');
 const detail = () => import('@helpdesk/core/customers/detail');

@@ -1,7 +1,7 @@
 import { emailRoutes } from '@helpdesk/core/emails/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
-// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+// Each route's code loads on its first call (docs/architecture.md, One route table).
 const send = () => import('@helpdesk/core/emails/send');
 const read = () => import('@helpdesk/core/emails/read');
 const cancel = () => import('@helpdesk/core/emails/cancel');

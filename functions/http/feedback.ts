@@ -1,7 +1,7 @@
 import { feedbackApiRoutes } from '@helpdesk/core/feedback/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 
-// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+// Each route's code loads on its first call (docs/architecture.md, One route table).
 const conversations = () => import('@helpdesk/core/feedback/conversations');
 const requests = () => import('@helpdesk/core/feedback/requests');
 

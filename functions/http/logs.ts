@@ -1,7 +1,7 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { logRoutes } from '@helpdesk/core/logs/routes';
 
-// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+// Each route's code loads on its first call (docs/architecture.md, One route table).
 const ingest = () => import('@helpdesk/core/logs/ingest');
 const events = () => import('@helpdesk/core/logs/list-events');
 const issues = () => import('@helpdesk/core/logs/issues');

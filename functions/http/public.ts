@@ -5,7 +5,7 @@ import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { rawResponse } from '@helpdesk/core/http/route';
 import { ATTACHMENTS_PER_MESSAGE, MAX_ATTACHMENT_BYTES } from '@helpdesk/core/tickets/values';
 
-// Each page's code loads on its first call (docs/architecture.md, Lambdas).
+// Each page's code loads on its first call (docs/architecture.md, One route table).
 const pages = () => import('@helpdesk/core/feedback/pages');
 const rating = () => import('@helpdesk/core/feedback/rating');
 const ticketPage = () => import('@helpdesk/core/conversations/ticket-page-html');

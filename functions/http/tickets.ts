@@ -1,7 +1,7 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { ticketRoutes } from '@helpdesk/core/tickets/routes';
 
-// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+// Each route's code loads on its first call (docs/architecture.md, One route table).
 const list = () => import('@helpdesk/core/tickets/list');
 const create = () => import('@helpdesk/core/tickets/create');
 const thread = () => import('@helpdesk/core/tickets/thread');

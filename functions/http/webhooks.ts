@@ -1,7 +1,7 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
 import { webhookRoutes } from '@helpdesk/core/webhooks/routes';
 
-// Each route's code loads on its first call (docs/architecture.md, Lambdas).
+// Each route's code loads on its first call (docs/architecture.md, One route table).
 const endpoints = () => import('@helpdesk/core/webhooks/endpoints');
 const deliveries = () => import('@helpdesk/core/webhooks/deliveries');
 
