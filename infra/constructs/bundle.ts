@@ -34,7 +34,7 @@ export const BUILD_OPTIONS = {
   sourcemap: false,
   mainFields: ['module', 'main'],
   // CommonJS dependencies call require() for Node built-ins; every output file gets its own.
-  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  banner: { js: "import{createRequire}from'module';const require=createRequire(import.meta.url);" },
   alias: BUNDLE_ALIASES,
   entryNames: 'index',
   chunkNames: 'chunk-[hash]',

@@ -1,4 +1,4 @@
-import { createMatcher } from '../match.js';
+import type { createMatcher } from '../match.js';
 import type { RouteDef, RouteImpl } from '../route.js';
 import type { Middleware } from './state.js';
 
@@ -19,7 +19,8 @@ export const resolveRoute = (routes: BoundRoutes, allRoutes: () => Promise<Route
         internal.impl = bound.impl;
         return;
       }
-      const match = await (matcher ??= allRoutes().then(createMatcher));
+      // Only unknown routes need the matcher (and, on `$default`, the whole route table): loaded on the first.
+      const match = await (matcher ??= Promise.all([allRoutes(), import('../match.js')]).then(([all, { createMatcher: create }]) => create(all)));
       const found = match(event.requestContext.http.method, event.rawPath);
       internal.unknown = found?.kind === 'method-not-allowed' ? { allowed: found.allowed } : {};
     },
