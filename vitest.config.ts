@@ -16,6 +16,7 @@ const UNIT = [
   'test/foundation/entity-models.test.ts',
   'test/foundation/error-catalog.test.ts',
   'test/foundation/ip.test.ts',
+  'test/foundation/logger.test.ts',
   'test/foundation/layers.test.ts',
   'test/foundation/missing-java.test.ts',
   'test/foundation/route-table.test.ts',
