@@ -29,6 +29,15 @@ describe('logger', () => {
     expect((error!.error as { stack: string }).stack).toContain('TypeError: boom');
   });
 
+  it('never throws: fields it cannot write are named instead', () => {
+    process.env.LOG_LEVEL = 'INFO';
+    const io = captured();
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(() => logger.warn('Odd fields', { cycle, big: 10n })).not.toThrow();
+    expect(io.stderr()).toEqual([expect.objectContaining({ level: 'WARN', message: 'Odd fields', unloggableFields: ['cycle', 'big'] })]);
+  });
+
   it('drops entries below LOG_LEVEL, read at each call; SILENT drops all', () => {
     const io = captured();
     process.env.LOG_LEVEL = 'WARN';

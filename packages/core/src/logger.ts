@@ -18,7 +18,13 @@ const serializable = (_key: string, value: unknown) => (value instanceof Error ?
 function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
   if (LEVELS[level] < threshold()) return;
   const entry = { level, message, timestamp: new Date().toISOString(), service: process.env.SERVICE_NAME ?? 'helpdesk', ...fields };
-  const line = `${JSON.stringify(entry, serializable)}\n`;
+  let line: string;
+  try {
+    line = `${JSON.stringify(entry, serializable)}\n`;
+  } catch {
+    // A field that cannot be written (a cycle, a BigInt) must not turn a log call into a failure.
+    line = `${JSON.stringify({ level, message, timestamp: entry.timestamp, service: entry.service, unloggableFields: Object.keys(fields) })}\n`;
+  }
   if (LEVELS[level] >= LEVELS.WARN) process.stderr.write(line);
   else process.stdout.write(line);
 }
