@@ -48,6 +48,24 @@ describe('template learning', () => {
     expect(learned.map((l) => l.issueId)).toEqual(['issue-0', 'issue-0', 'issue-0', 'issue-3', 'issue-4']);
   });
 
+  it('learns a number and its unit as one value, and drops a value restated in parentheses, whatever the words they take', () => {
+    const templates = new Templates();
+    const learned = learnAll(templates, [
+      'proxy.example.com:5070 close, 0 bytes sent, 0 bytes received, lifetime 00:01',
+      'proxy.example.com:5070 close, 451 bytes sent, 18846 bytes (18.4 KB) received, lifetime <1 sec',
+      'proxy.example.com:5070 close, 1200 bytes (1.2 KB) sent, 12 bytes received, lifetime 3 minutes',
+      'Block rdd_2_3 stored as bytes in memory (estimated size 16.0 B, free 317.5 KB)',
+      'Block rdd_4_1 stored as bytes in memory (estimated size 2.1 MiB, free 300.2 KB)',
+    ]);
+    expect(learned.map((l) => l.issueId)).toEqual(['issue-0', 'issue-0', 'issue-0', 'issue-3', 'issue-3']);
+    expect(templates.state.templates.map((t) => t.words.join(' '))).toEqual([
+      '<*> close, <*> sent, <*> received, lifetime <*>',
+      'Block <*> stored as bytes in memory (estimated size <*>, free <*>)',
+    ]);
+    // The title (and so the fingerprint) keeps the message as written: only learning joins the values.
+    expect(parameterize('0 bytes sent in 5 s')).toBe('<num> bytes sent in <num> s');
+  });
+
   it('keeps two-valued words apart (startup/shutdown) and messages of other lengths or scopes', () => {
     const templates = new Templates();
     const learned = learnAll(templates, ['cupsd startup succeeded', 'cupsd shutdown succeeded', 'cupsd startup succeeded now', 'cupsd startup succeeded']);

@@ -1,4 +1,4 @@
-import { isVariable, PLACEHOLDER, wordsOf } from './tokens.js';
+import { isVariable, joinValues, PLACEHOLDER, wordsOf } from './tokens.js';
 
 /**
  * Online template learning in the manner of Drain (He et al., ICWS 2017): parameterized messages of one
@@ -64,10 +64,11 @@ export class Templates {
 
   /**
    * The words a message is learned by, or undefined for one too long to learn. A value becomes `<*>`
-   * and keeps the literal text around it (`uid=<*>`, `[<*>]`): that text tells events apart.
+   * and keeps the literal text around it (`uid=<*>`, `[<*>]`): that text tells events apart. A number
+   * with its unit is one value (`joinValues`).
    */
   static wordsOf(title: string): string[] | undefined {
-    const words = wordsOf(title);
+    const words = wordsOf(joinValues(title));
     if (!words.length || words.length > MAX_WORDS || words.some((w) => w.length > MAX_WORD_CHARS)) return undefined;
     return words.map((w) => (isVariable(w) ? w.replace(PLACEHOLDER, WILDCARD) : w));
   }

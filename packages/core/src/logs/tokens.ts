@@ -58,6 +58,20 @@ const CLASSES: TokenClass[] = [
 /** The message with its variable parts replaced by placeholders: the issue title and the words that are learned. */
 export const parameterize = (message: string) => applyClasses(CLASSES, message);
 
+// Units a number carries as one value: sizes and durations.
+const UNIT = '(?:[KMGTP]i?B|B|bytes?|[mun\u00b5]s|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?)';
+const VALUE_WITH_UNIT = new RegExp(`(?:<num>|(?<![\\w<>])[<>]=?\\d+(?:\\.\\d+)?)\\s+${UNIT}(?![\\w<])`, 'g');
+const RESTATED_VALUE = /(<num>)\s+\(<num>\)/g;
+
+/**
+ * A parameterized message with each number and its unit as one value (`18.4 KB`, `<1 sec`,
+ * `3 minutes`) and a value restated in parentheses after another (`1234 bytes (1.2 KB)`) dropped, so
+ * that messages whose values are written with a different number of words (`lifetime 00:01` and
+ * `lifetime <1 sec`, `0 bytes sent` and `18846 bytes (18.4 KB) sent`) have the same words to learn.
+ * Learning only: the fingerprint and the title keep the message as parameterized.
+ */
+export const joinValues = (title: string) => title.replace(VALUE_WITH_UNIT, '<num>').replace(RESTATED_VALUE, '$1');
+
 /** The words of a parameterized message; a word holding a placeholder is variable wherever it stands. */
 export const wordsOf = (title: string) => title.split(/\s+/).filter(Boolean);
 
