@@ -11,6 +11,7 @@ export const BUNDLE_ALIASES: Record<string, string> = {
   '@aws-sdk/lib-dynamodb': path.join(REPO_ROOT, 'infra', 'stubs', 'lib-dynamodb.mjs'),
   '@aws-sdk/middleware-endpoint-discovery': path.join(REPO_ROOT, 'infra', 'stubs', 'middleware-endpoint-discovery.mjs'),
   jsonschema: path.join(REPO_ROOT, 'infra', 'stubs', 'jsonschema.mjs'),
+  'source-map': path.join(REPO_ROOT, 'infra', 'stubs', 'source-map.mjs'),
 };
 
 /** The file Lambda loads (`index.handler`); chunks sit beside it. */

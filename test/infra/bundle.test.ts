@@ -17,6 +17,34 @@ const entry = (name: string, source: string) => {
   return file;
 };
 
+describe('bundle aliases (infra/stubs/)', () => {
+  it('compile Handlebars templates to the same output without source-map', async () => {
+    const template = 'Hi {{name}}, {{#each items}}<b>{{this}}</b>{{else}}none{{/each}} {{{raw}}} {{> part}}';
+    const data = { name: 'A&B "quoted"', items: [1, 'two'], raw: '<i>x</i>' };
+    const out = path.join(root, 'hbs-out');
+    const src = entry(
+      'hbs',
+      `import Handlebars from 'handlebars';
+      Handlebars.registerPartial('part', '[{{name}}]');
+      export const handler = async () => Handlebars.compile(${JSON.stringify(template)})(${JSON.stringify(data)});`,
+    );
+    buildFunction(src, out);
+    const bundled = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `const { handler } = await import('./index.mjs'); process.stdout.write(await handler());`],
+      {
+        cwd: out,
+        encoding: 'utf8',
+      },
+    );
+    const { default: Handlebars } = await import('handlebars');
+    const local = Handlebars.create();
+    local.registerPartial('part', '[{{name}}]');
+    expect(bundled).toBe(local.compile(template)(data));
+    expect(bundled).toContain('A&amp;B');
+  });
+});
+
 describe('the separately built AWS SDK clients (infra/constructs/bundle.ts)', () => {
   it('ship in the node_modules/ of a function that imports one on first use, where the import as written finds it', () => {
     const out = path.join(root, 'lazy-out');
