@@ -1,3 +1,4 @@
+import { perWord } from '@helpdesk/core/articles/memo';
 import { describe, expect, it } from 'vitest';
 import { highlight, queryWords } from '@helpdesk/core/articles/query';
 import { termOf } from '@helpdesk/core/articles/search-snapshot';
@@ -22,5 +23,20 @@ describe('highlight', () => {
     const matched = new Set([termOf(2)('password')]);
     expect(highlight('Reset <your> Passwords & more', matched, termOf(2))).toBe('Reset &lt;your&gt; <em>Passwords</em> &amp; more');
     expect(highlight('Nothing here', matched, termOf(2))).toBe('Nothing here');
+  });
+});
+
+describe('perWord', () => {
+  it('computes each word once, and forgets all it knows once it holds `kept` words', () => {
+    const calls: string[] = [];
+    const upper = perWord((w) => {
+      calls.push(w);
+      return w.toUpperCase();
+    }, 2);
+    expect([upper('a'), upper('b'), upper('a')]).toEqual(['A', 'B', 'A']);
+    expect(calls).toEqual(['a', 'b']);
+    upper('c');
+    upper('a');
+    expect(calls).toEqual(['a', 'b', 'c', 'a']);
   });
 });

@@ -1,5 +1,6 @@
 import { escapeHtml } from '../templates/escape.js';
 import { words } from '../ports/embedder.js';
+import { perWord } from './memo.js';
 
 /**
  * English function words a help-center query is full of ("how do I delete my account"): matched by
@@ -22,6 +23,9 @@ export function queryWords(q: string): string[] {
   return content.length ? content : all;
 }
 
+/** A word as written, folded like the index (highlighting meets the same titles' and excerpts' words on every search). */
+const folded = perWord((word) => words(word)[0] ?? '');
+
 /**
  * `text` as HTML with `<em>` around each word whose index term is among `matched` (the document terms
  * the search matched), everything else escaped: the highlight of a result, as help centers show it.
@@ -30,7 +34,7 @@ export function highlight(text: string, matched: ReadonlySet<string>, termOf: (w
   let out = '';
   let at = 0;
   for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const [word] = words(m[0]);
+    const word = folded(m[0]);
     if (!word || !matched.has(termOf(word))) continue;
     out += `${escapeHtml(text.slice(at, m.index))}<em>${escapeHtml(m[0])}</em>`;
     at = m.index + m[0].length;

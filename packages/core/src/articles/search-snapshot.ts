@@ -3,6 +3,7 @@ import type { Environment } from '../auth/entities.js';
 import { getObjectText } from '../ports/blob-store.js';
 import { stemmer } from 'stemmer';
 import { words } from '../ports/embedder.js';
+import { perWord } from './memo.js';
 
 /**
  * A search snapshot of one project and environment: the MiniSearch keyword index of its published
@@ -27,18 +28,8 @@ export type StoredFields = Omit<IndexDoc, 'id' | 'text'>;
  * rebuilds an older one from the table on its next run.
  */
 export const INDEX_FORMAT = 2;
-/** Stems by word, per instance: a help center's vocabulary is small and stemming is most of highlighting's cost. */
-const stems = new Map<string, string>();
-const STEMS_KEPT = 100_000;
-function stem(word: string): string {
-  let found = stems.get(word);
-  if (found === undefined) {
-    if (stems.size >= STEMS_KEPT) stems.clear();
-    found = stemmer(word);
-    stems.set(word, found);
-  }
-  return found;
-}
+/** Porter stems, remembered per word: stemming is most of highlighting's cost. */
+const stem = perWord(stemmer);
 const TERMS: Record<number, (term: string) => string> = { 1: (term) => term, 2: stem };
 export const termOf = (format: number) => TERMS[format] ?? TERMS[INDEX_FORMAT]!;
 
