@@ -1,6 +1,5 @@
 import { escapeHtml } from '../templates/escape.js';
 import { words } from '../ports/embedder.js';
-import { perWord } from './memo.js';
 
 /**
  * English function words a help-center query is full of ("how do I delete my account"): matched by
@@ -23,8 +22,30 @@ export function queryWords(q: string): string[] {
   return content.length ? content : all;
 }
 
-/** A word as written, folded like the index (highlighting meets the same titles' and excerpts' words on every search). */
-const folded = perWord((word) => words(word)[0] ?? '');
+/** A word of a text: where it stands and its index term ('' for none). */
+type Token = { start: number; end: number; term: string };
+
+/**
+ * The words of each text with their index terms, per instance and term function (snapshot format):
+ * the titles and excerpts of a help center are highlighted again on every search that finds them.
+ */
+const tokenized = new WeakMap<(word: string) => string, Map<string, Token[]>>();
+const TEXTS_KEPT = 20_000;
+
+function tokensOf(text: string, termOf: (word: string) => string): Token[] {
+  let texts = tokenized.get(termOf);
+  if (!texts) tokenized.set(termOf, (texts = new Map()));
+  let tokens = texts.get(text);
+  if (!tokens) {
+    tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => {
+      const [word] = words(m[0]);
+      return { start: m.index, end: m.index + m[0].length, term: word ? termOf(word) : '' };
+    });
+    if (texts.size >= TEXTS_KEPT) texts.clear();
+    texts.set(text, tokens);
+  }
+  return tokens;
+}
 
 /**
  * `text` as HTML with `<em>` around each word whose index term is among `matched` (the document terms
@@ -33,11 +54,10 @@ const folded = perWord((word) => words(word)[0] ?? '');
 export function highlight(text: string, matched: ReadonlySet<string>, termOf: (word: string) => string): string {
   let out = '';
   let at = 0;
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const word = folded(m[0]);
-    if (!word || !matched.has(termOf(word))) continue;
-    out += `${escapeHtml(text.slice(at, m.index))}<em>${escapeHtml(m[0])}</em>`;
-    at = m.index + m[0].length;
+  for (const { start, end, term } of tokensOf(text, termOf)) {
+    if (!term || !matched.has(term)) continue;
+    out += `${escapeHtml(text.slice(at, start))}<em>${escapeHtml(text.slice(start, end))}</em>`;
+    at = end;
   }
   return out + escapeHtml(text.slice(at));
 }
