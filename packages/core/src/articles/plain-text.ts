@@ -17,7 +17,8 @@ interface Element {
 type Node = Element | string;
 
 const VOID = new Set(['br', 'hr', 'img', 'input', 'wbr']);
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:\s+[^\s/>=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>/g;
+// marked escapes `<` and `>` in text and attribute values, so a tag ends at the first `>` (one linear pass).
+const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>/g;
 const ATTR = /([^\s/>=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
 /** Reads the HTML marked renders (raw HTML in articles is escaped to text first) into a tree. */
@@ -35,7 +36,8 @@ function parse(html: string): Node[] {
   for (const match of html.matchAll(TAG)) {
     text(html.slice(last, match.index));
     last = match.index + match[0].length;
-    const [, closing, rawName, rawAttrs = '', selfClosing] = match;
+    const [, closing, rawName, rawAttrs = ''] = match;
+    const selfClosing = rawAttrs.trimEnd().endsWith('/');
     const name = rawName!.toLowerCase();
     if (closing) {
       const at = open.findLastIndex((el) => el.name === name);
