@@ -66,10 +66,10 @@ describe('article text helpers', () => {
     expect(slugify('a'.repeat(300))).toHaveLength(80);
   });
 
-  it('derives a plain-text excerpt cut at a word boundary', () => {
-    expect(deriveExcerpt('')).toBeNull();
-    expect(deriveExcerpt('## Title\n\nSome *bold* [link](https://x.test).')).toBe('Title Some bold link.');
-    const long = deriveExcerpt('word '.repeat(100))!;
+  it('derives a plain-text excerpt cut at a word boundary', async () => {
+    expect(await deriveExcerpt('')).toBeNull();
+    expect(await deriveExcerpt('## Title\n\nSome *bold* [link](https://x.test).')).toBe('Title Some bold link.');
+    const long = (await deriveExcerpt('word '.repeat(100)))!;
     expect(long.length).toBeLessThanOrEqual(201);
     expect(long.endsWith('word…')).toBe(true);
   });

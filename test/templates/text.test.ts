@@ -11,7 +11,7 @@ describe('plain-text conversion (golden outputs of the previous implementation)'
   it.each(Object.entries(TEXT_CASES))('email text of %s is unchanged', (name, html) => {
     expect(htmlToText(html)).toBe(golden(name));
   });
-  it.each(Object.entries(ARTICLE_MARKDOWN))('article text of %s is unchanged', (name, markdown) => {
-    expect(markdownToText(markdown)).toBe(golden(`article-${name}`));
+  it.each(Object.entries(ARTICLE_MARKDOWN))('article text of %s is unchanged', async (name, markdown) => {
+    expect(await markdownToText(markdown)).toBe(golden(`article-${name}`));
   });
 });

@@ -8,7 +8,7 @@ import S3rver from 's3rver';
 import * as sesLocalModule from 'aws-ses-v2-local';
 import type { Server } from 'node:http';
 import { requireJava } from './java.js';
-import { freePort } from './ports.js';
+import { freePorts } from './ports.js';
 
 export interface Endpoints {
   dynamodb: string;
@@ -47,7 +47,9 @@ async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
 export async function startEmulators(options: { dataDir?: string } = {}): Promise<Emulators> {
   // Checked before anything starts: without Java the spawn fails quietly and the wait below lasts 30 s.
   requireJava();
-  const dynamoPort = await freePort();
+  // fauxqs binds its own port first, so the three found next cannot be its.
+  const sqs = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
+  const [dynamoPort, s3Port, sesPort] = (await freePorts(3)) as [number, number, number];
   let dbPath: string | null = null;
   if (options.dataDir) {
     dbPath = join(options.dataDir, 'dynamodb');
@@ -64,7 +66,6 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
   });
   dynamoEnded.catch(() => undefined); // Ending later (stop()) is no error.
 
-  const [sqs, s3Port, sesPort] = await Promise.all([startFauxqs({ port: 0, logger: false, host: '127.0.0.1' }), freePort(), freePort()]);
   const s3Dir = options.dataDir ? join(options.dataDir, 's3') : mkdtempSync(join(tmpdir(), 'helpdesk-s3-'));
   mkdirSync(s3Dir, { recursive: true });
   const s3 = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: s3Dir });

@@ -75,6 +75,7 @@ export async function createArticle(ctx: TenantContext, input: ArticleCreateInpu
   const status = input.status ?? 'draft';
   const categoryId = input.categoryId ?? NO_CATEGORY;
   const manual = input.excerpt !== undefined && input.excerpt !== null;
+  const excerpt = manual ? input.excerpt! : ((await deriveExcerpt(body)) ?? '');
   const now = new Date().toISOString();
   const tenant = { projectId: ctx.projectId, env: ctx.env };
   let lostRaces = 0;
@@ -89,7 +90,7 @@ export async function createArticle(ctx: TenantContext, input: ArticleCreateInpu
           title: input.title,
           slug,
           status,
-          excerpt: manual ? input.excerpt! : (deriveExcerpt(body) ?? ''),
+          excerpt,
           excerptManual: manual,
           categoryId,
           ...(status === 'published' ? { publishedAt: now } : {}),
@@ -131,7 +132,7 @@ export async function updateArticle(ctx: TenantContext, articleId: string, input
     const slug = input.slug ?? current.slug;
     const categoryId = input.categoryId === undefined ? current.categoryId : (input.categoryId ?? NO_CATEGORY);
     const manual = input.excerpt === undefined ? current.excerptManual : input.excerpt !== null;
-    const excerpt = manual ? (input.excerpt ?? current.excerpt ?? '') : (deriveExcerpt(body) ?? '');
+    const excerpt = manual ? (input.excerpt ?? current.excerpt ?? '') : ((await deriveExcerpt(body)) ?? '');
     return { found, current, body, status, slug, categoryId, manual, excerpt };
   };
   let next = await plan();

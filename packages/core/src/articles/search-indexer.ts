@@ -83,7 +83,7 @@ async function applyArticle(snapshot: WritableSnapshot, articleId: string, found
     excerpt: article.excerpt || null,
     categoryId,
     publishedAt: article.publishedAt ?? null,
-    text: markdownToText(found.body),
+    text: await markdownToText(found.body),
   };
   // The title leads every chunk so each embedding knows what the passage is about.
   const chunks = chunkText(doc.text);

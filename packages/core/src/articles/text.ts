@@ -23,13 +23,13 @@ const markdown = new Marked({ gfm: true, renderer: { html: ({ text }) => escapeH
 export const markdownToHtml = (body: string) => markdown.parse(body, { async: false });
 
 /** Plain text of a Markdown body, one line per block: what search indexes and excerpts are made of. */
-export const markdownToText = (body: string) => articleHtmlToText(markdownToHtml(body)).trim();
+export const markdownToText = async (body: string) => (await articleHtmlToText(markdownToHtml(body))).trim();
 
 const EXCERPT_LENGTH = 200;
 
 /** The first words of the body, cut at a word boundary; null for an empty body. */
-export function deriveExcerpt(body: string): string | null {
-  const text = markdownToText(body).replace(/\s+/g, ' ').trim();
+export async function deriveExcerpt(body: string): Promise<string | null> {
+  const text = (await markdownToText(body)).replace(/\s+/g, ' ').trim();
   if (!text) return null;
   if (text.length <= EXCERPT_LENGTH) return text;
   const cut = text.slice(0, EXCERPT_LENGTH);
