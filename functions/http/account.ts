@@ -1,9 +1,10 @@
 import { accountRoutes } from '@helpdesk/core/account/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const projects = () => import('@helpdesk/core/account/projects');
-const accounts = () => import('@helpdesk/core/auth/accounts');
+const projects = onFirstCall(() => import('@helpdesk/core/account/projects'));
+const accounts = onFirstCall(() => import('@helpdesk/core/auth/accounts'));
 
 /** Account routes; also API Gateway's `$default` route, which answers 404 or 405 for unknown routes. */
 export const handler = createGroupHandler(

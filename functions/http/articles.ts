@@ -1,11 +1,12 @@
 import { articleRoutes } from '@helpdesk/core/articles/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table): search brings MiniSearch,
 // the S3 snapshot and the embedder.
-const search = () => import('@helpdesk/core/articles/search');
-const articles = () => import('@helpdesk/core/articles/articles');
-const categories = () => import('@helpdesk/core/articles/categories');
+const search = onFirstCall(() => import('@helpdesk/core/articles/search'));
+const articles = onFirstCall(() => import('@helpdesk/core/articles/articles'));
+const categories = onFirstCall(() => import('@helpdesk/core/articles/categories'));
 
 export const handler = createGroupHandler(articleRoutes, {
   searchArticles: async ({ ctx, query }) => (await search()).searchArticles(ctx, query),

@@ -1,15 +1,16 @@
 import { consoleRoutes } from '@helpdesk/core/console/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 
 // Each section loads with its first page, so a cold start loads only the pipeline (docs/architecture.md, One route table).
-const home = () => import('@helpdesk/core/console/home');
-const signIn = () => import('@helpdesk/core/console/sign-in-pages');
-const keys = () => import('@helpdesk/core/console/keys');
-const emails = () => import('@helpdesk/core/console/emails');
-const webhooks = () => import('@helpdesk/core/console/webhooks');
-const issues = () => import('@helpdesk/core/console/issues');
-const tickets = () => import('@helpdesk/core/console/tickets');
-const directory = () => import('@helpdesk/core/console/directory');
+const home = onFirstCall(() => import('@helpdesk/core/console/home'));
+const signIn = onFirstCall(() => import('@helpdesk/core/console/sign-in-pages'));
+const keys = onFirstCall(() => import('@helpdesk/core/console/keys'));
+const emails = onFirstCall(() => import('@helpdesk/core/console/emails'));
+const webhooks = onFirstCall(() => import('@helpdesk/core/console/webhooks'));
+const issues = onFirstCall(() => import('@helpdesk/core/console/issues'));
+const tickets = onFirstCall(() => import('@helpdesk/core/console/tickets'));
+const directory = onFirstCall(() => import('@helpdesk/core/console/directory'));
 
 /** The console: signed-in HTML pages (packages/core/src/console/). */
 export const handler = createGroupHandler(consoleRoutes, {

@@ -1,12 +1,13 @@
 import { customerRoutes } from '@helpdesk/core/customers/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const list = () => import('@helpdesk/core/customers/list');
-const create = () => import('@helpdesk/core/customers/create');
-const detail = () => import('@helpdesk/core/customers/detail');
-const update = () => import('@helpdesk/core/customers/update');
-const remove = () => import('@helpdesk/core/customers/delete');
+const list = onFirstCall(() => import('@helpdesk/core/customers/list'));
+const create = onFirstCall(() => import('@helpdesk/core/customers/create'));
+const detail = onFirstCall(() => import('@helpdesk/core/customers/detail'));
+const update = onFirstCall(() => import('@helpdesk/core/customers/update'));
+const remove = onFirstCall(() => import('@helpdesk/core/customers/delete'));
 
 export const handler = createGroupHandler(customerRoutes, {
   listCustomers: async ({ ctx, query }) => (await list()).listCustomers(ctx, query),

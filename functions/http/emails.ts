@@ -1,10 +1,11 @@
 import { emailRoutes } from '@helpdesk/core/emails/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const send = () => import('@helpdesk/core/emails/send');
-const read = () => import('@helpdesk/core/emails/read');
-const cancel = () => import('@helpdesk/core/emails/cancel');
+const send = onFirstCall(() => import('@helpdesk/core/emails/send'));
+const read = onFirstCall(() => import('@helpdesk/core/emails/read'));
+const cancel = onFirstCall(() => import('@helpdesk/core/emails/cancel'));
 
 export const handler = createGroupHandler(emailRoutes, {
   sendEmail: async ({ ctx, body, headers }) => {

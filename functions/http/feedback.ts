@@ -1,9 +1,10 @@
 import { feedbackApiRoutes } from '@helpdesk/core/feedback/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const conversations = () => import('@helpdesk/core/feedback/conversations');
-const requests = () => import('@helpdesk/core/feedback/requests');
+const conversations = onFirstCall(() => import('@helpdesk/core/feedback/conversations'));
+const requests = onFirstCall(() => import('@helpdesk/core/feedback/requests'));
 
 export const handler = createGroupHandler(feedbackApiRoutes, {
   listFeedbackConversations: async ({ ctx, query }) => (await conversations()).listConversations(ctx, query),

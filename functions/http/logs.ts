@@ -1,10 +1,11 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 import { logRoutes } from '@helpdesk/core/logs/routes';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const ingest = () => import('@helpdesk/core/logs/ingest');
-const events = () => import('@helpdesk/core/logs/list-events');
-const issues = () => import('@helpdesk/core/logs/issues');
+const ingest = onFirstCall(() => import('@helpdesk/core/logs/ingest'));
+const events = onFirstCall(() => import('@helpdesk/core/logs/list-events'));
+const issues = onFirstCall(() => import('@helpdesk/core/logs/issues'));
 
 export const handler = createGroupHandler(logRoutes, {
   ingestLogs: async ({ ctx, body }) => (await ingest()).ingestLogs(ctx, body.events),

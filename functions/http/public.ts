@@ -1,11 +1,12 @@
 import { publicTicketRoutes } from '@helpdesk/core/conversations/routes';
 import { publicFeedbackRoutes } from '@helpdesk/core/feedback/routes';
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 import { ATTACHMENTS_PER_MESSAGE, MAX_ATTACHMENT_BYTES } from '@helpdesk/core/tickets/values';
 
 // Each page's code loads on its first call (docs/architecture.md, One route table).
-const ratingPage = () => import('@helpdesk/core/feedback/rating-page');
-const ticketPage = () => import('@helpdesk/core/conversations/ticket-page-html');
+const ratingPage = onFirstCall(() => import('@helpdesk/core/feedback/rating-page'));
+const ticketPage = onFirstCall(() => import('@helpdesk/core/conversations/ticket-page-html'));
 
 /** Routes without an API key: the emailed feedback and ticket pages. Browsers get HTML; JSON clients get JSON. */
 export const handler = createGroupHandler(

@@ -1,9 +1,10 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 import { templateRoutes } from '@helpdesk/core/templates/routes';
 
 // Handlebars, marked and the HTML-to-text converter load on first use: each `await import` is a chunk.
-const read = () => import('@helpdesk/core/templates/read');
-const importer = () => import('@helpdesk/core/templates/import');
+const read = onFirstCall(() => import('@helpdesk/core/templates/read'));
+const importer = onFirstCall(() => import('@helpdesk/core/templates/import'));
 
 export const handler = createGroupHandler(
   templateRoutes,

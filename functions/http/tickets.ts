@@ -1,15 +1,16 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 import { ticketRoutes } from '@helpdesk/core/tickets/routes';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const list = () => import('@helpdesk/core/tickets/list');
-const create = () => import('@helpdesk/core/tickets/create');
-const thread = () => import('@helpdesk/core/tickets/thread');
-const update = () => import('@helpdesk/core/tickets/update');
-const remove = () => import('@helpdesk/core/tickets/delete');
-const messages = () => import('@helpdesk/core/tickets/messages');
-const uploads = () => import('@helpdesk/core/tickets/uploads');
-const tags = () => import('@helpdesk/core/tickets/tags');
+const list = onFirstCall(() => import('@helpdesk/core/tickets/list'));
+const create = onFirstCall(() => import('@helpdesk/core/tickets/create'));
+const thread = onFirstCall(() => import('@helpdesk/core/tickets/thread'));
+const update = onFirstCall(() => import('@helpdesk/core/tickets/update'));
+const remove = onFirstCall(() => import('@helpdesk/core/tickets/delete'));
+const messages = onFirstCall(() => import('@helpdesk/core/tickets/messages'));
+const uploads = onFirstCall(() => import('@helpdesk/core/tickets/uploads'));
+const tags = onFirstCall(() => import('@helpdesk/core/tickets/tags'));
 
 export const handler = createGroupHandler(ticketRoutes, {
   listTickets: async ({ ctx, query }) => (await list()).listTickets(ctx, query),

@@ -1,9 +1,10 @@
 import { createGroupHandler } from '@helpdesk/core/http/pipeline';
+import { onFirstCall } from '@helpdesk/core/http/route';
 import { webhookRoutes } from '@helpdesk/core/webhooks/routes';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const endpoints = () => import('@helpdesk/core/webhooks/endpoints');
-const deliveries = () => import('@helpdesk/core/webhooks/deliveries');
+const endpoints = onFirstCall(() => import('@helpdesk/core/webhooks/endpoints'));
+const deliveries = onFirstCall(() => import('@helpdesk/core/webhooks/deliveries'));
 
 export const handler = createGroupHandler(webhookRoutes, {
   listWebhooks: async ({ ctx }) => ({ webhooks: await (await endpoints()).listWebhooks(ctx) }),

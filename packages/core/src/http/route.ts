@@ -121,6 +121,15 @@ export type RouteImpl<R extends RouteDef> = (req: RouteRequest<R>) => Promise<Re
 
 export type RouteImpls<T extends Record<string, RouteDef>> = { [K in keyof T]: RouteImpl<T[K]> };
 
+/**
+ * A route's module, imported on its first call and kept: later calls skip the import, whose specifier
+ * Node resolves again each time (a round trip to tsx's loader thread in the local stack and tests).
+ */
+export function onFirstCall<M>(load: () => Promise<M>): () => Promise<M> {
+  let loaded: Promise<M> | undefined;
+  return () => (loaded ??= load());
+}
+
 export const fullPath = (route: Pick<RouteDef, 'path' | 'root'>) => (route.root ? route.path : API_PREFIX + route.path);
 /** The API Gateway route key, e.g. `GET /api/v1/tickets/{ticketId}`. */
 export const routeKey = (route: Pick<RouteDef, 'method' | 'path' | 'root'>) => `${route.method} ${fullPath(route)}`;
