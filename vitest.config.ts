@@ -3,29 +3,12 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests that need no stand-in (pure functions, the route table, the catalog, the synth-free checks):
- * `npx vitest run --project unit` runs them in seconds without starting DynamoDB Local or any emulator.
- * Everything else is `integration`: one set of stand-ins per run, a table and queues per file.
+ * Tests are told apart by name: `*.unit.test.ts` need no stand-in (pure functions, the route table,
+ * the catalog, adapters against aws-sdk-client-mock) and run in seconds without DynamoDB Local or any
+ * emulator (`npm run test:unit`); every other test is `integration`: one set of stand-ins per run, a
+ * table and queues per file.
  */
-const UNIT = [
-  'test/articles/embedder.test.ts',
-  'test/articles/query.test.ts',
-  'test/conversations/address.test.ts',
-  'test/emails/sender.test.ts',
-  'test/foundation/config.test.ts',
-  'test/foundation/entity-models.test.ts',
-  'test/foundation/error-catalog.test.ts',
-  'test/foundation/ip.test.ts',
-  'test/foundation/logger.test.ts',
-  'test/foundation/layers.test.ts',
-  'test/foundation/missing-java.test.ts',
-  'test/foundation/route-table.test.ts',
-  'test/logs/fingerprint.test.ts',
-  'test/logs/templates.test.ts',
-  'test/logs/tokens.test.ts',
-  'test/templates/text.test.ts',
-  'test/webhooks/unit.test.ts',
-];
+const UNIT = ['test/**/*.unit.test.ts'];
 
 export default defineConfig({
   test: {

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
-import { BUNDLE_ENTRY_FILE, buildFunction, loadedFiles, SDK_FOLDER, sdkEntry, separateSdkMetafile } from '../infra/constructs/bundle.js';
+import {
+  BUNDLE_ENTRY_FILE,
+  buildFunction,
+  loadedFiles,
+  SDK_FOLDER,
+  sdkEntry,
+  separateSdkMetafile,
+} from '../infra/constructs/bundle.js';
 import { FUNCTIONS_ROOT, REPO_ROOT } from '../infra/paths.js';
 import { progress } from './stack.js';
 
@@ -78,11 +85,16 @@ function contributors(outputs: Metafile['outputs'][string][]) {
 /** The output files loaded when `file` is imported: itself and its static imports, transitively. */
 const staticClosure = (metafile: Metafile, file: string) => loadedFiles(metafile, file, ['import-statement']);
 
-const bytesOf = (metafile: Metafile, files: Iterable<string>) => [...files].reduce((n, f) => n + metafile.outputs[f]!.bytes, 0);
+const bytesOf = (metafile: Metafile, files: Iterable<string>) =>
+  [...files].reduce((n, f) => n + metafile.outputs[f]!.bytes, 0);
 
 function child(entry: string, lazy?: string) {
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], {
-    env: { ...lambdaEnv, BENCH_BUNDLE: pathToFileURL(entry).href, ...(lazy ? { BENCH_LAZY: pathToFileURL(lazy).href } : {}) },
+    env: {
+      ...lambdaEnv,
+      BENCH_BUNDLE: pathToFileURL(entry).href,
+      ...(lazy ? { BENCH_LAZY: pathToFileURL(lazy).href } : {}),
+    },
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`${entry} failed to initialize: ${run.stderr}`);
@@ -94,7 +106,7 @@ function child(entry: string, lazy?: string) {
  * at init and its median cold init over fresh processes; each lazily loaded chunk with its size and
  * first-call cost.
  */
-export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: BundleResult; bundles: BundleResult[] }> {
+export function measureBundles(rounds = ROUNDS): { baseline: BundleResult; bundles: BundleResult[] } {
   const entries: Record<string, string> = { baseline: path.join(REPO_ROOT, 'bench', 'baseline.ts') };
   for (const kind of ['http', 'queue']) {
     for (const file of readdirSync(path.join(FUNCTIONS_ROOT, kind)).filter((f) => f.endsWith('.ts'))) {
@@ -122,7 +134,12 @@ export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: Bundl
         .filter(([file, o]) => file !== main && o.entryPoint && ours.has(o.entryPoint))
         .map(([file, o]) => {
           const loads = [...staticClosure(metafile, file)].filter((f) => !init.has(f));
-          return { file, module: o.entryPoint!, kb: bytesOf(metafile, loads) / 1024, top: contributors(loads.map((f) => metafile.outputs[f]!)) };
+          return {
+            file,
+            module: o.entryPoint!,
+            kb: bytesOf(metafile, loads) / 1024,
+            top: contributors(loads.map((f) => metafile.outputs[f]!)),
+          };
         });
       // The AWS SDK clients built on their own (infra/constructs/bundle.ts) share no code with init.
       const sdk = separateSdkMetafile();
@@ -140,7 +157,9 @@ export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: Bundl
         file: path.join(outdir, BUNDLE_ENTRY_FILE),
         kb: bytesOf(metafile, init) / 1024,
         totalKb:
-          (bytesOf(metafile, Object.keys(metafile.outputs)) + bytesOf(sdk, new Set(sdkModules.flatMap((m) => [...loadedFiles(sdk, sdkEntry(m))])))) / 1024,
+          (bytesOf(metafile, Object.keys(metafile.outputs)) +
+            bytesOf(sdk, new Set(sdkModules.flatMap((m) => [...loadedFiles(sdk, sdkEntry(m))])))) /
+          1024,
         top: contributors([...init].map((f) => metafile.outputs[f]!)),
         lazy,
       };
@@ -152,7 +171,8 @@ export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: Bundl
       for (const b of built) times[b.name]!.push(child(b.file).init);
     }
     const lazyRounds = Math.min(rounds, LAZY_ROUNDS);
-    if (lazyRounds) progress(`first calls of ${built.reduce((n, b) => n + b.lazy.length, 0)} lazy chunks, ${lazyRounds} rounds`);
+    if (lazyRounds)
+      progress(`first calls of ${built.reduce((n, b) => n + b.lazy.length, 0)} lazy chunks, ${lazyRounds} rounds`);
     const results = built.map((b) => ({
       name: b.name,
       kb: b.kb,
@@ -163,7 +183,9 @@ export async function measureBundles(rounds = ROUNDS): Promise<{ baseline: Bundl
         module: l.module,
         kb: l.kb,
         top: l.top,
-        firstCallMs: lazyRounds ? median(Array.from({ length: lazyRounds }, () => child(b.file, path.join(REPO_ROOT, l.file)).lazy)) : NaN,
+        firstCallMs: lazyRounds
+          ? median(Array.from({ length: lazyRounds }, () => child(b.file, path.join(REPO_ROOT, l.file)).lazy))
+          : NaN,
       })),
     }));
     return {

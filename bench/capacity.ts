@@ -13,13 +13,27 @@ export interface DynamoRequest {
 }
 
 // Client commands and their document-client twins (whose context may carry either name).
-const READS = new Set(['GetItem', 'Get', 'Query', 'Scan', 'BatchGetItem', 'BatchGet', 'TransactGetItems', 'TransactGet']);
+const READS = new Set([
+  'GetItem',
+  'Get',
+  'Query',
+  'Scan',
+  'BatchGetItem',
+  'BatchGet',
+  'TransactGetItems',
+  'TransactGet',
+]);
 
 type CapacityOut = { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
-const unitsOf = (c: CapacityOut) => (Array.isArray(c) ? c : c ? [c] : []).reduce((n, x) => n + (x.CapacityUnits ?? 0), 0);
+const unitsOf = (c: CapacityOut) =>
+  (Array.isArray(c) ? c : c ? [c] : []).reduce((n, x) => n + (x.CapacityUnits ?? 0), 0);
 const skOf = (key: unknown) => {
   const sk = (key as { sk?: unknown } | undefined)?.sk;
-  return typeof sk === 'string' ? sk : typeof (sk as { S?: string } | undefined)?.S === 'string' ? (sk as { S: string }).S : undefined;
+  return typeof sk === 'string'
+    ? sk
+    : typeof (sk as { S?: string } | undefined)?.S === 'string'
+      ? (sk as { S: string }).S
+      : undefined;
 };
 
 /**
@@ -37,7 +51,12 @@ export class Recorder {
         const input = args.input as Record<string, unknown>;
         args.input = { ...input, ReturnConsumedCapacity: 'TOTAL' };
         const out = await next(args);
-        const output = out.output as { ConsumedCapacity?: CapacityOut; Count?: number; Item?: unknown; Items?: unknown[] };
+        const output = out.output as {
+          ConsumedCapacity?: CapacityOut;
+          Count?: number;
+          Item?: unknown;
+          Items?: unknown[];
+        };
         const command = (context.commandName ?? 'unknown').replace(/Command$/, '');
         log.push({
           command,
@@ -70,6 +89,9 @@ export class Recorder {
 export const readUnits = (rs: DynamoRequest[]) => rs.filter((r) => r.read).reduce((n, r) => n + r.capacity, 0);
 export const writeUnits = (rs: DynamoRequest[]) => rs.filter((r) => !r.read).reduce((n, r) => n + r.capacity, 0);
 /** 1 RCU reads 4 KB strongly consistent, 8 KB eventually consistent. */
-export const bytesRead = (rs: DynamoRequest[]) => rs.filter((r) => r.read).reduce((n, r) => n + r.capacity * (r.consistent ? 4096 : 8192), 0);
-export const isRateLimitWrite = (r: DynamoRequest) => r.command === 'UpdateItem' && (r.sk ?? '').toLowerCase().includes('ratewindow');
-export const describe = (rs: DynamoRequest[]) => rs.map((r) => `${r.command}${r.index ? `(${r.index})` : ''}`).join(', ');
+export const bytesRead = (rs: DynamoRequest[]) =>
+  rs.filter((r) => r.read).reduce((n, r) => n + r.capacity * (r.consistent ? 4096 : 8192), 0);
+export const isRateLimitWrite = (r: DynamoRequest) =>
+  r.command === 'UpdateItem' && (r.sk ?? '').toLowerCase().includes('ratewindow');
+export const describe = (rs: DynamoRequest[]) =>
+  rs.map((r) => `${r.command}${r.index ? `(${r.index})` : ''}`).join(', ');

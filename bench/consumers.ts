@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { QUEUE_NAMES } from '@helpdesk/core/queues/registry';
-import { readUnits, writeUnits, type DynamoRequest } from './capacity.js';
+import { QUEUE_NAMES } from '@helpdesk/core/top/queues/registry';
+import { type DynamoRequest, readUnits, writeUnits } from './capacity.js';
 import { WEBHOOK_TARGET_MS } from './cost.js';
 import { progress, type Stack } from './stack.js';
 
@@ -53,7 +53,12 @@ export async function measureChains(stack: Stack, project: string) {
   const emails: ChainCost = {
     units: EMAILS,
     ...(await chain(stack, EMAILS, async () => {
-      for (let i = 0; i < EMAILS; i++) await call('POST', '/emails/send', { to: `chain-${i}@bench.example`, subject: 'Hello', body: `Plain *body* ${i}` });
+      for (let i = 0; i < EMAILS; i++)
+        await call('POST', '/emails/send', {
+          to: `chain-${i}@bench.example`,
+          subject: 'Hello',
+          body: `Plain *body* ${i}`,
+        });
     })),
   };
 
@@ -86,10 +91,16 @@ export async function measureChains(stack: Stack, project: string) {
   const TICKETS = 10;
   try {
     progress(`chains: webhook deliveries of ${TICKETS} tickets' events`);
-    const hook = await call('POST', '/webhooks', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+    const hook = await call('POST', '/webhooks', {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    });
     const measured = await chain(stack, TICKETS, async () => {
       for (let i = 0; i < TICKETS; i++)
-        await call('POST', '/tickets', { subject: `Hook ${i}`, body: 'Deliver me', customer: { email: `hook-${i}@bench.example` } });
+        await call('POST', '/tickets', {
+          subject: `Hook ${i}`,
+          body: 'Deliver me',
+          customer: { email: `hook-${i}@bench.example` },
+        });
     });
     await call('DELETE', `/webhooks/${hook.body?.id}`);
     const webhooks: ChainCost = { units: delivered, ...measured, waitMs: delivered * WEBHOOK_TARGET_MS };
@@ -99,4 +110,8 @@ export async function measureChains(stack: Stack, project: string) {
   }
 }
 
-export const unitsOf = (rs: DynamoRequest[]) => ({ readUnits: readUnits(rs), writeUnits: writeUnits(rs), awsRequests: rs.length });
+export const unitsOf = (rs: DynamoRequest[]) => ({
+  readUnits: readUnits(rs),
+  writeUnits: writeUnits(rs),
+  awsRequests: rs.length,
+});

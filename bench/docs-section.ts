@@ -14,7 +14,9 @@ export function writeBenchSection(name: string, heading: string, content: string
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   writeFileSync(
     file,
-    current.includes(start) ? current.replace(new RegExp(`${start}[\\s\\S]*${end}`), section) : `${current.trimEnd()}\n\n## ${heading}\n\n${section}\n`,
+    current.includes(start)
+      ? current.replace(new RegExp(`${start}[\\s\\S]*${end}`), section)
+      : `${current.trimEnd()}\n\n## ${heading}\n\n${section}\n`,
   );
   return path.relative(REPO_ROOT, file);
 }

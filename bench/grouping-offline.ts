@@ -3,9 +3,9 @@
  * the consumer applies them, one project per file, merges followed. For tuning the rules quickly;
  * `npm run bench:grouping` measures the deployed path. Run: npx tsx bench/grouping-offline.ts [--data DIR] [--errors] [--v1].
  */
-import { fingerprintOf, issueIdFor } from '@helpdesk/core/logs/fingerprint';
-import { fingerprintV1 } from '@helpdesk/core/logs/fingerprint-v1';
-import { Templates } from '@helpdesk/core/logs/templates';
+import { fingerprintOf, issueIdFor } from '@helpdesk/core/areas/logs/fingerprint';
+import { fingerprintV1 } from '@helpdesk/core/areas/logs/fingerprint-v1';
+import { Templates } from '@helpdesk/core/areas/logs/templates';
 import { groupingScores, levelOf, readLogFiles } from './loghub.js';
 
 const arg = process.argv.indexOf('--data');
@@ -27,7 +27,8 @@ for (const { system, lines } of files) {
     if (!words) return own;
     const learned = templates.learn('', words, own);
     for (const from of learned.merged) mergedInto.set(resolve(from), resolve(learned.issueId));
-    if (resolve(own) !== resolve(learned.issueId) && own !== learned.issueId && !mergedInto.has(own)) mergedInto.set(own, resolve(learned.issueId));
+    if (resolve(own) !== resolve(learned.issueId) && own !== learned.issueId && !mergedInto.has(own))
+      mergedInto.set(own, resolve(learned.issueId));
     return learned.issueId;
   });
   const predicted = counted.map(resolve);
@@ -37,7 +38,9 @@ for (const { system, lines } of files) {
   );
   totals.ga += s.ga;
   totals.fga += s.fga;
-  console.log(`${system.padEnd(12)} GA ${s.ga.toFixed(3)} FGA ${s.fga.toFixed(3)} issues ${s.issues} groups ${s.groups}`);
+  console.log(
+    `${system.padEnd(12)} GA ${s.ga.toFixed(3)} FGA ${s.fga.toFixed(3)} issues ${s.issues} groups ${s.groups}`,
+  );
   if (verbose) {
     const byTruth = new Map<string, Map<string, string[]>>();
     lines.forEach((l, i) => {
@@ -45,7 +48,9 @@ for (const { system, lines } of files) {
       (m.get(predicted[i]!) ?? m.set(predicted[i]!, []).get(predicted[i]!)!).push(l.content);
     });
     const byPred = new Map<string, Set<string>>();
-    lines.forEach((l, i) => (byPred.get(predicted[i]!) ?? byPred.set(predicted[i]!, new Set()).get(predicted[i]!)!).add(l.truth));
+    lines.forEach((l, i) =>
+      (byPred.get(predicted[i]!) ?? byPred.set(predicted[i]!, new Set()).get(predicted[i]!)!).add(l.truth),
+    );
     for (const [t, m] of byTruth)
       if (m.size > 1)
         console.log(
@@ -57,7 +62,9 @@ for (const { system, lines } of files) {
     for (const [, ts] of byPred) if (ts.size > 1) console.log(`  MERGED ${[...ts].slice(0, 4).join('  |  ')}`);
   }
 }
-console.log(`${'average'.padEnd(12)} GA ${(totals.ga / files.length).toFixed(3)} FGA ${(totals.fga / files.length).toFixed(3)}`);
+console.log(
+  `${'average'.padEnd(12)} GA ${(totals.ga / files.length).toFixed(3)} FGA ${(totals.fga / files.length).toFixed(3)}`,
+);
 
 function parameterizeFor(content: string) {
   return fingerprintOf({ level: 'info', message: content }).title;

@@ -9,7 +9,20 @@ export interface ApiRequest {
   query?: Record<string, string | number | boolean>;
 }
 
-export const SEARCH_WORDS = ['password', 'invoice', 'refund', 'shipping', 'account', 'billing', 'export', 'webhook', 'login', 'security', 'mobile', 'team'];
+export const SEARCH_WORDS = [
+  'password',
+  'invoice',
+  'refund',
+  'shipping',
+  'account',
+  'billing',
+  'export',
+  'webhook',
+  'login',
+  'security',
+  'mobile',
+  'team',
+];
 
 /** 100 log events in 4 fingerprints. */
 export const logBatch = (i: number) => ({
@@ -44,7 +57,11 @@ export const API_OPS = {
     (c: number, i: number): ApiRequest => ({ method: 'POST', path: '/logs', body: logBatch(c * 100_000 + i) }),
   searchArticles:
     () =>
-    (c: number, i: number): ApiRequest => ({ method: 'GET', path: '/articles/search', query: { q: SEARCH_WORDS[(c + i) % SEARCH_WORDS.length]! } }),
+    (c: number, i: number): ApiRequest => ({
+      method: 'GET',
+      path: '/articles/search',
+      query: { q: SEARCH_WORDS[(c + i) % SEARCH_WORDS.length]! },
+    }),
   /** Searches with real user queries (`queries`: a JSON array), ten results each. */
   searchQueries: (p: { queries: string }) => {
     const queries = JSON.parse(p.queries) as string[];

@@ -11,7 +11,12 @@ const { spec, clients, seconds } = workerData as { spec: LoadSpec; clients: numb
 /** Keep-alive sockets, one per client loop: no connection setup per request. */
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
 
-function apiCall(apiUrl: string, key: string, project: string, request: ReturnType<ReturnType<(typeof API_OPS)[keyof typeof API_OPS]>>) {
+function apiCall(
+  apiUrl: string,
+  key: string,
+  project: string,
+  request: ReturnType<ReturnType<(typeof API_OPS)[keyof typeof API_OPS]>>,
+) {
   const url = new URL(apiUrl + request.path);
   for (const [k, v] of Object.entries(request.query ?? {})) url.searchParams.set(k, String(v));
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
@@ -33,14 +38,20 @@ function apiCall(apiUrl: string, key: string, project: string, request: ReturnTy
 
 async function operation(): Promise<(client: number, i: number) => Promise<boolean>> {
   if (spec.kind === 'api') {
-    const build = (API_OPS[spec.op] as (p: Record<string, string>) => (c: number, i: number) => Parameters<typeof apiCall>[3])(spec.params);
+    const build = (
+      API_OPS[spec.op] as (p: Record<string, string>) => (c: number, i: number) => Parameters<typeof apiCall>[3]
+    )(spec.params);
     return (c, i) => apiCall(spec.apiUrl, spec.key, spec.project, build(c, i));
   }
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamodb');
   // The SDK's own handler keeps connections alive.
   const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: spec.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: spec.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
   return async () => Boolean((await client.send(new GetCommand({ TableName: spec.tableName, Key: spec.key }))).Item);
 }

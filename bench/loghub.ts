@@ -1,7 +1,7 @@
 /** Loghub-style CSV files (LogPAI's benchmark format) and the two grouping metrics of its README. */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LogLevel } from '@helpdesk/core/logs/values';
+import type { LogLevel } from '@helpdesk/core/areas/logs/values';
 
 /** RFC 4180 rows: quoted fields may hold commas, doubled quotes and line breaks. */
 export function parseCsv(text: string): string[][] {
@@ -50,7 +50,11 @@ export function readLogFiles(dir: string): LogFile[] {
       if (content < 0 || template < 0) throw new Error(`${f}: needs Content and EventTemplate columns`);
       return {
         system: path.basename(f, '.csv'),
-        lines: rows.map((r) => ({ content: r[content]!, truth: r[template]!, ...(level >= 0 ? { level: r[level] } : {}) })),
+        lines: rows.map((r) => ({
+          content: r[content]!,
+          truth: r[template]!,
+          ...(level >= 0 ? { level: r[level] } : {}),
+        })),
       };
     });
 }

@@ -8,16 +8,26 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB, HTTP_MEMORY_MB } from '../infra/memory.js';
 import { REPO_ROOT } from '../infra/paths.js';
 import { measureBundles } from './bundles.js';
+import { type ChainCost, measureChains, unitsOf } from './consumers.js';
+import {
+  apiCallDollars,
+  chooseMemory,
+  durationAt,
+  dynamoDollars,
+  floorDollars,
+  lambdaDollars,
+  PRICES,
+  perMillion,
+  type Usage,
+} from './cost.js';
+import { type LoadSpec, SEARCH_WORDS } from './load-ops.js';
 import { measureRoutes, split } from './routes.js';
 import { measureScale, pool, seedTickets, tenantContext } from './scale.js';
 import { createFixtures, progress, startStack } from './stack.js';
-import { SEARCH_WORDS, type LoadSpec } from './load-ops.js';
-import { apiCallDollars, chooseMemory, durationAt, floorDollars, lambdaDollars, dynamoDollars, PRICES, perMillion, type Usage } from './cost.js';
-import { measureChains, unitsOf, type ChainCost } from './consumers.js';
-import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB, HTTP_MEMORY_MB } from '../infra/memory.js';
-import { CLIENTS, load, SECONDS, type LoadResult } from './throughput.js';
+import { CLIENTS, type LoadResult, load, SECONDS } from './throughput.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load'] as const;
@@ -39,7 +49,8 @@ interface Row {
   result: Result;
 }
 const rows: Row[] = [];
-const row = (area: string, measure: string, value: string, target = '', result: Result = '') => rows.push({ area, measure, value, target, result });
+const row = (area: string, measure: string, value: string, target = '', result: Result = '') =>
+  rows.push({ area, measure, value, target, result });
 const verdict = (ok: boolean): Result => (ok ? 'pass' : 'miss');
 const n0 = (x: number) => x.toFixed(0);
 const n1 = (x: number) => x.toFixed(1);
@@ -47,7 +58,7 @@ const kb = (bytes: number) => `${n0(bytes / 1024)} KB`;
 
 // 1. Bundles (before the stack starts, so the stand-ins do not compete for the CPU).
 if (runs('bundles')) {
-  const { baseline, bundles } = await measureBundles(quick ? 0 : 20);
+  const { baseline, bundles } = measureBundles(quick ? 0 : 20);
   row('bundle', 'baseline (DynamoDB document client only)', `${n0(baseline.kb)} KB, init ${n0(baseline.initMs)} ms`);
   for (const b of bundles) {
     const ratio = b.initMs / baseline.initMs;
@@ -81,7 +92,9 @@ if (runs('bundles')) {
 }
 
 // The local stack for everything else.
-const stack = only?.every((p) => p === 'bundles') ? undefined : (progress('starting the local stack'), await startStack());
+const stack = only?.every((p) => p === 'bundles')
+  ? undefined
+  : (progress('starting the local stack'), await startStack());
 if (stack)
   try {
     const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load']);
@@ -142,8 +155,16 @@ if (stack)
       for (const g of groups) {
         const { best, curve, fits } = chooseMemory(routeResults.filter((r) => r.group === g).map(usageOf));
         const deployed = HTTP_MEMORY_MB[g as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
-        const points = curve.map((c) => `${c.mb} MB ${n1(c.ms)} ms ${perMillion(c.dollars)}/M (${c.score.toFixed(3)})`).join(', ');
-        row('memory', `http/${g}`, `${points}; best ${best} MB, deployed ${deployed} MB`, 'deployed scores within 2% of best', verdict(fits(deployed)));
+        const points = curve
+          .map((c) => `${c.mb} MB ${n1(c.ms)} ms ${perMillion(c.dollars)}/M (${c.score.toFixed(3)})`)
+          .join(', ');
+        row(
+          'memory',
+          `http/${g}`,
+          `${points}; best ${best} MB, deployed ${deployed} MB`,
+          'deployed scores within 2% of best',
+          verdict(fits(deployed)),
+        );
       }
     }
 
@@ -152,14 +173,24 @@ if (stack)
       const chains = await measureChains(stack, 'chains');
       const sqsDollars = (messages: number) => (messages * 1.2 * PRICES.sqsPerMillionRequests) / 1e6; // send, and receive + delete in batches of 10
       // `group` undefined: the API calls only raised the events (another route's cost), not counted here.
-      const perThousand = (name: string, c: ChainCost, group: keyof typeof HTTP_MEMORY_MB | undefined, consumer: string, extra = 0) => {
+      const perThousand = (
+        name: string,
+        c: ChainCost,
+        group: keyof typeof HTTP_MEMORY_MB | undefined,
+        consumer: string,
+        extra = 0,
+      ) => {
         const apiUsage: Usage = { cpuMs: c.api.cpuMs / Math.max(1, c.api.calls), ...unitsOf(c.api.requests) };
         apiUsage.readUnits /= Math.max(1, c.api.calls);
         apiUsage.writeUnits /= Math.max(1, c.api.calls);
         apiUsage.awsRequests /= Math.max(1, c.api.calls);
         const consumerUsage = unitsOf(c.consumers.requests);
         const batches = Math.max(1, Math.ceil(c.consumers.messages / 10));
-        const consumerCall = { cpuMs: c.consumers.cpuMs / batches, awsRequests: consumerUsage.awsRequests / batches, waitMs: (c.waitMs ?? 0) / batches };
+        const consumerCall = {
+          cpuMs: c.consumers.cpuMs / batches,
+          awsRequests: consumerUsage.awsRequests / batches,
+          waitMs: (c.waitMs ?? 0) / batches,
+        };
         const mb = CONSUMER_MEMORY_MB[consumer] ?? DEFAULT_MEMORY_MB;
         const api = group ? apiCallDollars(apiUsage, HTTP_MEMORY_MB[group]).total * c.api.calls : 0;
         const lambda = lambdaDollars(durationAt(consumerCall, mb), mb) * batches;
@@ -182,7 +213,13 @@ if (stack)
           verdict(fits(mb)),
         );
       };
-      perThousand('emails sent', chains.emails, 'emails', 'emails', (chains.emails.units * PRICES.sesPerThousandEmails) / 1000);
+      perThousand(
+        'emails sent',
+        chains.emails,
+        'emails',
+        'emails',
+        (chains.emails.units * PRICES.sesPerThousandEmails) / 1000,
+      );
       perThousand('log events ingested and grouped', chains.logs, 'logs', 'log-grouping');
       perThousand('webhook deliveries', chains.webhooks, undefined, 'webhooks');
     }
@@ -194,7 +231,13 @@ if (stack)
       await stack.purge('webhooks', 'emails');
       for (const s of await measureScale(stack, 'scale', fixtures.members, threadId)) {
         const value = `${s.status}; total ${s.total}; ${s.requests} req (${s.list}), ${n1(s.rcu)} RCU ≈ ${kb(s.bytes)} read, ${n0(s.ms)} ms`;
-        row('scale', s.name, value, s.targeted ? '<= 2 MB read' : '', s.targeted ? verdict(s.status === 200 && s.bytes <= 2 * 1024 * 1024) : '');
+        row(
+          'scale',
+          s.name,
+          value,
+          s.targeted ? '<= 2 MB read' : '',
+          s.targeted ? verdict(s.status === 200 && s.bytes <= 2 * 1024 * 1024) : '',
+        );
       }
     }
 
@@ -202,8 +245,8 @@ if (stack)
     if (runs('load')) {
       progress(`seeding ${ARTICLES} published articles`);
       const kbCtx = await tenantContext(fixtures.key, 'kb');
-      const { createArticle } = await import('@helpdesk/core/articles/articles');
-      const { indexArticles } = await import('@helpdesk/core/articles/search-indexer');
+      const { createArticle } = await import('@helpdesk/core/areas/articles/articles');
+      const { indexArticles } = await import('@helpdesk/core/areas/articles/search-indexer');
       const words = SEARCH_WORDS;
       const articleIds: string[] = [];
       await pool(ARTICLES, 16, async (i) => {
@@ -221,17 +264,29 @@ if (stack)
       await stack.purge('articleIndex', 'webhooks');
 
       const loadCtx = await tenantContext(fixtures.key, 'load');
-      const { createTicket } = await import('@helpdesk/core/tickets/create');
-      const loadTicket = await createTicket(loadCtx, { subject: 'Load', body: 'One message.', customer: { email: 'load@bench.example' } });
-      const { Ticket } = await import('@helpdesk/core/tickets/entities');
-      const ticketKey = Ticket.get({ projectId: loadCtx.projectId, env: loadCtx.env, ticketId: loadTicket.id }).params() as {
+      const { createTicket } = await import('@helpdesk/core/areas/tickets/create');
+      const loadTicket = await createTicket(loadCtx, {
+        subject: 'Load',
+        body: 'One message.',
+        customer: { email: 'load@bench.example' },
+      });
+      const { Ticket } = await import('@helpdesk/core/areas/tickets/entities');
+      const ticketKey = Ticket.get({
+        projectId: loadCtx.projectId,
+        env: loadCtx.env,
+        ticketId: loadTicket.id,
+      }).params() as {
         TableName: string;
         Key: Record<string, string>;
       };
 
       const EVENTS_PER_GROUPING_MESSAGE = 25; // 100 events in 4 fingerprints
 
-      const api = (op: Extract<LoadSpec, { kind: 'api' }>['op'], project: string, params: Record<string, string> = {}): LoadSpec => ({
+      const api = (
+        op: Extract<LoadSpec, { kind: 'api' }>['op'],
+        project: string,
+        params: Record<string, string> = {},
+      ): LoadSpec => ({
         kind: 'api',
         op,
         params,
@@ -251,12 +306,22 @@ if (stack)
         await load('POST /logs (100 events)', api('ingestLogs', 'load')),
         await load('GET /articles/search', api('searchArticles', 'kb')),
       ];
-      row('load', `DynamoDB Local GetItem (ceiling, ${CLIENTS} loops, ${SECONDS} s)`, `${n0(ceiling.rps)} op/s, p50 ${n1(ceiling.p50)} ms`);
+      row(
+        'load',
+        `DynamoDB Local GetItem (ceiling, ${CLIENTS} loops, ${SECONDS} s)`,
+        `${n0(ceiling.rps)} op/s, p50 ${n1(ceiling.p50)} ms`,
+      );
       for (const l of loads) {
         const ratio = l.rps / ceiling.rps;
         const value = `${n0(l.rps)} req/s = ${(ratio * 100).toFixed(0)}% of ceiling; p50 ${n0(l.p50)} ms, p95 ${n0(l.p95)} ms; ${l.errors} errors`;
         const targeted = l.name === 'GET /tickets/{id}';
-        row('load', l.name, value, targeted ? '>= 45% of ceiling' : '', targeted ? verdict(ratio >= 0.45 && l.errors === 0) : '');
+        row(
+          'load',
+          l.name,
+          value,
+          targeted ? '>= 45% of ceiling' : '',
+          targeted ? verdict(ratio >= 0.45 && l.errors === 0) : '',
+        );
       }
       const search = loads.find((l) => l.name === 'GET /articles/search')!;
       row(
@@ -319,7 +384,9 @@ if (!quick && !only) {
   const END = '<!-- bench:end -->';
   const generated = `${START}\n${header}\n\n${table}\n${END}`;
   const current = existsSync(file) ? readFileSync(file, 'utf8') : `# Benchmarks\n\n${START}\n${END}\n`;
-  const next = current.includes(START) ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), generated) : `${current}\n${generated}\n`;
+  const next = current.includes(START)
+    ? current.replace(new RegExp(`${START}[\\s\\S]*${END}`), generated)
+    : `${current}\n${generated}\n`;
   writeFileSync(file, next);
   progress(`wrote ${path.relative(REPO_ROOT, file)}`);
 }

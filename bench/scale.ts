@@ -1,4 +1,4 @@
-import type { TenantContext } from '@helpdesk/core/auth/context';
+import type { TenantContext } from '@helpdesk/core/kernel/tenant';
 import { bytesRead, describe, isRateLimitWrite, readUnits } from './capacity.js';
 import { progress, type Stack } from './stack.js';
 
@@ -37,8 +37,8 @@ export async function pool(n: number, workers: number, fn: (i: number) => Promis
 
 /** Creates a ticket context from the bench key, as the pipeline does for a request. */
 export async function tenantContext(key: string, project: string): Promise<TenantContext> {
-  const { resolvePrincipal } = await import('@helpdesk/core/auth/principal');
-  const { resolveTenant } = await import('@helpdesk/core/http/tenancy');
+  const { resolvePrincipal } = await import('@helpdesk/core/identity/principal');
+  const { resolveTenant } = await import('@helpdesk/core/top/pipeline/tenancy');
   const principal = await resolvePrincipal(key);
   if (!principal) throw new Error('Bench key does not resolve');
   return resolveTenant(principal, true, { project: { value: project, from: 'header' } }) as TenantContext;
@@ -50,10 +50,10 @@ export async function tenantContext(key: string, project: string): Promise<Tenan
  * statuses and last senders; then one ticket with a 50-message thread.
  */
 export async function seedTickets(ctx: TenantContext, members: string[]) {
-  const { createTicket } = await import('@helpdesk/core/tickets/create');
-  const { updateTicket } = await import('@helpdesk/core/tickets/update');
-  const { postMessage } = await import('@helpdesk/core/tickets/messages');
-  const { PRIORITIES, CATEGORIES } = await import('@helpdesk/core/tickets/entities');
+  const { createTicket } = await import('@helpdesk/core/areas/tickets/create');
+  const { updateTicket } = await import('@helpdesk/core/areas/tickets/update');
+  const { postMessage } = await import('@helpdesk/core/areas/tickets/messages');
+  const { PRIORITIES, CATEGORIES } = await import('@helpdesk/core/areas/tickets/entities');
   const statuses = ['open', 'pending', 'resolved', 'closed'] as const;
   const started = performance.now();
   const ids: string[] = [];
@@ -80,13 +80,19 @@ export async function seedTickets(ctx: TenantContext, members: string[]) {
   );
   const threadId = ids[0]!;
   // Ticket 0 holds the customer's message and the seeding note already.
-  for (let m = 3; m <= THREAD_MESSAGES; m++) await postMessage(ctx, threadId, { body: `Update ${m}: still investigating.`, visibility: 'internal' });
+  for (let m = 3; m <= THREAD_MESSAGES; m++)
+    await postMessage(ctx, threadId, { body: `Update ${m}: still investigating.`, visibility: 'internal' });
   progress(`seeded ${SCALE_TICKETS} tickets in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return { ids, threadId };
 }
 
 /** GET /tickets over the seeded project, default and each filter, and GET /tickets/{id} of the 50-message ticket. */
-export async function measureScale(stack: Stack, project: string, members: string[], threadId: string): Promise<ScaleResult[]> {
+export async function measureScale(
+  stack: Stack,
+  project: string,
+  members: string[],
+  threadId: string,
+): Promise<ScaleResult[]> {
   const queries: [string, Record<string, string | number | boolean>, boolean][] = [
     ['default', {}, true],
     ['status=open', { status: 'open' }, true],
@@ -102,7 +108,12 @@ export async function measureScale(stack: Stack, project: string, members: strin
     ['status=open&priority=high', { status: 'open', priority: 'high' }, false],
   ];
   const results: ScaleResult[] = [];
-  const measure = async (name: string, path: string, query: Record<string, string | number | boolean>, targeted: boolean) => {
+  const measure = async (
+    name: string,
+    path: string,
+    query: Record<string, string | number | boolean>,
+    targeted: boolean,
+  ) => {
     await stack.call('GET', path, { query, project }); // warm
     const { result, requests, ms } = await stack.recorder.record(() => stack.call('GET', path, { query, project }));
     const own = requests.filter((r) => !isRateLimitWrite(r));

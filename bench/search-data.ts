@@ -18,8 +18,10 @@ export interface Collection {
 }
 
 const SOURCES = {
-  'stackExchange-FAQ.json': 'https://raw.githubusercontent.com/ML-Recipes/BERT-FAQ/master/data/StackFAQ/stackExchange-FAQ.json',
-  'covid-query_answer_pairs.json': 'https://raw.githubusercontent.com/ML-Recipes/BERT-FAQ/master/data/CovidFAQ/query_answer_pairs.json',
+  'stackExchange-FAQ.json':
+    'https://raw.githubusercontent.com/ML-Recipes/BERT-FAQ/master/data/StackFAQ/stackExchange-FAQ.json',
+  'covid-query_answer_pairs.json':
+    'https://raw.githubusercontent.com/ML-Recipes/BERT-FAQ/master/data/CovidFAQ/query_answer_pairs.json',
 } as const;
 
 type FileName = keyof typeof SOURCES;
@@ -40,7 +42,11 @@ async function file(dir: string, name: FileName): Promise<string> {
 export const defaultCacheDir = () => path.join(homedir(), '.cache', 'helpdesk-bench', 'search');
 
 function stackFaq(text: string): Collection {
-  const pairs = (JSON.parse(text) as { root: { qapair: { rephr: (string | null)[]; question: string; answer: string | string[] }[] } }).root.qapair;
+  const pairs = (
+    JSON.parse(text) as {
+      root: { qapair: { rephr: (string | null)[]; question: string; answer: string | string[] }[] };
+    }
+  ).root.qapair;
   const docs: Collection['docs'] = [];
   const queries: Collection['queries'] = [];
   for (const pair of pairs) {
@@ -73,5 +79,8 @@ function covidFaq(text: string): Collection {
 }
 
 export async function loadCollections(dir: string): Promise<Collection[]> {
-  return [stackFaq(await file(dir, 'stackExchange-FAQ.json')), covidFaq(await file(dir, 'covid-query_answer_pairs.json'))];
+  return [
+    stackFaq(await file(dir, 'stackExchange-FAQ.json')),
+    covidFaq(await file(dir, 'covid-query_answer_pairs.json')),
+  ];
 }

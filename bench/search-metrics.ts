@@ -1,4 +1,4 @@
-import { words } from '@helpdesk/core/ports/embedder';
+import { words } from '@helpdesk/core/kernel/ports/embedder';
 
 /** Binary-relevance measures of one ranking at cut-off 10. */
 export function scoreRanking(ranked: number[], relevant: ReadonlySet<number>) {

@@ -15,9 +15,9 @@
  */
 import path from 'node:path';
 import { writeBenchSection } from './docs-section.js';
-import { defaultCacheDir, loadCollections, type Collection } from './search-data.js';
-import { bm25, meanScores, scoreRanking, type Scores } from './search-metrics.js';
-import { createFixtures, progress, startStack, type Call } from './stack.js';
+import { type Collection, defaultCacheDir, loadCollections } from './search-data.js';
+import { bm25, meanScores, type Scores, scoreRanking } from './search-metrics.js';
+import { type Call, createFixtures, progress, startStack } from './stack.js';
 import { CLIENTS, load } from './throughput.js';
 
 const argValue = (name: string) => {
@@ -59,11 +59,13 @@ process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
 }) as typeof process.stdout.write;
 
 const began = Date.now();
-progress(`collections from ${dataDir}: ${collections.map((c) => `${c.name} ${c.docs.length} docs / ${c.queries.length} queries`).join(', ')}`);
+progress(
+  `collections from ${dataDir}: ${collections.map((c) => `${c.name} ${c.docs.length} docs / ${c.queries.length} queries`).join(', ')}`,
+);
 const stack = await startStack({ logLevel: 'ERROR' });
 const slugs = [...collections.map((c) => c.name.toLowerCase()), 'indexing', 'latency'];
 
-async function publish(call: Call, project: string, docs: { title: string; body: string }[]) {
+function publish(call: Call, project: string, docs: { title: string; body: string }[]) {
   return pool(docs, CLIENTS, async (doc) => {
     const res = await call('POST', '/articles', {
       project,
@@ -102,7 +104,11 @@ try {
         q.relevant,
       );
     });
-    quality.push({ collection, keyword: meanScores(keyword), baseline: meanScores(collection.queries.map((q) => scoreRanking(baseline(q.text), q.relevant))) });
+    quality.push({
+      collection,
+      keyword: meanScores(keyword),
+      baseline: meanScores(collection.queries.map((q) => scoreRanking(baseline(q.text), q.relevant))),
+    });
   }
 
   // Indexing: many articles published at once, every one searchable by its own word.
@@ -134,7 +140,9 @@ try {
     failed: consumerErrors - errorsBefore,
     found,
   };
-  progress(`indexing: ${found}/${docs.length} searchable ${indexing.seconds.toFixed(1)} s after the last publish; ${indexing.failed} consumer errors`);
+  progress(
+    `indexing: ${found}/${docs.length} searchable ${indexing.seconds.toFixed(1)} s after the last publish; ${indexing.failed} consumer errors`,
+  );
 
   // Latency over LATENCY_ARTICLES articles, with queries from the first collection.
   const latencyProject = fixtures.projects.latency!;
@@ -159,7 +167,9 @@ try {
     quick ? 5 : 15,
   );
   latency = { p50: run.p50, p95: run.p95, requests: run.requests };
-  progress(`latency: p50 ${latency.p50.toFixed(0)} ms, p95 ${latency.p95.toFixed(0)} ms over ${latency.requests} searches`);
+  progress(
+    `latency: p50 ${latency.p50.toFixed(0)} ms, p95 ${latency.p95.toFixed(0)} ms over ${latency.requests} searches`,
+  );
 } finally {
   await stack.stop();
 }
@@ -187,6 +197,8 @@ const table = [
 const header = `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${((Date.now() - began) / 1000).toFixed(0)} s${quick ? ' (--quick)' : ''}.`;
 console.log(`${header}\n\n${table}`);
 if (!quick) {
-  progress(`wrote ${writeBenchSection('search', 'Knowledge-base search (npm run bench:search)', `${header}\n\n${table}`)}`);
+  progress(
+    `wrote ${writeBenchSection('search', 'Knowledge-base search (npm run bench:search)', `${header}\n\n${table}`)}`,
+  );
 }
 process.exit(0);

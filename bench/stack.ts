@@ -1,13 +1,14 @@
 import { GetQueueAttributesCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { dynamo } from '@helpdesk/core/db/client';
-import type { QueueName } from '@helpdesk/core/queues/registry';
+import { dynamo } from '@helpdesk/core/kernel/db/client';
+import type { QueueName } from '@helpdesk/core/top/queues/registry';
 import { startEmulators } from '../packages/local/src/emulators.js';
 import { startHttpServer } from '../packages/local/src/http-server.js';
 import { handlerEnvironment, provision } from '../packages/local/src/provision.js';
 import { startQueuePollers } from '../packages/local/src/queue-pollers.js';
 import { Recorder } from './capacity.js';
 
-export const progress = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+export const progress = (message: string) =>
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
 export interface Response {
   status: number;
@@ -37,7 +38,11 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
   recorder.attach(dynamo);
   const http = await startHttpServer(0);
   const apiUrl = `${http.url}/api/v1`;
-  const sqs = new SQSClient({ endpoint: emulators.endpoints.sqs, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const sqs = new SQSClient({
+    endpoint: emulators.endpoints.sqs,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 
   let key = '';
   const call: Call = async (method, path, options = {}) => {
@@ -47,7 +52,11 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
     if (options.project) headers['service-project'] = options.project;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const start = performance.now();
-    const res = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     const text = await res.text();
     const ms = performance.now() - start;
     let body: unknown = text;
@@ -90,7 +99,10 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
           AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
         }),
       );
-      return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+      return (
+        Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) +
+        Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)
+      );
     },
     async stop() {
       await pollers?.stop();
@@ -105,14 +117,21 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** An account with the bench's projects and a key whose rate limit load runs never reach. */
 export async function createFixtures(projects: string[]) {
-  const { createAccount, createProject, setAccountLimits, addMember } = await import('@helpdesk/core/auth/accounts');
-  const { createApiKey } = await import('@helpdesk/core/auth/keys');
+  const { createAccount, createProject, setAccountLimits, addMember } = await import(
+    '@helpdesk/core/identity/accounts'
+  );
+  const { createApiKey } = await import('@helpdesk/core/identity/keys');
   const account = await createAccount({ name: 'Bench', plan: 'business' });
   await setAccountLimits(account.accountId, { tickets: 10_000_000, emails: 10_000_000, logEvents: 100_000_000 });
   const ids: Record<string, string> = {};
-  for (const slug of projects) ids[slug] = (await createProject({ accountId: account.accountId, slug, name: slug })).projectId;
+  for (const slug of projects)
+    ids[slug] = (await createProject({ accountId: account.accountId, slug, name: slug })).projectId;
   const members: string[] = [];
-  for (let i = 0; i < 5; i++) members.push((await addMember({ accountId: account.accountId, email: `agent${i}@bench.example`, name: `Agent ${i}` })).memberId);
+  for (let i = 0; i < 5; i++)
+    members.push(
+      (await addMember({ accountId: account.accountId, email: `agent${i}@bench.example`, name: `Agent ${i}` }))
+        .memberId,
+    );
   const { key } = await createApiKey({ accountId: account.accountId, env: 'live', rateLimit: 100_000_000 });
   return { accountId: account.accountId, projects: ids, members, key };
 }

@@ -18,7 +18,8 @@ export interface LoadResult {
 const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
   .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./load-worker.ts', import.meta.url).href)}); })`;
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 
 /**
  * CLIENTS concurrent loops of one operation for SECONDS, run in a worker thread (bench/load-worker.ts)
@@ -28,11 +29,13 @@ const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math
 export async function load(name: string, spec: LoadSpec, seconds = SECONDS): Promise<LoadResult> {
   progress(`load: ${name} (${CLIENTS} clients, ${seconds} s, in a worker thread)`);
   const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { spec, clients: CLIENTS, seconds } });
-  const { latencies, errors, elapsed } = await new Promise<{ latencies: number[]; errors: number; elapsed: number }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`load worker for ${name} exited with ${code}`)));
-  });
+  const { latencies, errors, elapsed } = await new Promise<{ latencies: number[]; errors: number; elapsed: number }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`load worker for ${name} exited with ${code}`)));
+    },
+  );
   await worker.terminate();
   latencies.sort((a, b) => a - b);
   return {

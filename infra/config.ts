@@ -1,5 +1,5 @@
+import { parseMailbox } from '@helpdesk/core/kernel/mail/mailbox';
 import type { Node } from 'constructs';
-import { parseMailbox } from '@helpdesk/core/mail/mailbox';
 
 /** The stages this app deploys. `local` (packages/local) never goes through CDK. */
 export const DEPLOY_STAGES = ['dev', 'sandbox', 'prod'] as const;

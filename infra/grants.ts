@@ -1,5 +1,5 @@
-import type { Group } from '@helpdesk/core/http/route';
-import type { QueueName } from '@helpdesk/core/queues/registry';
+import type { Group } from '@helpdesk/core/kernel/api/route';
+import type { QueueName } from '@helpdesk/core/top/queues/registry';
 
 /**
  * What each Lambda may touch besides the table (every function reads and writes the one table) and

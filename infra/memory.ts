@@ -1,4 +1,4 @@
-import type { Group } from '@helpdesk/core/http/route';
+import type { Group } from '@helpdesk/core/kernel/api/route';
 
 /**
  * Memory (MB) per function, chosen from the duration curve `npm run bench` measures (table in

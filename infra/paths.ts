@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Group } from '@helpdesk/core/http/route';
-import { REDOC_FILE } from '@helpdesk/core/openapi/reference-page';
 import { fileURLToPath } from 'node:url';
+import type { Group } from '@helpdesk/core/kernel/api/route';
+import { REDOC_FILE } from '@helpdesk/core/top/openapi/reference-page';
 
 /** The repository root (this file lives in <root>/infra). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,4 +17,5 @@ export const queueEntry = (consumer: string, root = FUNCTIONS_ROOT) => path.join
 export const entryExists = (entry: string) => existsSync(entry);
 
 /** Files a group reads at runtime beside its bundle (the reference page serves Redoc from the installed package). */
-export const groupAssets = (group: Group): string[] => (group === 'docs' ? [createRequire(import.meta.url).resolve(`redoc/bundles/${REDOC_FILE}`)] : []);
+export const groupAssets = (group: Group): string[] =>
+  group === 'docs' ? [createRequire(import.meta.url).resolve(`redoc/bundles/${REDOC_FILE}`)] : [];

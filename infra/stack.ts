@@ -1,12 +1,11 @@
+import type { RouteDef } from '@helpdesk/core/kernel/api/route';
+import { QUEUE_NAMES } from '@helpdesk/core/top/queues/registry';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import type { RouteDef } from '@helpdesk/core/http/route';
-import { allRoutes } from '@helpdesk/core/routes';
-import { QUEUE_NAMES } from '@helpdesk/core/queues/registry';
 import type { StackSettings } from './config.js';
-import { SCHEDULE_TARGETS } from './grants.js';
 import { Api } from './constructs/api.js';
 import { Async } from './constructs/async.js';
 import { Data } from './constructs/data.js';
@@ -16,6 +15,7 @@ import { Inbound } from './constructs/inbound.js';
 import { Mail } from './constructs/mail.js';
 import { Observability } from './constructs/observability.js';
 import { Schedules } from './constructs/schedules.js';
+import { SCHEDULE_TARGETS } from './grants.js';
 
 export interface HelpdeskStackProps extends StackProps {
   settings: StackSettings;
@@ -29,7 +29,8 @@ export interface HelpdeskStackProps extends StackProps {
 const RETENTIONS = Object.values(logs.RetentionDays)
   .filter((v): v is number => typeof v === 'number' && v > 0)
   .sort((a, b) => a - b);
-const retentionOf = (days: number) => (RETENTIONS.find((r) => r >= days) ?? logs.RetentionDays.TEN_YEARS) as logs.RetentionDays;
+const retentionOf = (days: number) =>
+  (RETENTIONS.find((r) => r >= days) ?? logs.RetentionDays.TEN_YEARS) as logs.RetentionDays;
 
 /**
  * The whole service for one stage: table, attachments bucket, queues and consumers, HTTP API and
@@ -115,7 +116,8 @@ export class HelpdeskStack extends Stack {
       ...(settings.inboundDomain ? { INBOUND_DOMAIN: settings.inboundDomain } : {}),
       // ALLOW_PRIVATE_WEBHOOK_TARGETS is deliberately absent: deployed stages never deliver to private networks.
     };
-    if ('ALLOW_PRIVATE_WEBHOOK_TARGETS' in environment) throw new Error('ALLOW_PRIVATE_WEBHOOK_TARGETS must not be set in a deployed stage');
+    if ('ALLOW_PRIVATE_WEBHOOK_TARGETS' in environment)
+      throw new Error('ALLOW_PRIVATE_WEBHOOK_TARGETS must not be set in a deployed stage');
 
     const shared: SharedResources = {
       table: this.data.table,

@@ -1,17 +1,19 @@
-import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { onFirstCall } from '@helpdesk/core/http/route';
-import { logRoutes } from '@helpdesk/core/logs/routes';
+import { logRoutes } from '@helpdesk/core/areas/logs/routes';
+import { routeModules } from '@helpdesk/core/kernel/api/route';
+import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const ingest = onFirstCall(() => import('@helpdesk/core/logs/ingest'));
-const events = onFirstCall(() => import('@helpdesk/core/logs/list-events'));
-const issues = onFirstCall(() => import('@helpdesk/core/logs/issues'));
+const use = routeModules({
+  ingest: () => import('@helpdesk/core/areas/logs/ingest'),
+  events: () => import('@helpdesk/core/areas/logs/list-events'),
+  issues: () => import('@helpdesk/core/areas/logs/issues'),
+});
 
 export const handler = createGroupHandler(logRoutes, {
-  ingestLogs: async ({ ctx, body }) => (await ingest()).ingestLogs(ctx, body.events),
-  listLogs: async ({ ctx, query }) => (await events()).listLogEvents(ctx, query),
-  listLogIssues: async ({ ctx, query }) => (await issues()).listLogIssues(ctx, query),
-  getLogIssue: async ({ ctx, params }) => (await issues()).getLogIssue(ctx, params.id),
-  updateLogIssue: async ({ ctx, params, body }) => (await issues()).setLogIssueStatus(ctx, params.id, body.status),
-  mergeLogIssue: async ({ ctx, params, body }) => (await issues()).mergeLogIssue(ctx, params.id, body.into),
+  ingestLogs: async ({ ctx, body }) => (await use.ingest()).ingestLogs(ctx, body.events),
+  listLogs: async ({ ctx, query }) => (await use.events()).listLogEvents(ctx, query),
+  listLogIssues: async ({ ctx, query }) => (await use.issues()).listLogIssues(ctx, query),
+  getLogIssue: async ({ ctx, params }) => (await use.issues()).getLogIssue(ctx, params.id),
+  updateLogIssue: async ({ ctx, params, body }) => (await use.issues()).setLogIssueStatus(ctx, params.id, body.status),
+  mergeLogIssue: async ({ ctx, params, body }) => (await use.issues()).mergeLogIssue(ctx, params.id, body.into),
 });

@@ -1,18 +1,21 @@
-import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { onFirstCall } from '@helpdesk/core/http/route';
-import { webhookRoutes } from '@helpdesk/core/webhooks/routes';
+import { webhookRoutes } from '@helpdesk/core/areas/webhooks/routes';
+import { routeModules } from '@helpdesk/core/kernel/api/route';
+import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 
 // Each route's code loads on its first call (docs/architecture.md, One route table).
-const endpoints = onFirstCall(() => import('@helpdesk/core/webhooks/endpoints'));
-const deliveries = onFirstCall(() => import('@helpdesk/core/webhooks/deliveries'));
+const use = routeModules({
+  endpoints: () => import('@helpdesk/core/areas/webhooks/endpoints'),
+  deliveries: () => import('@helpdesk/core/areas/webhooks/deliveries'),
+});
 
 export const handler = createGroupHandler(webhookRoutes, {
-  listWebhooks: async ({ ctx }) => ({ webhooks: await (await endpoints()).listWebhooks(ctx) }),
-  createWebhook: async ({ ctx, body }) => (await endpoints()).createWebhook(ctx, body),
-  updateWebhook: async ({ ctx, params, body }) => (await endpoints()).updateWebhook(ctx, params.id, body),
-  deleteWebhook: async ({ ctx, params }) => (await endpoints()).deleteWebhook(ctx, params.id),
+  listWebhooks: async ({ ctx }) => ({ webhooks: await (await use.endpoints()).listWebhooks(ctx) }),
+  createWebhook: async ({ ctx, body }) => (await use.endpoints()).createWebhook(ctx, body),
+  updateWebhook: async ({ ctx, params, body }) => (await use.endpoints()).updateWebhook(ctx, params.id, body),
+  deleteWebhook: async ({ ctx, params }) => (await use.endpoints()).deleteWebhook(ctx, params.id),
   // pageQuery() gives page and limit their defaults.
-  listWebhookDeliveries: async ({ ctx, params, query }) => (await deliveries()).listDeliveries(ctx, params.id, query.page!, query.limit!),
-  testWebhook: async ({ ctx, params, body }) => (await endpoints()).sendTestDelivery(ctx, params.id, body.event),
-  rotateWebhookSecret: async ({ ctx, params }) => (await endpoints()).rotateWebhookSecret(ctx, params.id),
+  listWebhookDeliveries: async ({ ctx, params, query }) =>
+    (await use.deliveries()).listDeliveries(ctx, params.id, query.page, query.limit),
+  testWebhook: async ({ ctx, params, body }) => (await use.endpoints()).sendTestDelivery(ctx, params.id, body.event),
+  rotateWebhookSecret: async ({ ctx, params }) => (await use.endpoints()).rotateWebhookSecret(ctx, params.id),
 });

@@ -1,5 +1,5 @@
-import { receiveMail } from '@helpdesk/core/conversations/inbound';
-import { consumer } from '@helpdesk/core/queues/consumer';
+import { receiveMail } from '@helpdesk/core/areas/conversations/inbound';
+import { consumer } from '@helpdesk/core/top/queues/consumer';
 
 /** Inbound mail queue consumer (SES receipt notifications, or the local SMTP stand-in's): customer messages and new tickets. */
 export const handler = consumer('inbound', { each: receiveMail });

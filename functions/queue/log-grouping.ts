@@ -1,5 +1,5 @@
-import { groupLogEvents } from '@helpdesk/core/logs/grouping';
-import { consumer } from '@helpdesk/core/queues/consumer';
+import { groupLogEvents } from '@helpdesk/core/areas/logs/grouping';
+import { consumer } from '@helpdesk/core/top/queues/consumer';
 
 /** The logs queue's consumer: upserts log issues; records of one issue run one after another (they would only conflict). */
 export const handler = consumer('logs', { each: groupLogEvents, inOrderBy: (message) => message.issueId });

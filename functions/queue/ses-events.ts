@@ -1,5 +1,5 @@
-import { handleSesEvent } from '@helpdesk/core/emails/ses-events';
-import { consumer } from '@helpdesk/core/queues/consumer';
+import { handleSesEvent } from '@helpdesk/core/areas/emails/ses-events';
+import { consumer } from '@helpdesk/core/top/queues/consumer';
 
 /** SES events queue consumer (bare events from EventBridge, or SNS-wrapped): bounces, complaints, deliveries. */
 export const handler = consumer('sesEvents', { each: handleSesEvent });

@@ -1,5 +1,5 @@
-import { consumer } from '@helpdesk/core/queues/consumer';
-import { handleWebhookMessage } from '@helpdesk/core/webhooks/deliver';
+import { handleWebhookMessage } from '@helpdesk/core/areas/webhooks/deliver';
+import { consumer } from '@helpdesk/core/top/queues/consumer';
 
 /**
  * Webhooks queue consumer: events fan out to delivery jobs, jobs are attempted. Records run side by

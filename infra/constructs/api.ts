@@ -1,10 +1,11 @@
+import { fullPath, type Group, type RouteDef, routeKey } from '@helpdesk/core/kernel/api/route';
+import { must } from '@helpdesk/core/kernel/must';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { fullPath, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
 import { httpGrants } from '../grants.js';
 import { DEFAULT_MEMORY_MB, HTTP_MEMORY_MB } from '../memory.js';
 import { entryExists, groupAssets, httpEntry } from '../paths.js';
@@ -108,13 +109,17 @@ export class Api extends Construct {
       const route = new apigw.HttpRoute(this, id, {
         httpApi: this.httpApi,
         routeKey: key,
-        integration: integrations.get(group)!,
+        integration: must(integrations.get(group), `the ${group} integration`),
       });
       this.routes.push(route);
       return route;
     };
     for (const route of routes) {
-      add(`Route${routeId(routeKey(route))}`, apigw.HttpRouteKey.with(fullPath(route), apigw.HttpMethod[route.method]), route.group);
+      add(
+        `Route${routeId(routeKey(route))}`,
+        apigw.HttpRouteKey.with(fullPath(route), apigw.HttpMethod[route.method]),
+        route.group,
+      );
     }
     add('RouteDefault', apigw.HttpRouteKey.DEFAULT, DEFAULT_ROUTE_GROUP);
 

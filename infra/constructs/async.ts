@@ -1,8 +1,8 @@
+import { isFifo, QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/top/queues/registry';
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { isFifo, QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
 import { consumerGrants } from '../grants.js';
 import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB } from '../memory.js';
 import { entryExists, queueEntry } from '../paths.js';
@@ -19,10 +19,11 @@ const DLQ_RETENTION = Duration.days(14);
  * A queue's visibility timeout is its consumer's whole budget (queues.ts); the function gets half of it,
  * so a batch that hits the timeout is not redelivered while the first invocation may still be running.
  */
-const consumerTimeout = (visibilityTimeout: number) => Duration.seconds(Math.max(10, Math.floor(visibilityTimeout / 2)));
+const consumerTimeout = (visibilityTimeout: number) =>
+  Duration.seconds(Math.max(10, Math.floor(visibilityTimeout / 2)));
 
 /**
- * One SQS queue and one dead-letter queue per entry of QUEUES (packages/core/src/queues/registry.ts),
+ * One SQS queue and one dead-letter queue per entry of QUEUES (packages/core/src/top/queues/registry.ts),
  * SSE-SQS encrypted and TLS only; consumers are added once the shared resources exist.
  */
 export class Async extends Construct {

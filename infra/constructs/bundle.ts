@@ -90,36 +90,55 @@ function separateSdk() {
     nodePaths: [path.join(REPO_ROOT, 'node_modules')],
   });
   for (const module of SEPARATE_SDK_MODULES)
-    writeFileSync(path.join(dir, module, 'package.json'), JSON.stringify({ name: module, type: 'module', main: 'index.mjs' }));
+    writeFileSync(
+      path.join(dir, module, 'package.json'),
+      JSON.stringify({ name: module, type: 'module', main: 'index.mjs' }),
+    );
   sdkBuild = { dir, metafile };
   return sdkBuild;
 }
 
 /** The output files `file` loads, statically or on first use, transitively (paths as the metafile keys them). */
-export function loadedFiles(metafile: Metafile, file: string, kinds: string[] = ['import-statement', 'dynamic-import'], seen = new Set<string>()): Set<string> {
+export function loadedFiles(
+  metafile: Metafile,
+  file: string,
+  kinds: string[] = ['import-statement', 'dynamic-import'],
+  seen = new Set<string>(),
+): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
-  for (const imp of metafile.outputs[file]?.imports ?? []) if (kinds.includes(imp.kind) && !imp.external) loadedFiles(metafile, imp.path, kinds, seen);
+  for (const imp of metafile.outputs[file]?.imports ?? [])
+    if (kinds.includes(imp.kind) && !imp.external) loadedFiles(metafile, imp.path, kinds, seen);
   return seen;
 }
 
 /** The separately built SDK modules a function's build imports (always with `await import()`). */
 export function sdkModulesImported(metafile: Metafile): string[] {
-  const imports = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && SEPARATE_SDK_MODULES.includes(i.path)));
+  const imports = Object.values(metafile.outputs).flatMap((o) =>
+    o.imports.filter((i) => i.external && SEPARATE_SDK_MODULES.includes(i.path)),
+  );
   const statically = imports.find((i) => i.kind !== 'dynamic-import');
-  if (statically) throw new Error(`${statically.path} is imported statically; load it with await import() (see SEPARATE_SDK_MODULES)`);
+  if (statically)
+    throw new Error(
+      `${statically.path} is imported statically; load it with await import() (see SEPARATE_SDK_MODULES)`,
+    );
   return [...new Set(imports.map((i) => i.path))].sort();
 }
 
 /** Where a separately built SDK module's entry sits in the shared build (a key of its metafile's outputs). */
-export const sdkEntry = (module: string) => path.relative(REPO_ROOT, path.join(separateSdk().dir, module, BUNDLE_ENTRY_FILE));
+export const sdkEntry = (module: string) =>
+  path.relative(REPO_ROOT, path.join(separateSdk().dir, module, BUNDLE_ENTRY_FILE));
 
 /**
  * Builds one function into outdir (index.mjs + chunks), copies the separately built SDK modules it
  * imports into its node_modules/ and its assets beside it. Returns the function's metafile and the
  * SDK modules it ships.
  */
-export function buildFunction(entry: string, outdir: string, assets: string[] = []): { metafile: Metafile; sdkModules: string[] } {
+export function buildFunction(
+  entry: string,
+  outdir: string,
+  assets: string[] = [],
+): { metafile: Metafile; sdkModules: string[] } {
   const { metafile } = buildSync({ ...BUILD_OPTIONS, external: SEPARATE_SDK_MODULES, entryPoints: [entry], outdir });
   const sdkModules = sdkModulesImported(metafile);
   if (sdkModules.length) {
@@ -127,7 +146,10 @@ export function buildFunction(entry: string, outdir: string, assets: string[] = 
     for (const module of sdkModules) {
       cpSync(path.join(sdk.dir, module, 'package.json'), path.join(outdir, SDK_FOLDER, module, 'package.json'));
       for (const file of loadedFiles(sdk.metafile, sdkEntry(module))) {
-        cpSync(path.join(REPO_ROOT, file), path.join(outdir, SDK_FOLDER, path.relative(path.relative(REPO_ROOT, sdk.dir), file)));
+        cpSync(
+          path.join(REPO_ROOT, file),
+          path.join(outdir, SDK_FOLDER, path.relative(path.relative(REPO_ROOT, sdk.dir), file)),
+        );
       }
     }
   }

@@ -1,14 +1,14 @@
+import { TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { tableKeys, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
 
 export interface DataProps {
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
 }
 
-/** The one table, shaped by packages/core/src/db/table.ts (the same shape DynamoDB Local gets). */
+/** The one table, shaped by packages/core/src/kernel/db/table.ts (the same shape DynamoDB Local gets). */
 export class Data extends Construct {
   readonly table: dynamodb.Table;
 

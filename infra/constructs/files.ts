@@ -1,8 +1,8 @@
+import { INBOUND_PREFIX, INBOUND_RAW_DAYS } from '@helpdesk/core/areas/conversations/values';
+import { UPLOAD_PREFIX, UPLOAD_TTL_SECONDS } from '@helpdesk/core/areas/tickets/values';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { INBOUND_PREFIX, INBOUND_RAW_DAYS } from '@helpdesk/core/conversations/values';
-import { UPLOAD_PREFIX, UPLOAD_TTL_SECONDS } from '@helpdesk/core/tickets/values';
 
 export interface FilesProps {
   /** How long server access logs are kept. */

@@ -1,5 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { tableKeys } from '@helpdesk/core/kernel/db/table';
+import type { QueueName } from '@helpdesk/core/top/queues/registry';
 import { CfnResource, type Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -9,8 +11,6 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { tableKeys } from '@helpdesk/core/db/table';
-import type { QueueName } from '@helpdesk/core/queues/registry';
 import type { FunctionGrants } from '../grants.js';
 import { entryExists } from '../paths.js';
 import { buildFolder, buildFunction } from './bundle.js';
@@ -126,10 +126,14 @@ export class HelpdeskFunction extends Construct {
     }
 
     const stack = Stack.of(this);
-    const allow = (actions: string[], resources: string[]) => this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
+    const allow = (actions: string[], resources: string[]) =>
+      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
 
     // The table and each of its indexes by name: no `index/*` wildcard.
-    allow(TABLE_ACTIONS, [shared.table.tableArn, ...tableKeys.gsis.map((g) => `${shared.table.tableArn}/index/${g.name}`)]);
+    allow(TABLE_ACTIONS, [
+      shared.table.tableArn,
+      ...tableKeys.gsis.map((g) => `${shared.table.tableArn}/index/${g.name}`),
+    ]);
 
     for (const queue of grants.send) shared.queues[queue].grantSendMessages(this.role);
 
@@ -159,7 +163,13 @@ export class HelpdeskFunction extends Construct {
     if (grants.scheduler) {
       allow(
         ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
-        [stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${shared.scheduleGroup.scheduleGroupName}/*` })],
+        [
+          stack.formatArn({
+            service: 'scheduler',
+            resource: 'schedule',
+            resourceName: `${shared.scheduleGroup.scheduleGroupName}/*`,
+          }),
+        ],
       );
       shared.schedulerRole.grantPassRole(this.role);
       this.acknowledge(

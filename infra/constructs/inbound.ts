@@ -1,3 +1,4 @@
+import { INBOUND_PREFIX } from '@helpdesk/core/areas/conversations/values';
 import { Aws, type RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -8,7 +9,6 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INBOUND_PREFIX } from '@helpdesk/core/conversations/values';
 
 export interface InboundProps {
   stage: string;
@@ -43,11 +43,25 @@ export class Inbound extends Construct {
       removalPolicy: props.removalPolicy,
     });
     key.addToResourcePolicy(
-      new iam.PolicyStatement({ principals: [SES], actions: ['kms:GenerateDataKey*', 'kms:Decrypt'], resources: ['*'], conditions: sameAccount }),
+      new iam.PolicyStatement({
+        principals: [SES],
+        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+        resources: ['*'],
+        conditions: sameAccount,
+      }),
     );
-    this.topic = new sns.Topic(this, 'Received', { displayName: `helpdesk-${props.stage} received mail`, masterKey: key, enforceSSL: true });
+    this.topic = new sns.Topic(this, 'Received', {
+      displayName: `helpdesk-${props.stage} received mail`,
+      masterKey: key,
+      enforceSSL: true,
+    });
     this.topic.addToResourcePolicy(
-      new iam.PolicyStatement({ principals: [SES], actions: ['sns:Publish'], resources: [this.topic.topicArn], conditions: sameAccount }),
+      new iam.PolicyStatement({
+        principals: [SES],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: sameAccount,
+      }),
     );
     this.topic.addSubscription(new subscriptions.SqsSubscription(props.queue, { rawMessageDelivery: true }));
 

@@ -26,7 +26,7 @@ const EVENTS = [
  * publish only there); a rule forwards this configuration set's events to the sesEvents queue.
  * EventBridge rather than SNS: no topic to encrypt with a customer key that SES, SNS and SQS must all
  * be allowed to use. The SQS message body is the event's `detail`, i.e. the SES event publishing
- * record `{ eventType: 'Bounce', mail: { messageId, tags }, bounce }` (packages/core/src/emails/ses-events.ts).
+ * record `{ eventType: 'Bounce', mail: { messageId, tags }, bounce }` (packages/core/src/areas/emails/ses-events.ts).
  */
 export class Mail extends Construct {
   readonly configurationSet: ses.ConfigurationSet;
@@ -56,7 +56,9 @@ export class Mail extends Construct {
       },
       // Only the SES event itself (`detail`): the same body as SES -> SNS raw delivery, which
       // the sesEvents queue's message schema (queues/messages.ts) accepts as a bare event.
-      targets: [new targets.SqsQueue(props.sesEventsQueue, { message: events.RuleTargetInput.fromEventPath('$.detail') })],
+      targets: [
+        new targets.SqsQueue(props.sesEventsQueue, { message: events.RuleTargetInput.fromEventPath('$.detail') }),
+      ],
     });
   }
 }

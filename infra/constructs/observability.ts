@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -25,7 +25,9 @@ export class Observability extends Construct {
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
-    const action = props.alarmTopicArn ? new actions.SnsAction(sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) : undefined;
+    const action = props.alarmTopicArn
+      ? new actions.SnsAction(sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn))
+      : undefined;
     const alarm = (alarmId: string, description: string, metric: cloudwatch.IMetric, threshold: number) => {
       const a = new cloudwatch.Alarm(this, alarmId, {
         alarmDescription: `helpdesk-${props.stage}: ${description}`,
@@ -48,10 +50,20 @@ export class Observability extends Construct {
         1,
       );
     }
-    alarm('Api5xxAlarm', 'API answered 5xx', props.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }), 5);
+    alarm(
+      'Api5xxAlarm',
+      'API answered 5xx',
+      props.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      5,
+    );
     for (const [name, fn] of Object.entries(props.functions)) {
       alarm(`${name}ErrorsAlarm`, `${name} Lambda errors`, fn.fn.metricErrors({ period: Duration.minutes(5) }), 5);
-      alarm(`${name}ThrottlesAlarm`, `${name} Lambda throttled`, fn.fn.metricThrottles({ period: Duration.minutes(5) }), 1);
+      alarm(
+        `${name}ThrottlesAlarm`,
+        `${name} Lambda throttled`,
+        fn.fn.metricThrottles({ period: Duration.minutes(5) }),
+        1,
+      );
     }
   }
 }

@@ -13,7 +13,7 @@ export interface SchedulesProps {
 
 /**
  * EventBridge Scheduler: one schedule group per stage for the one-time schedules that core's
- * `scheduleOnce` creates (packages/core/src/ports/scheduler.ts), and the role those schedules run as.
+ * `scheduleOnce` creates (packages/core/src/kernel/ports/scheduler.ts), and the role those schedules run as.
  */
 export class Schedules extends Construct {
   readonly group: scheduler.ScheduleGroup;

@@ -11,7 +11,8 @@ import type { AwsCredentialIdentity } from '@aws-sdk/types';
 
 export const defaultProvider = (init: Parameters<typeof fromEnv>[0] = {}) => fromEnv(init);
 
-export const credentialsWillNeedRefresh = (credentials?: AwsCredentialIdentity) => credentials?.expiration !== undefined;
+export const credentialsWillNeedRefresh = (credentials?: AwsCredentialIdentity) =>
+  credentials?.expiration !== undefined;
 
 export const credentialsTreatedAsExpired = (credentials?: AwsCredentialIdentity) =>
   credentials?.expiration !== undefined && credentials.expiration.getTime() - Date.now() < 300_000;

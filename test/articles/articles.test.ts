@@ -5,13 +5,17 @@ import { createTenant, type TenantFixture } from '../support/fixtures.js';
 
 const app = await startTestApp();
 
-const create = (t: TenantFixture, body: Record<string, unknown>, key = t.liveKey) => app.call('POST', '/articles', { key, body });
+const create = (t: TenantFixture, body: Record<string, unknown>, key = t.liveKey) =>
+  app.call('POST', '/articles', { key, body });
 const unique = () => randomBytes(4).toString('hex');
 
 describe('POST /articles', () => {
   it('creates a draft with a slug from the title, a derived excerpt and the full record', async () => {
     const t = await createTenant();
-    const res = await create(t, { title: '  Héllo, Wörld: Getting Started!  ', body: '# Welcome\n\nThis is **the** first article.' });
+    const res = await create(t, {
+      title: '  Héllo, Wörld: Getting Started!  ',
+      body: '# Welcome\n\nThis is **the** first article.',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -100,7 +104,12 @@ describe('GET and PATCH /articles/{articleId}', () => {
 
     const edited = await app.call('PATCH', `/articles/${a.id}`, {
       key: t.liveKey,
-      body: { title: 'Billing questions', slug: 'billing', body: 'Invoices are **yearly**.', excerpt: 'About invoices' },
+      body: {
+        title: 'Billing questions',
+        slug: 'billing',
+        body: 'Invoices are **yearly**.',
+        excerpt: 'About invoices',
+      },
     });
     expect(edited.body).toMatchObject({
       title: 'Billing questions',
@@ -146,7 +155,11 @@ describe('GET and PATCH /articles/{articleId}', () => {
     const t = await createTenant({ projects: ['one', 'two'] });
     const one = { 'Service-Project': 'one' };
     const two = { 'Service-Project': 'two' };
-    const { body: a } = await app.call('POST', '/articles', { key: t.liveKey, headers: one, body: { title: 'Scoped' } });
+    const { body: a } = await app.call('POST', '/articles', {
+      key: t.liveKey,
+      headers: one,
+      body: { title: 'Scoped' },
+    });
     expect((await app.call('GET', `/articles/${a.id}`, { key: t.liveKey, headers: one })).status).toBe(200);
     for (const [key, headers] of [
       [t.liveKey, two],
@@ -157,7 +170,9 @@ describe('GET and PATCH /articles/{articleId}', () => {
       const patch = await app.call('PATCH', `/articles/${a.id}`, { key, headers, body: { title: 'Stolen' } });
       expect(patch.status).toBe(404);
       expect(patch.body.error.code).toBe('not_found');
-      expect((await app.call('POST', `/articles/${a.id}/votes`, { key, headers, body: { helpful: true } })).status).toBe(404);
+      expect(
+        (await app.call('POST', `/articles/${a.id}/votes`, { key, headers, body: { helpful: true } })).status,
+      ).toBe(404);
     }
     expect((await app.call('GET', '/articles/not-a-uuid', { key: t.liveKey, headers: one })).status).toBe(404);
     expect((await app.call('GET', `/articles/${a.id}`, { key: t.liveKey, headers: one })).body.title).toBe('Scoped');
@@ -258,9 +273,15 @@ describe('article categories', () => {
       [t.liveKey, { 'Service-Project': 'two' }],
       [t.sandboxKey, { 'Service-Project': 'one' }],
     ] as const) {
-      expect((await app.call('PATCH', `/article-categories/${cat.id}`, { key, headers, body: { name: 'x' } })).status).toBe(404);
+      expect(
+        (await app.call('PATCH', `/article-categories/${cat.id}`, { key, headers, body: { name: 'x' } })).status,
+      ).toBe(404);
       expect((await app.call('DELETE', `/article-categories/${cat.id}`, { key, headers })).status).toBe(404);
-      const usedElsewhere = await app.call('POST', '/articles', { key, headers, body: { title: 'x', categoryId: cat.id } });
+      const usedElsewhere = await app.call('POST', '/articles', {
+        key,
+        headers,
+        body: { title: 'x', categoryId: cat.id },
+      });
       expect(usedElsewhere.body.error.code).toBe('article.category_not_found');
       expect((await app.call('GET', '/article-categories', { key, headers })).body.categories).toEqual([]);
     }
@@ -272,7 +293,11 @@ describe('POST /articles/{articleId}/votes', () => {
     const t = await createTenant();
     const key = await t.key({ rateLimit: 1000 });
     const { body: a } = await create(t, { title: 'Popular' }, key);
-    const votes = await Promise.all(Array.from({ length: 50 }, (_, i) => app.call('POST', `/articles/${a.id}/votes`, { key, body: { helpful: i % 5 !== 0 } })));
+    const votes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        app.call('POST', `/articles/${a.id}/votes`, { key, body: { helpful: i % 5 !== 0 } }),
+      ),
+    );
     expect(votes.every((v) => v.status === 200)).toBe(true);
     const got = await app.call('GET', `/articles/${a.id}`, { key });
     expect(got.body).toMatchObject({ helpfulYes: 40, helpfulNo: 10, updatedAt: a.updatedAt });
@@ -289,13 +314,17 @@ describe('POST /articles/{articleId}/votes', () => {
 });
 
 describe('GET /articles/search', () => {
-  const search = (t: TenantFixture, query: Record<string, string | number>, key = t.liveKey) => app.call('GET', '/articles/search', { key, query });
+  const search = (t: TenantFixture, query: Record<string, string | number>, key = t.liveKey) =>
+    app.call('GET', '/articles/search', { key, query });
   const ids = (res: { body: { results: { id: string }[] } }) => res.body.results.map((r) => r.id);
 
   it('finds published articles by a body word, a prefix and one typo, never drafts', async () => {
     const t = await createTenant();
     const word = `zephyr${unique()}`;
-    const { body: a } = await create(t, { title: 'Configuring webhooks', body: `Webhooks deliver the ${word} payload to your server.` });
+    const { body: a } = await create(t, {
+      title: 'Configuring webhooks',
+      body: `Webhooks deliver the ${word} payload to your server.`,
+    });
     await create(t, { title: 'Secret draft', body: `Draft about the ${word} payload.` });
     await app.drain();
     expect((await search(t, { q: word })).body).toEqual({ results: [], query: word, count: 0 });
@@ -313,7 +342,10 @@ describe('GET /articles/search', () => {
           excerpt: expect.stringContaining('Webhooks deliver'),
           categoryId: null,
           publishedAt: expect.any(String),
-          highlight: { title: 'Configuring webhooks', excerpt: expect.stringContaining(`the <em>${word}</em> payload`) },
+          highlight: {
+            title: 'Configuring webhooks',
+            excerpt: expect.stringContaining(`the <em>${word}</em> payload`),
+          },
         },
       ],
       query: word,
@@ -328,8 +360,21 @@ describe('GET /articles/search', () => {
   it('ranks title matches first, filters by category slug and bounds limit', async () => {
     const t = await createTenant();
     const { body: cat } = await app.call('POST', '/article-categories', { key: t.liveKey, body: { name: 'Accounts' } });
-    const inBody = (await create(t, { title: 'General help', body: 'You can change the password from settings. '.repeat(3), status: 'published' })).body;
-    const inTitle = (await create(t, { title: 'Password reset', body: 'Use the link in the email.', status: 'published', categoryId: cat.id })).body;
+    const inBody = (
+      await create(t, {
+        title: 'General help',
+        body: 'You can change the password from settings. '.repeat(3),
+        status: 'published',
+      })
+    ).body;
+    const inTitle = (
+      await create(t, {
+        title: 'Password reset',
+        body: 'Use the link in the email.',
+        status: 'published',
+        categoryId: cat.id,
+      })
+    ).body;
     await app.drain();
     expect(ids(await search(t, { q: 'password' }))).toEqual([inTitle.id, inBody.id]);
     expect(ids(await search(t, { q: 'password', category: 'accounts' }))).toEqual([inTitle.id]);
@@ -352,9 +397,15 @@ describe('GET /articles/search', () => {
         status: 'published',
       })
     ).body;
-    const del = (await create(t, { title: 'Delete mail', body: 'Sending a deleted mail to the trash: select the mails, then delete.', status: 'published' }))
+    const del = (
+      await create(t, {
+        title: 'Delete mail',
+        body: 'Sending a deleted mail to the trash: select the mails, then delete.',
+        status: 'published',
+      })
+    ).body;
+    const send = (await create(t, { title: 'Send invoices', body: 'Invoices are sent monthly.', status: 'published' }))
       .body;
-    const send = (await create(t, { title: 'Send invoices', body: 'Invoices are sent monthly.', status: 'published' })).body;
     await app.drain();
     // Stop words ("I want to ... all ... from my") must not make the long article the only answer.
     expect(ids(await search(t, { q: 'I want to delete all mail from my account' }))[0]).toBe(del.id);
@@ -365,7 +416,10 @@ describe('GET /articles/search', () => {
     // Two letters are no prefix: "de" alone finds nothing.
     expect(ids(await search(t, { q: 'de' }))).toEqual([]);
     const hit = (await search(t, { q: 'delete' })).body.results[0];
-    expect(hit.highlight).toEqual({ title: '<em>Delete</em> mail', excerpt: expect.stringContaining('<em>deleted</em>') });
+    expect(hit.highlight).toEqual({
+      title: '<em>Delete</em> mail',
+      excerpt: expect.stringContaining('<em>deleted</em>'),
+    });
   });
 
   it('keeps search per project and environment', async () => {

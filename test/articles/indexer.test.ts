@@ -1,9 +1,9 @@
+import { Article, IndexPending, SearchIndexState } from '@helpdesk/core/areas/articles/entities';
+import { indexArticles } from '@helpdesk/core/areas/articles/search-indexer';
+import { snapshotKeys } from '@helpdesk/core/areas/articles/search-snapshot';
+import { deleteObjects } from '@helpdesk/core/kernel/ports/blob-store';
+import { isFifo } from '@helpdesk/core/top/queues/registry';
 import { describe, expect, it } from 'vitest';
-import { Article, IndexPending, SearchIndexState } from '@helpdesk/core/articles/entities';
-import { isFifo } from '@helpdesk/core/queues/registry';
-import { indexArticles } from '@helpdesk/core/articles/search-indexer';
-import { snapshotKeys } from '@helpdesk/core/articles/search-snapshot';
-import { deleteObjects } from '@helpdesk/core/ports/blob-store';
 import { startTestApp } from '../support/app.js';
 import { testResources } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
@@ -15,7 +15,10 @@ async function quietlyPublished(t: TenantFixture, count: number, word: string) {
   const tenant = { projectId: t.projects.main!.id, env: 'live' as const };
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const { body } = await app.call('POST', '/articles', { key: t.liveKey, body: { title: `Note ${i}`, body: `${word} number ${i}` } });
+    const { body } = await app.call('POST', '/articles', {
+      key: t.liveKey,
+      body: { title: `Note ${i}`, body: `${word} number ${i}` },
+    });
     await Article.patch({ ...tenant, articleId: body.id })
       .set({ status: 'published', publishedAt: new Date().toISOString() })
       .go();
@@ -25,7 +28,13 @@ async function quietlyPublished(t: TenantFixture, count: number, word: string) {
 }
 
 const searchIds = async (t: TenantFixture, q: string, mode = 'keyword') =>
-  ((await app.call('GET', '/articles/search', { key: t.liveKey, query: { q, mode, limit: 100 } })).body.results as { id: string }[]).map((r) => r.id).sort();
+  (
+    (await app.call('GET', '/articles/search', { key: t.liveKey, query: { q, mode, limit: 100 } })).body.results as {
+      id: string;
+    }[]
+  )
+    .map((r) => r.id)
+    .sort();
 
 describe('indexArticles', () => {
   it('loses no article when indexers of one project run concurrently', async () => {
@@ -71,7 +80,10 @@ describe('serialized, coalesced indexing', () => {
     const count = 40;
     await Promise.all(
       Array.from({ length: count }, (_, i) =>
-        app.call('POST', '/articles', { key: t.liveKey, body: { title: `Burst ${i}`, body: `quasar article ${i}`, status: 'published' } }),
+        app.call('POST', '/articles', {
+          key: t.liveKey,
+          body: { title: `Burst ${i}`, body: `quasar article ${i}`, status: 'published' },
+        }),
       ),
     );
     await app.drain();

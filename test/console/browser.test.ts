@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
@@ -21,7 +21,8 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
   let ticketUrl: string;
   let previousBaseUrl: string | undefined;
 
-  const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).click();
+  const nav = (page: Page, name: string) =>
+    page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).click();
   const shot = async (page: Page, name: string) => {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
   };
@@ -78,7 +79,9 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await shot(page, 'sign-in');
     await context.close();
     admin = await signIn(adminEmail);
-    await expect(admin.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(await admin.page.locator('a.brand').innerText());
+    await expect(admin.page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(
+      await admin.page.locator('a.brand').innerText(),
+    );
     await expect(admin.page.locator('header').innerText()).resolves.toContain('Ada Admin');
     await shot(admin.page, 'overview');
   });
@@ -104,7 +107,10 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Switch' }).click();
     await page.locator('.sandbox-banner').waitFor();
     const to = address('reader');
-    const sent = await app.call('POST', '/emails/send', { key: sandboxKey, body: { to, subject: 'Welcome aboard', body: 'Hello **there**, welcome.' } });
+    const sent = await app.call('POST', '/emails/send', {
+      key: sandboxKey,
+      body: { to, subject: 'Welcome aboard', body: 'Hello **there**, welcome.' },
+    });
     expect(sent.status).toBe(200);
     await app.drain();
     await nav(page, 'Emails');
@@ -123,7 +129,10 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
   it('sends a webhook test and shows its delivery', async () => {
     const { page } = admin;
     const receiver = await startReceiver();
-    const hook = await app.call('POST', '/webhooks', { key: sandboxKey, body: { url: receiver.url, events: ['ticket.created'] } });
+    const hook = await app.call('POST', '/webhooks', {
+      key: sandboxKey,
+      body: { url: receiver.url, events: ['ticket.created'] },
+    });
     expect(hook.status).toBe(200);
     await nav(page, 'Webhooks');
     await page.getByRole('link', { name: receiver.url }).click();
@@ -137,7 +146,10 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
 
   it('lists a log issue and changes its status', async () => {
     const { page } = admin;
-    await app.call('POST', '/logs', { key: sandboxKey, body: { events: [{ level: 'error', message: 'Checkout crashed', scope: 'shop' }] } });
+    await app.call('POST', '/logs', {
+      key: sandboxKey,
+      body: { events: [{ level: 'error', message: 'Checkout crashed', scope: 'shop' }] },
+    });
     await app.drain();
     await nav(page, 'Log issues');
     await shot(page, 'issues');
@@ -193,7 +205,9 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
   });
 
   it('keeps an agent out of the keys page', async () => {
-    const agent = await signIn((await tenant.member({ email: address('agent'), name: 'Andy Agent', role: 'agent' })).email);
+    const agent = await signIn(
+      (await tenant.member({ email: address('agent'), name: 'Andy Agent', role: 'agent' })).email,
+    );
     expect(await agent.page.getByRole('navigation').getByRole('link', { name: 'API keys' }).count()).toBe(0);
     const res = await agent.page.goto(`${app.url}/console/keys`);
     expect(res?.status()).toBe(403);
@@ -204,10 +218,17 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     const other = await createTenant();
     const outsider = await signIn((await other.member({ email: address('outsider'), role: 'admin' })).email);
     const { page } = outsider;
-    for (const path of ['/console/tickets', '/console/emails', '/console/webhooks', '/console/issues', '/console/keys']) {
+    for (const path of [
+      '/console/tickets',
+      '/console/emails',
+      '/console/webhooks',
+      '/console/issues',
+      '/console/keys',
+    ]) {
       await page.goto(app.url + path);
       const text = await page.content();
-      for (const secretOrName of ['Refund please', 'Welcome aboard', 'Checkout crashed', sandboxKey.slice(0, 15)]) expect(text).not.toContain(secretOrName);
+      for (const secretOrName of ['Refund please', 'Welcome aboard', 'Checkout crashed', sandboxKey.slice(0, 15)])
+        expect(text).not.toContain(secretOrName);
     }
     expect((await page.goto(ticketUrl))?.status()).toBe(404);
     await outsider.context.close();
@@ -215,7 +236,10 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
 
   it('refuses a state-changing request without the CSRF token, then signs out', async () => {
     const { context, page } = admin;
-    const forged = await context.request.post(`${app.url}/console/switch`, { form: { projectId: tenant.projects.main!.id, env: 'sandbox' }, maxRedirects: 0 });
+    const forged = await context.request.post(`${app.url}/console/switch`, {
+      form: { projectId: tenant.projects.main!.id, env: 'sandbox' },
+      maxRedirects: 0,
+    });
     expect(forged.status()).toBe(403);
     await page.goto(`${app.url}/console`);
     expect(await page.locator('.sandbox-banner').count()).toBe(0);

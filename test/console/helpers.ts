@@ -38,7 +38,12 @@ export class ConsoleClient {
     const headers: Record<string, string> = {};
     if (this.cookie) headers.cookie = this.cookie;
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(this.app.url + path, { method, headers, body: form ? new URLSearchParams(form).toString() : undefined, redirect: 'manual' });
+    const res = await fetch(this.app.url + path, {
+      method,
+      headers,
+      body: form ? new URLSearchParams(form).toString() : undefined,
+      redirect: 'manual',
+    });
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) {
       const value = /console_session=([^;]*)/.exec(setCookie)?.[1];

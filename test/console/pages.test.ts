@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
@@ -46,10 +45,22 @@ describe('console pages over HTTP: roles and tenancy', () => {
     receiver = await startReceiver();
     const customer = address('customer');
     const made = await Promise.all([
-      app.call('POST', '/emails/send', { key, body: { to: address('to'), subject: 'Hello <b>there</b>', body: 'Plain *body*' } }),
-      app.call('POST', '/webhooks', { key, body: { url: receiver.url, events: ['ticket.created', 'ticket.resolved'] } }),
-      app.call('POST', '/tickets', { key, body: { subject: 'Cannot log in', body: 'Password refused.', customer: { email: customer, name: 'Cleo' } } }),
-      app.call('POST', '/logs', { key, body: { events: [{ level: 'error', message: 'Payment provider timed out', scope: 'billing' }] } }),
+      app.call('POST', '/emails/send', {
+        key,
+        body: { to: address('to'), subject: 'Hello <b>there</b>', body: 'Plain *body*' },
+      }),
+      app.call('POST', '/webhooks', {
+        key,
+        body: { url: receiver.url, events: ['ticket.created', 'ticket.resolved'] },
+      }),
+      app.call('POST', '/tickets', {
+        key,
+        body: { subject: 'Cannot log in', body: 'Password refused.', customer: { email: customer, name: 'Cleo' } },
+      }),
+      app.call('POST', '/logs', {
+        key,
+        body: { events: [{ level: 'error', message: 'Payment provider timed out', scope: 'billing' }] },
+      }),
       app.call('POST', '/articles', { key, body: { title: 'Resetting your password', body: 'Use the link.' } }),
     ]);
     for (const res of made) expect(res.status, res.text).toBe(200);
@@ -57,7 +68,13 @@ describe('console pages over HTTP: roles and tenancy', () => {
     await app.drain();
     const issues = await app.call('GET', '/log-issues', { key });
     expect(issues.body.issues).toHaveLength(1);
-    return { emailId: email!.body.id, webhookId: hook!.body.id, ticketId: ticket!.body.id, issueId: issues.body.issues[0].id, customer };
+    return {
+      emailId: email!.body.id,
+      webhookId: hook!.body.id,
+      ticketId: ticket!.body.id,
+      issueId: issues.body.issues[0].id,
+      customer,
+    };
   }
 
   const idRoutes = () =>
@@ -88,8 +105,12 @@ describe('console pages over HTTP: roles and tenancy', () => {
   });
 
   it('answers 404 for a live record while the member is in sandbox', async () => {
-    const sandbox = await new ConsoleClient(app).signIn((await tenant.member({ email: address('sbx'), role: 'admin' })).email);
-    expect((await sandbox.post('/console/switch', { projectId: tenant.projects.main!.id, env: 'sandbox' })).status).toBe(303);
+    const sandbox = await new ConsoleClient(app).signIn(
+      (await tenant.member({ email: address('sbx'), role: 'admin' })).email,
+    );
+    expect(
+      (await sandbox.post('/console/switch', { projectId: tenant.projects.main!.id, env: 'sandbox' })).status,
+    ).toBe(303);
     for (const [_method, path] of idRoutes().filter(([m]) => m === 'GET')) {
       expect((await sandbox.get(path)).status, path).toBe(404);
     }
@@ -119,7 +140,9 @@ describe('console pages over HTTP: roles and tenancy', () => {
 
   it('sends a webhook test and lists its delivery; rotating shows the new secret once', async () => {
     const before = receiver.requests.length;
-    expect((await admin.post(`/console/webhooks/${ids.webhookId}/test`, { event: 'ticket.resolved' })).status).toBe(303);
+    expect((await admin.post(`/console/webhooks/${ids.webhookId}/test`, { event: 'ticket.resolved' })).status).toBe(
+      303,
+    );
     await app.drain();
     expect(receiver.requests.slice(before).map((r) => r.json.event)).toEqual(['ticket.resolved']);
     const page = await admin.get(`/console/webhooks/${ids.webhookId}`);
@@ -132,8 +155,12 @@ describe('console pages over HTTP: roles and tenancy', () => {
   it('lets an agent answer a ticket (mailed), add an internal note (not mailed) and change its properties', async () => {
     const t = `/console/tickets/${ids.ticketId}`;
     expect((await agent.post(`${t}/messages`, { body: 'Try resetting it.', visibility: 'public' })).status).toBe(303);
-    expect((await agent.post(`${t}/messages`, { body: 'Customer seems confused', visibility: 'internal' })).status).toBe(303);
-    expect((await agent.post(`${t}/update`, { status: 'pending', priority: 'high', assignedTo: agentId })).status).toBe(303);
+    expect(
+      (await agent.post(`${t}/messages`, { body: 'Customer seems confused', visibility: 'internal' })).status,
+    ).toBe(303);
+    expect((await agent.post(`${t}/update`, { status: 'pending', priority: 'high', assignedTo: agentId })).status).toBe(
+      303,
+    );
     await app.drain();
     const page = await agent.get(t);
     expect(page.text).toMatch(/class="msg staff internal"[^>]*>[\s\S]*Customer seems confused/);
@@ -216,7 +243,12 @@ describe('console pages over HTTP: roles and tenancy', () => {
     expect(page.text).not.toContain('data-key-id');
     expect((await agent.post('/console/keys', { env: 'live' })).status).toBe(403);
     expect((await agent.get('/console')).text).not.toContain('href="/console/keys"');
-    for (const path of ['/console/emails', '/console/webhooks', `/console/webhooks/${ids.webhookId}`, `/console/emails/${ids.emailId}`]) {
+    for (const path of [
+      '/console/emails',
+      '/console/webhooks',
+      `/console/webhooks/${ids.webhookId}`,
+      `/console/emails/${ids.emailId}`,
+    ]) {
       expect((await agent.get(path)).status, path).toBe(403);
     }
     expect((await agent.post(`/console/webhooks/${ids.webhookId}/test`)).status).toBe(403);

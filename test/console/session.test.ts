@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { env } from '@helpdesk/core/kernel/config';
+import { ConsoleSignIn } from '@helpdesk/core/top/console/entities';
+import { sha256 } from '@helpdesk/core/top/console/session';
+import { SIGN_IN_LIMITS } from '@helpdesk/core/top/console/sign-in';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConsoleSignIn } from '@helpdesk/core/console/entities';
-import { sha256 } from '@helpdesk/core/console/session';
-import { SIGN_IN_LIMITS } from '@helpdesk/core/console/sign-in';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { ConsoleClient, mailsTo, signInLinkPath } from './helpers.js';
-import { env } from '@helpdesk/core/config';
-import { setEnv } from '../support/env.js';
 
 const address = (p = 'member') => `${p}-${randomBytes(5).toString('hex')}@example.com`;
 
@@ -139,7 +139,9 @@ describe('console sign-in, sessions and CSRF', () => {
     // Earlier tests of this file asked from this IP too, within this minute or the last: count until refused.
     const statuses: number[] = [];
     for (let i = 0; i <= SIGN_IN_LIMITS.perIp; i++) {
-      statuses.push((await new ConsoleClient(app).request('POST', '/console/sign-in', { email: address('nobody') })).status);
+      statuses.push(
+        (await new ConsoleClient(app).request('POST', '/console/sign-in', { email: address('nobody') })).status,
+      );
       if (statuses.at(-1) === 429) break;
     }
     expect(statuses.at(-1)).toBe(429);

@@ -1,20 +1,25 @@
-import { events } from '../tickets/event-spy.js';
 import { randomUUID } from 'node:crypto';
-import nodemailer from 'nodemailer';
-import { describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { reindexProjects } from '@helpdesk/core/auth/accounts';
-import { Project } from '@helpdesk/core/auth/entities';
-import { tenantOfProject } from '@helpdesk/core/auth/tenant';
-import { replyAddress } from '@helpdesk/core/conversations/address';
-import { documentClient } from '@helpdesk/core/db/client';
-import { MAX_INBOUND_BYTES } from '@helpdesk/core/conversations/inbound';
-import { enqueue } from '@helpdesk/core/ports/queue';
-import { putObject } from '@helpdesk/core/ports/blob-store';
+import { MAX_INBOUND_BYTES } from '@helpdesk/core/areas/conversations/inbound';
+import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
+import { reindexProjects } from '@helpdesk/core/identity/accounts';
+import { Project } from '@helpdesk/core/identity/entities';
+import { tenantOfProject } from '@helpdesk/core/identity/tenant';
+import { documentClient } from '@helpdesk/core/kernel/db/client';
+import { replyAddress } from '@helpdesk/core/kernel/mail/reply-address';
+import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
+import { enqueue } from '@helpdesk/core/kernel/ports/queue';
+import nodemailer from 'nodemailer';
+import { describe, expect, it, vi } from 'vitest';
 import { mailsTo, type StoredMail } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { events } from '../tickets/event-spy.js';
 import { createTicket, customerEmail } from '../tickets/helpers.js';
+
+vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) =>
+  (await import('../tickets/event-spy.js')).spiedEmitter(original),
+);
 
 const app = await startTestApp();
 const smtp = nodemailer.createTransport({ host: app.smtp.host, port: app.smtp.port, secure: false, ignoreTLS: true });
@@ -40,7 +45,10 @@ const send = (mail: Sent) => smtp.sendMail({ subject: 'Re: your ticket', ...mail
 async function answeredTicket(t: TenantFixture, key = t.liveKey) {
   const email = customerEmail();
   const ticket = await createTicket(app, key, { subject: 'Printer on fire', customer: { email, name: 'Ada' } });
-  const reply = await app.call('POST', `/tickets/${ticket.id}/messages`, { key, body: { body: 'Have you tried turning it off?' } });
+  const reply = await app.call('POST', `/tickets/${ticket.id}/messages`, {
+    key,
+    body: { body: 'Have you tried turning it off?' },
+  });
   expect(reply.status).toBe(200);
   await app.drain();
   const [mail] = (await mailsTo(email)) as Stored[];
@@ -48,7 +56,8 @@ async function answeredTicket(t: TenantFixture, key = t.liveKey) {
 }
 
 const detail = async (key: string, id: string) => (await app.call('GET', `/tickets/${id}`, { key })).body;
-const ticketsOf = async (key: string) => (await app.call('GET', '/tickets', { key, query: { limit: 100 } })).body.tickets as { id: string; subject: string }[];
+const ticketsOf = async (key: string) =>
+  (await app.call('GET', '/tickets', { key, query: { limit: 100 } })).body.tickets as { id: string; subject: string }[];
 
 describe('outbound: ticket mails can be answered', () => {
   it('a staff reply goes out with a signed Reply-To, threading headers and a link to the ticket page', async () => {
@@ -77,15 +86,18 @@ describe('inbound: mail becomes customer messages', () => {
     const d = await detail(t.liveKey, ticket.id);
     const last = d.messages.at(-1);
     expect(last).toMatchObject({ senderType: 'customer', visibility: 'public', body: 'Yes, it is still on fire.' });
-    expect(last.attachments).toEqual([expect.objectContaining({ fileName: 'fire.txt', mimeType: 'text/plain', fileSize: 5 })]);
+    expect(last.attachments).toEqual([
+      expect.objectContaining({ fileName: 'fire.txt', mimeType: 'text/plain', fileSize: 5 }),
+    ]);
     expect(await (await fetch(last.attachments[0].url)).text()).toBe('smoke');
     expect(d).toMatchObject({ status: 'open', lastSenderType: 'customer' });
     const awaiting = await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: true } });
     expect(awaiting.body.tickets.map((r: { id: string }) => r.id)).toContain(ticket.id);
-    expect(events.filter((e) => e.name === 'message.received' && e.data.ticket.id === ticket.id).map((e) => e.data.message.senderType)).toEqual([
-      'staff',
-      'customer',
-    ]);
+    expect(
+      events
+        .filter((e) => e.name === 'message.received' && e.data.ticket.id === ticket.id)
+        .map((e) => e.data.message.senderType),
+    ).toEqual(['staff', 'customer']);
   });
 
   it('threads the next staff reply under the customer mail (In-Reply-To, References)', async () => {
@@ -94,20 +106,26 @@ describe('inbound: mail becomes customer messages', () => {
     const customerId = `<${randomUUID()}@mail.example.com>`;
     await send({ from: email, to: mail!.replyTo![0]!, text: 'Still broken.', messageId: customerId });
     await app.drain();
-    await app.call('POST', `/tickets/${ticket.id}/messages`, { key: t.liveKey, body: { body: 'Sending a technician.' } });
+    await app.call('POST', `/tickets/${ticket.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'Sending a technician.' },
+    });
     await app.drain();
     const mails = (await mailsTo(email)) as Stored[];
     const second = mails.find((m) => m.body.text?.includes('technician'));
     const headers = Object.fromEntries((second!.headers ?? []).map((h) => [h.name, h.value]));
     expect(headers['In-Reply-To']).toBe(customerId);
-    expect(headers.References!.split(' ')).toEqual(expect.arrayContaining([`<thread.${ticket.id}@inbound.helpdesk.local>`, customerId]));
+    expect(headers.References!.split(' ')).toEqual(
+      expect.arrayContaining([`<thread.${ticket.id}@inbound.helpdesk.local>`, customerId]),
+    );
   });
 
   it('adds one message for the same mail delivered twice', async () => {
     const t = await createTenant();
     const { ticket, email, mail } = await answeredTicket(t);
     const messageId = `<${randomUUID()}@mail.example.com>`;
-    for (let i = 0; i < 2; i++) await send({ from: email, to: mail!.replyTo![0]!, text: 'Only once please.', messageId });
+    for (let i = 0; i < 2; i++)
+      await send({ from: email, to: mail!.replyTo![0]!, text: 'Only once please.', messageId });
     await app.drain();
     const d = await detail(t.liveKey, ticket.id);
     expect(d.messages.filter((m: { body: string }) => m.body === 'Only once please.')).toHaveLength(1);
@@ -120,7 +138,12 @@ describe('inbound: mail becomes customer messages', () => {
     expect(inboundAddress).toMatch(/^main\.[a-z2-7]{26}@inbound\.helpdesk\.local$/);
     expect(sandboxInboundAddress).toBe(inboundAddress.replace('@', '+sandbox@'));
     const email = customerEmail();
-    await send({ from: `Grace Hopper <${email}>`, to: inboundAddress, subject: 'Bug in the compiler', html: '<p>There is a <b>moth</b> in relay 70.</p>' });
+    await send({
+      from: `Grace Hopper <${email}>`,
+      to: inboundAddress,
+      subject: 'Bug in the compiler',
+      html: '<p>There is a <b>moth</b> in relay 70.</p>',
+    });
     await app.drain();
     const opened = (await ticketsOf(t.liveKey)).find((r) => r.subject === 'Bug in the compiler');
     expect(opened).toBeDefined();
@@ -145,7 +168,13 @@ describe('inbound: mail becomes customer messages', () => {
     await send({ from: email, to: mail!.replyTo![0]!, text: 'First answer.', messageId: first });
     await app.drain();
     const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
-    await send({ from: email, to: inbound, text: 'Second answer, to the shared address.', inReplyTo: first, references: first });
+    await send({
+      from: email,
+      to: inbound,
+      text: 'Second answer, to the shared address.',
+      inReplyTo: first,
+      references: first,
+    });
     await app.drain();
     const d = await detail(t.liveKey, ticket.id);
     expect(d.messages.map((m: { body: string }) => m.body)).toContain('Second answer, to the shared address.');
@@ -188,7 +217,7 @@ describe('inbound: mail becomes customer messages', () => {
     // SES marked it spam: stored and notified, but dropped.
     const key = `inbound/${randomUUID()}`;
     await putObject(key, `From: ${email}\r\nTo: ${to}\r\nSubject: spam\r\n\r\nBuy now.`, 'message/rfc822');
-    await enqueue('inbound', {
+    await enqueue(inboundQueue, {
       notificationType: 'Received',
       mail: { messageId: randomUUID() },
       receipt: {
@@ -207,8 +236,12 @@ describe('inbound: mail becomes customer messages', () => {
   it('refuses mail over the limit with SMTP 552, and mail for other domains with 550', async () => {
     const t = await createTenant();
     const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
-    await expect(send({ from: customerEmail(), to: inbound, text: 'x'.repeat(MAX_INBOUND_BYTES + 1024) })).rejects.toMatchObject({ responseCode: 552 });
-    await expect(send({ from: customerEmail(), to: 'someone@example.org', text: 'hi' })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(
+      send({ from: customerEmail(), to: inbound, text: 'x'.repeat(MAX_INBOUND_BYTES + 1024) }),
+    ).rejects.toMatchObject({ responseCode: 552 });
+    await expect(send({ from: customerEmail(), to: 'someone@example.org', text: 'hi' })).rejects.toMatchObject({
+      responseCode: 550,
+    });
   });
 });
 
@@ -217,7 +250,10 @@ describe('projects created before the by-id index', () => {
     const t = await createTenant();
     const projectId = t.projects.main!.id;
     // As an older version wrote it: no by-id index keys.
-    const { TableName, Key } = Project.get({ accountId: t.accountId, projectId }).params() as { TableName: string; Key: Record<string, string> };
+    const { TableName, Key } = Project.get({ accountId: t.accountId, projectId }).params() as {
+      TableName: string;
+      Key: Record<string, string>;
+    };
     await documentClient.send(new UpdateCommand({ TableName, Key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk' }));
     expect(await tenantOfProject(projectId, 'live')).toBeUndefined();
     expect(await reindexProjects()).toBeGreaterThanOrEqual(1);
@@ -238,7 +274,7 @@ describe('mail the parser can barely read', () => {
     for (const [i, raw] of raws.entries()) {
       const key = `inbound/garbage-${randomUUID()}`;
       await putObject(key, raw, 'message/rfc822');
-      await enqueue('inbound', {
+      await enqueue(inboundQueue, {
         notificationType: 'Received',
         mail: { messageId: `garbage-${i}-${randomUUID()}` },
         receipt: {

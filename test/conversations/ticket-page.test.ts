@@ -1,19 +1,29 @@
-import { events } from '../tickets/event-spy.js';
-import { describe, expect, it } from 'vitest';
-import { ticketPageLink } from '@helpdesk/core/conversations/ticket-link';
-import { PAGE_POSTS_PER_MINUTE } from '@helpdesk/core/conversations/values';
-import { signToken } from '@helpdesk/core/links/signed';
+import { PAGE_POSTS_PER_MINUTE } from '@helpdesk/core/areas/conversations/values';
+import { signToken } from '@helpdesk/core/kernel/links/signed';
+import { ticketPageLink } from '@helpdesk/core/kernel/links/ticket-page';
+import { describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { events } from '../tickets/event-spy.js';
 import { createTicket, customerEmail } from '../tickets/helpers.js';
+
+vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) =>
+  (await import('../tickets/event-spy.js')).spiedEmitter(original),
+);
 
 const app = await startTestApp();
 
 /** A ticket with a staff reply and an internal note, and its page path. */
 async function ticketWithPage(t: TenantFixture) {
   const ticket = await createTicket(app, t.liveKey, { subject: 'Lost parcel', customer: { email: customerEmail() } });
-  await app.call('POST', `/tickets/${ticket.id}/messages`, { key: t.liveKey, body: { body: 'We are looking into it.' } });
-  await app.call('POST', `/tickets/${ticket.id}/messages`, { key: t.liveKey, body: { body: 'Courier is useless', visibility: 'internal' } });
+  await app.call('POST', `/tickets/${ticket.id}/messages`, {
+    key: t.liveKey,
+    body: { body: 'We are looking into it.' },
+  });
+  await app.call('POST', `/tickets/${ticket.id}/messages`, {
+    key: t.liveKey,
+    body: { body: 'Courier is useless', visibility: 'internal' },
+  });
   const link = ticketPageLink({ projectId: t.projects.main!.id, env: 'live' }, ticket.id);
   return { ticket, path: new URL(link).pathname };
 }
@@ -51,11 +61,21 @@ describe("the customer's ticket page", () => {
     expect(detail).toMatchObject({ status: 'open', lastSenderType: 'customer' });
     const last = detail.messages.at(-1);
     expect(last).toMatchObject({ senderType: 'customer', body: 'Here is the receipt.' });
-    expect(last.attachments).toEqual([expect.objectContaining({ fileName: 'receipt.pdf', mimeType: 'application/pdf', fileSize: 13 })]);
-    expect(events.some((e) => e.name === 'message.received' && e.data.message.id === last.id && e.data.message.senderType === 'customer')).toBe(true);
+    expect(last.attachments).toEqual([
+      expect.objectContaining({ fileName: 'receipt.pdf', mimeType: 'application/pdf', fileSize: 13 }),
+    ]);
+    expect(
+      events.some(
+        (e) =>
+          e.name === 'message.received' && e.data.message.id === last.id && e.data.message.senderType === 'customer',
+      ),
+    ).toBe(true);
 
     const json = await app.call('POST', path, {
-      body: { body: 'And a photo.', attachments: [{ fileName: 'p.png', mimeType: 'image/png', content: Buffer.from('png').toString('base64') }] },
+      body: {
+        body: 'And a photo.',
+        attachments: [{ fileName: 'p.png', mimeType: 'image/png', content: Buffer.from('png').toString('base64') }],
+      },
     });
     expect(json.status).toBe(200);
     expect(json.body.messages.at(-1)).toMatchObject({
@@ -82,14 +102,19 @@ describe("the customer's ticket page", () => {
     const token = path.split('/').at(-1)!;
     const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await app.call('GET', `/api/v1/public/tickets/${forged}`)).status).toBe(404);
-    expect((await app.call('GET', `/api/v1/public/tickets/${forged}`, { headers: { accept: 'application/json' } })).body.error.code).toBe('not_found');
+    expect(
+      (await app.call('GET', `/api/v1/public/tickets/${forged}`, { headers: { accept: 'application/json' } })).body
+        .error.code,
+    ).toBe('not_found');
     // A feedback link's token (kind c) names the same ids but another purpose.
     const other = signToken(['c', t.projects.main!.id, 'live', ticket.id]);
     expect((await app.call('GET', `/api/v1/public/tickets/${other}`)).status).toBe(404);
     // Another project's id in a signed token: not this tenant's ticket.
     const elsewhere = await createTenant();
     const foreign = signToken(['t', elsewhere.projects.main!.id, 'live', ticket.id]);
-    expect((await app.call('GET', `/api/v1/public/tickets/${foreign}`, { headers: { accept: 'application/json' } })).status).toBe(404);
+    expect(
+      (await app.call('GET', `/api/v1/public/tickets/${foreign}`, { headers: { accept: 'application/json' } })).status,
+    ).toBe(404);
     expect((await app.call('POST', `/api/v1/public/tickets/${foreign}`, { body: { body: 'hi' } })).status).toBe(404);
     await app.call('DELETE', `/tickets/${ticket.id}`, { key: t.liveKey });
     expect((await app.call('GET', path)).status).toBe(404);
@@ -99,7 +124,8 @@ describe("the customer's ticket page", () => {
     const t = await createTenant();
     const { path } = await ticketWithPage(t);
     const statuses: number[] = [];
-    for (let i = 0; i <= PAGE_POSTS_PER_MINUTE; i++) statuses.push((await app.call('POST', path, { body: { body: `Answer ${i}` } })).status);
+    for (let i = 0; i <= PAGE_POSTS_PER_MINUTE; i++)
+      statuses.push((await app.call('POST', path, { body: { body: `Answer ${i}` } })).status);
     expect(statuses.slice(0, PAGE_POSTS_PER_MINUTE).every((s) => s === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
   });
@@ -115,7 +141,10 @@ describe("the customer's ticket page refuses bad input with a 4xx", () => {
     form.append('file', new Blob(['two']), 'two.txt');
     expect((await app.call('POST', path, { rawBody: form })).status).toBe(200);
     const detail = (await app.call('GET', `/tickets/${ticket.id}`, { key: t.liveKey })).body;
-    expect(detail.messages.at(-1).attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['one.txt', 'two.txt']);
+    expect(detail.messages.at(-1).attachments.map((a: { fileName: string }) => a.fileName)).toEqual([
+      'one.txt',
+      'two.txt',
+    ]);
   });
 
   it('answers 422 (never 500) for a text field named file, too many files, an empty answer or a non-object body', async () => {

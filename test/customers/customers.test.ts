@@ -47,7 +47,10 @@ describe('POST /customers and GET /customers/{id}', () => {
     const dupEmail = await app.call('POST', '/customers', { key: t.liveKey, body: { email: email.toUpperCase() } });
     expect(dupEmail.status).toBe(422);
     expect(dupEmail.body.error.code).toBe('customer.email_taken');
-    const dupExt = await app.call('POST', '/customers', { key: t.liveKey, body: { email: unique(), externalId: 'ext-1' } });
+    const dupExt = await app.call('POST', '/customers', {
+      key: t.liveKey,
+      body: { email: unique(), externalId: 'ext-1' },
+    });
     expect(dupExt.status).toBe(422);
     expect(dupExt.body.error.code).toBe('customer.external_id_taken');
     // externalIds are the caller's own and case-sensitive
@@ -61,16 +64,24 @@ describe('POST /customers and GET /customers/{id}', () => {
     const t = await createTenant();
     const email = unique();
     const sameEmail = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => app.call('POST', '/customers', { key: t.liveKey, body: { email, externalId: `e-${i}` } })),
+      Array.from({ length: 8 }, (_, i) =>
+        app.call('POST', '/customers', { key: t.liveKey, body: { email, externalId: `e-${i}` } }),
+      ),
     );
     expect(sameEmail.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(sameEmail.filter((r) => r.status === 422).map((r) => r.body.error.code)).toEqual(Array(7).fill('customer.email_taken'));
+    expect(sameEmail.filter((r) => r.status === 422).map((r) => r.body.error.code)).toEqual(
+      Array(7).fill('customer.email_taken'),
+    );
 
     const sameExt = await Promise.all(
-      Array.from({ length: 8 }, () => app.call('POST', '/customers', { key: t.liveKey, body: { email: unique(), externalId: 'shared' } })),
+      Array.from({ length: 8 }, () =>
+        app.call('POST', '/customers', { key: t.liveKey, body: { email: unique(), externalId: 'shared' } }),
+      ),
     );
     expect(sameExt.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(sameExt.filter((r) => r.status === 422).map((r) => r.body.error.code)).toEqual(Array(7).fill('customer.external_id_taken'));
+    expect(sameExt.filter((r) => r.status === 422).map((r) => r.body.error.code)).toEqual(
+      Array(7).fill('customer.external_id_taken'),
+    );
 
     const list = await app.call('GET', '/customers', { key: t.liveKey, query: { limit: 100 } });
     expect(list.body.total).toBe(2);
@@ -83,7 +94,12 @@ describe('POST /customers and GET /customers/{id}', () => {
   it('validates the body: unknown fields, bad email, more than 50 metadata keys', async () => {
     const t = await createTenant();
     const metadata = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
-    for (const body of [{ email: unique(), nickname: 'x' }, { email: 'not-an-email' }, { email: unique(), metadata }, {}]) {
+    for (const body of [
+      { email: unique(), nickname: 'x' },
+      { email: 'not-an-email' },
+      { email: unique(), metadata },
+      {},
+    ]) {
       const res = await app.call('POST', '/customers', { key: t.liveKey, body });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('validation.failed');
@@ -127,9 +143,19 @@ describe('PATCH /customers/{id}', () => {
       body: { email: email.toUpperCase(), name: 'New', phone: null, metadata: { b: '2' } },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ id: c.id, email, name: 'New', phone: null, metadata: { b: '2' }, externalId: null });
+    expect(changed.body).toMatchObject({
+      id: c.id,
+      email,
+      name: 'New',
+      phone: null,
+      metadata: { b: '2' },
+      externalId: null,
+    });
 
-    const refused = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { email: unique(), name: 'Other' } });
+    const refused = await app.call('PATCH', `/customers/${c.id}`, {
+      key: t.liveKey,
+      body: { email: unique(), name: 'Other' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('customer.email_immutable');
     const got = await app.call('GET', `/customers/${c.id}`, { key: t.liveKey });
@@ -167,11 +193,18 @@ describe('DELETE /customers/{id}', () => {
       body: { subject: 'Printer on fire', body: 'Help', customer: { email, name: 'Pat' } },
     });
     expect(ticket.status).toBe(200);
-    const [customer] = (await app.call('GET', '/customers', { key: t.liveKey, query: { search: email } })).body.customers;
+    const [customer] = (await app.call('GET', '/customers', { key: t.liveKey, query: { search: email } })).body
+      .customers;
     expect(customer).toMatchObject({ email, name: 'Pat', ticketCount: 1 });
     const detail = await app.call('GET', `/customers/${customer.id}`, { key: t.liveKey });
     expect(detail.body.tickets).toEqual([
-      { id: ticket.body.id, number: ticket.body.number, subject: 'Printer on fire', status: 'new', createdAt: expect.any(String) },
+      {
+        id: ticket.body.id,
+        number: ticket.body.number,
+        subject: 'Printer on fire',
+        status: 'new',
+        createdAt: expect.any(String),
+      },
     ]);
 
     const del = await app.call('DELETE', `/customers/${customer.id}`, { key: t.liveKey });
@@ -199,9 +232,17 @@ describe('tenancy', () => {
       expect((await app.call('DELETE', `/customers/${c.id}`, opts)).status).toBe(404);
       expect((await app.call('GET', '/customers', opts)).body.total).toBe(0);
     }
-    expect((await app.call('GET', `/customers/${c.id}`, { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status).toBe(200);
-    expect((await app.call('GET', '/customers/not-a-uuid', { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status).toBe(404);
-    expect((await app.call('GET', `/customers/${randomUUID()}`, { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status).toBe(404);
+    expect(
+      (await app.call('GET', `/customers/${c.id}`, { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status,
+    ).toBe(200);
+    expect(
+      (await app.call('GET', '/customers/not-a-uuid', { key: t.liveKey, headers: { 'Service-Project': 'one' } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await app.call('GET', `/customers/${randomUUID()}`, { key: t.liveKey, headers: { 'Service-Project': 'one' } }))
+        .status,
+    ).toBe(404);
   });
 
   it('needs the customers scopes', async () => {
@@ -217,18 +258,27 @@ describe('tenancy', () => {
 describe('PATCH /customers/{id}: empty and unchanged', () => {
   it('refuses arrays as metadata on create and update, and an empty PATCH', async () => {
     const t = await createTenant();
-    const post = await app.call('POST', '/customers', { key: t.liveKey, body: { email: unique(), metadata: ['a', 'b'] } });
+    const post = await app.call('POST', '/customers', {
+      key: t.liveKey,
+      body: { email: unique(), metadata: ['a', 'b'] },
+    });
     expect(post.status).toBe(422);
     expect(post.body.error.details.fields[0].field).toBe('metadata');
     const c = await create(t, { email: unique(), metadata: { a: '1' } });
     const patched = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { metadata: ['x'] } });
     expect(patched.status).toBe(422);
-    const control = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { metadata: { a: 'x\u0000' } } });
+    const control = await app.call('PATCH', `/customers/${c.id}`, {
+      key: t.liveKey,
+      body: { metadata: { a: 'x\u0000' } },
+    });
     expect(control.status).toBe(422);
     const empty = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: {} });
     expect(empty.status).toBe(422);
     expect(empty.body.error.message).toContain('Give at least one of name, externalId, phone, metadata');
-    expect((await app.call('GET', `/customers/${c.id}`, { key: t.liveKey })).body).toMatchObject({ metadata: { a: '1' }, updatedAt: c.updatedAt });
+    expect((await app.call('GET', `/customers/${c.id}`, { key: t.liveKey })).body).toMatchObject({
+      metadata: { a: '1' },
+      updatedAt: c.updatedAt,
+    });
   });
 
   it('writes nothing and fires no customer.updated when every value sent equals the stored one', async () => {
@@ -237,12 +287,19 @@ describe('PATCH /customers/{id}: empty and unchanged', () => {
     await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['customer.updated'] } });
     const email = unique();
     const c = await create(t, { email, name: 'Eve', externalId: 'e-1', metadata: { a: '1', b: '2' } });
-    for (const body of [{ name: 'Eve' }, { email: email.toUpperCase(), externalId: 'e-1', phone: null }, { metadata: { b: '2', a: '1' } }]) {
+    for (const body of [
+      { name: 'Eve' },
+      { email: email.toUpperCase(), externalId: 'e-1', phone: null },
+      { metadata: { b: '2', a: '1' } },
+    ]) {
       const same = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body });
       expect(same.status).toBe(200);
       expect(same.body).toEqual(c);
     }
-    const changed = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { name: 'Eve', phone: '42' } });
+    const changed = await app.call('PATCH', `/customers/${c.id}`, {
+      key: t.liveKey,
+      body: { name: 'Eve', phone: '42' },
+    });
     expect(changed.body).toMatchObject({ name: 'Eve', phone: '42' });
     expect(changed.body.updatedAt > c.updatedAt).toBe(true);
     await app.drain();
@@ -255,7 +312,10 @@ describe('events', () => {
   it('fires customer.created and customer.updated with the record as the API returns it', async () => {
     const t = await createTenant();
     const receiver = await startReceiver();
-    const hook = await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['customer.created', 'customer.updated'] } });
+    const hook = await app.call('POST', '/webhooks', {
+      key: t.liveKey,
+      body: { url: receiver.url, events: ['customer.created', 'customer.updated'] },
+    });
     expect(hook.status).toBe(200);
     const c = await create(t, { email: unique(), name: 'Eve' });
     const updated = await app.call('PATCH', `/customers/${c.id}`, { key: t.liveKey, body: { name: 'Eve Online' } });

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { readCustomerHistory } from '@helpdesk/core/areas/customer-profile/history';
+import { dynamo } from '@helpdesk/core/kernel/db/client';
 import { describe, expect, it } from 'vitest';
-import { readCustomerHistory } from '@helpdesk/core/customers/history';
-import { dynamo } from '@helpdesk/core/db/client';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 
 let recording: string[] | undefined;
 dynamo.middlewareStack.add(
-  (next, context) => async (args) => {
+  (next, context) => (args) => {
     recording?.push((context.commandName ?? 'unknown').replace(/Command$/, ''));
     return next(args);
   },
@@ -43,7 +43,11 @@ describe('GET /customers/{id}: one Query on the customer partition', () => {
     const t = await createTenant({ plan: 'pro' });
     const email = unique();
     const ticket = await post(t, t.liveKey, '/tickets', { subject: 'Broken', body: 'It broke', customer: { email } });
-    const conversation = await post(t, t.liveKey, '/feedback/conversations', { customer: { email }, body: 'Great help', rating: 5 });
+    const conversation = await post(t, t.liveKey, '/feedback/conversations', {
+      customer: { email },
+      body: 'Great help',
+      rating: 5,
+    });
     const request = await post(t, t.liveKey, '/feedback/requests', { customer: { email } });
     const id = await customerId(t, email);
     await app.call('GET', `/customers/${id}`, { key: t.liveKey });
@@ -52,10 +56,28 @@ describe('GET /customers/{id}: one Query on the customer partition', () => {
     expect(requests.length, requests.join(', ')).toBeLessThanOrEqual(2);
     expect(requests.filter((r) => r !== 'UpdateItem')).toEqual(['Query']);
     expect(result.body).toMatchObject({ id, email, ticketCount: 1 });
-    expect(result.body.tickets).toEqual([{ id: ticket.id, number: ticket.number, subject: 'Broken', status: 'new', createdAt: ticket.createdAt }]);
+    expect(result.body.tickets).toEqual([
+      { id: ticket.id, number: ticket.number, subject: 'Broken', status: 'new', createdAt: ticket.createdAt },
+    ]);
     expect(result.body.feedback).toEqual([
-      { type: 'request', id: request.id, status: 'sent', subject: null, rating: null, sentiment: null, createdAt: request.createdAt },
-      { type: 'conversation', id: conversation.id, status: 'open', subject: 'Great help', rating: 5, sentiment: 'positive', createdAt: conversation.createdAt },
+      {
+        type: 'request',
+        id: request.id,
+        status: 'sent',
+        subject: null,
+        rating: null,
+        sentiment: null,
+        createdAt: request.createdAt,
+      },
+      {
+        type: 'conversation',
+        id: conversation.id,
+        status: 'open',
+        subject: 'Great help',
+        rating: 5,
+        sentiment: 'positive',
+        createdAt: conversation.createdAt,
+      },
     ]);
   });
 
@@ -73,7 +95,14 @@ describe('GET /customers/{id}: one Query on the customer partition', () => {
     expect((await app.call('PATCH', `/tickets/${newest.id}`, { key, body: { status: 'pending' } })).status).toBe(200);
     // A staff reply moves the ticket from new to open, in the same write as its copy.
     expect((await post(t, key, `/tickets/${tickets.at(-2).id}/messages`, { body: 'On it' })).id).toBeDefined();
-    expect((await app.call('PATCH', `/feedback/conversations/${conversations.at(-1).id}`, { key, body: { status: 'closed' } })).body.status).toBe('closed');
+    expect(
+      (
+        await app.call('PATCH', `/feedback/conversations/${conversations.at(-1).id}`, {
+          key,
+          body: { status: 'closed' },
+        })
+      ).body.status,
+    ).toBe('closed');
 
     const id = await customerId(t, email);
     const detail = (await app.call('GET', `/customers/${id}`, { key })).body;
@@ -101,7 +130,11 @@ describe('GET /customers/{id}: one Query on the customer partition', () => {
     const email = unique();
     const old = await post(t, key, '/feedback/conversations', { customer: { email }, body: 'Old feedback' });
     for (let i = 0; i < 110; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, (_, j) => post(t, key, '/tickets', { subject: `T${i + j}`, body: 'B', customer: { email } })));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          post(t, key, '/tickets', { subject: `T${i + j}`, body: 'B', customer: { email } }),
+        ),
+      );
     }
     const id = await customerId(t, email);
     const ref = { projectId: t.projects.main!.id, env: 'live' as const };
@@ -117,7 +150,10 @@ describe('DELETE /customers/{id} removes the copies', () => {
     const t = await createTenant({ plan: 'pro' });
     const email = unique();
     const ticket = await post(t, t.liveKey, '/tickets', { subject: 'Stays', body: 'B', customer: { email } });
-    const conversation = await post(t, t.liveKey, '/feedback/conversations', { customer: { email }, body: 'Stays too' });
+    const conversation = await post(t, t.liveKey, '/feedback/conversations', {
+      customer: { email },
+      body: 'Stays too',
+    });
     const request = await post(t, t.liveKey, '/feedback/requests', { customer: { email } });
     const id = await customerId(t, email);
     expect((await app.call('DELETE', `/customers/${id}`, { key: t.liveKey })).status).toBe(200);
@@ -127,7 +163,10 @@ describe('DELETE /customers/{id} removes the copies', () => {
     // The changes commit without the customer's copies, and leave none behind.
     const patched = await app.call('PATCH', `/tickets/${ticket.id}`, { key: t.liveKey, body: { status: 'closed' } });
     expect(patched.body.status).toBe('closed');
-    const closed = await app.call('PATCH', `/feedback/conversations/${conversation.id}`, { key: t.liveKey, body: { status: 'closed' } });
+    const closed = await app.call('PATCH', `/feedback/conversations/${conversation.id}`, {
+      key: t.liveKey,
+      body: { status: 'closed' },
+    });
     expect(closed.body.status).toBe('closed');
     expect((await app.call('GET', `/feedback/requests/${request.id}`, { key: t.liveKey })).body.status).toBe('sent');
     expect(await readCustomerHistory(ref, id, 20)).toEqual({ customer: null, tickets: [], feedback: [] });

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { matchOrCreateCustomer, recordCustomerTicket } from '@helpdesk/core/areas/customers/match';
 import { describe, expect, it } from 'vitest';
-import { matchOrCreateCustomer, recordCustomerTicket } from '@helpdesk/core/customers/match';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 
@@ -17,7 +17,9 @@ describe('matchOrCreateCustomer', () => {
     const { t, ctx } = await tenantOf();
     const email = unique();
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => matchOrCreateCustomer(ctx, { email: i % 2 ? email.toUpperCase() : email, name: 'Ada' })),
+      Array.from({ length: 8 }, (_, i) =>
+        matchOrCreateCustomer(ctx, { email: i % 2 ? email.toUpperCase() : email, name: 'Ada' }),
+      ),
     );
     expect(new Set(results.map((r) => r.customer.id)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);

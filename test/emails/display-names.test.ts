@@ -1,14 +1,19 @@
+import { suppress } from '@helpdesk/core/areas/emails/suppression';
+import { createProject } from '@helpdesk/core/identity/accounts';
 import libmime from 'libmime';
 import { describe, expect, it } from 'vitest';
-import { createProject } from '@helpdesk/core/auth/accounts';
-import { suppress } from '@helpdesk/core/emails/suppression';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
-import { mailsTo, uniqueAddress, type StoredMail } from './helpers.js';
+import { mailsTo, type StoredMail, uniqueAddress } from './helpers.js';
 
 const app = await startTestApp();
 
-const custom = (to: string, extra: Record<string, unknown> = {}) => ({ to, subject: 'Hello', body: 'Hi there', ...extra });
+const custom = (to: string, extra: Record<string, unknown> = {}) => ({
+  to,
+  subject: 'Hello',
+  body: 'Hi there',
+  ...extra,
+});
 const stored = (mail: StoredMail | undefined) => mail as StoredMail & { replyTo: string[] };
 
 describe('display names in address fields (RFC 5322 name-addr)', () => {
@@ -68,9 +73,15 @@ describe('display names in address fields (RFC 5322 name-addr)', () => {
     const t = await createTenant();
     const local = uniqueAddress('idn').split('@')[0]!;
     const name = 'Service client — Große Straße Kundendienst Zoë Ünïcode Ångström';
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(`Bücher <${local}@bücher.de>`, { from: `${name} <news@example.com>` }) });
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(`Bücher <${local}@bücher.de>`, { from: `${name} <news@example.com>` }),
+    });
     await app.drain();
-    expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body).toMatchObject({ status: 'sent', to: `Bücher <${local}@bücher.de>` });
+    expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body).toMatchObject({
+      status: 'sent',
+      to: `Bücher <${local}@bücher.de>`,
+    });
     const [mail] = await mailsTo(`${local}@xn--bcher-kva.de`);
     expect(mail!.destination.to[0]).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?= </);
     expect(libmime.decodeWords(mail!.destination.to[0]!)).toBe(`Bücher <${local}@xn--bcher-kva.de>`);
@@ -86,9 +97,18 @@ describe('display names in address fields (RFC 5322 name-addr)', () => {
 
   it('sends from a project sender with a display name', async () => {
     const t = await createTenant();
-    const project = await createProject({ accountId: t.accountId, slug: 'named', name: 'Named', senderEmail: '"Acme, Inc." <hello@example.com>' });
+    const project = await createProject({
+      accountId: t.accountId,
+      slug: 'named',
+      name: 'Named',
+      senderEmail: '"Acme, Inc." <hello@example.com>',
+    });
     const to = uniqueAddress();
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to), headers: { 'Service-Project': project.slug } });
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(to),
+      headers: { 'Service-Project': project.slug },
+    });
     expect(res.status).toBe(200);
     await app.drain();
     expect((await mailsTo(to))[0]!.from).toBe('"Acme, Inc." <hello@example.com>');
@@ -130,7 +150,10 @@ describe('display names in address fields (RFC 5322 name-addr)', () => {
     expect(await mailsTo(to)).toHaveLength(0);
 
     // An empty display name is a mailbox: sent to the bare address.
-    const ok = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(`<${to}>`, { from: '"" <support@example.com>' }) });
+    const ok = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(`<${to}>`, { from: '"" <support@example.com>' }),
+    });
     expect(ok.status).toBe(200);
     await app.drain();
     const [mail] = await mailsTo(to);
@@ -154,16 +177,30 @@ describe('display names in address fields (RFC 5322 name-addr)', () => {
     const jane = uniqueAddress('jane');
     const headers = { 'Idempotency-Key': 'rename-retry' };
     const first = await app.call('POST', '/emails/send', { key: t.liveKey, headers, body: custom(`Jane <${jane}>`) });
-    const again = await app.call('POST', '/emails/send', { key: t.liveKey, headers, body: custom(`J. Doe <${jane.toUpperCase()}>`) });
+    const again = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      headers,
+      body: custom(`J. Doe <${jane.toUpperCase()}>`),
+    });
     expect(again.body).toMatchObject({ id: first.body.id, deduplicated: true, to: `Jane <${jane}>` });
-    const other = await app.call('POST', '/emails/send', { key: t.liveKey, headers, body: custom(`Jane <${uniqueAddress()}>`) });
+    const other = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      headers,
+      body: custom(`Jane <${uniqueAddress()}>`),
+    });
     expect(other.status).toBe(422);
 
     // The SES simulator's bounce (bare address) finds the named recipient's row and suppresses it.
-    const bounce = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom('Bounce Test <Bounce@Simulator.AmazonSES.com>') });
+    const bounce = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom('Bounce Test <Bounce@Simulator.AmazonSES.com>'),
+    });
     await app.drain();
     expect((await app.call('GET', `/emails/${bounce.body.id}`, { key: t.liveKey })).body.status).toBe('bounced');
-    const after = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom('bounce@simulator.amazonses.com') });
+    const after = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom('bounce@simulator.amazonses.com'),
+    });
     expect(after.body).toMatchObject({ status: 'blocked', blockReason: 'bounced' });
 
     const [mail] = await mailsTo(to);

@@ -1,10 +1,10 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { mockClient } from 'aws-sdk-client-mock';
 import { CreateScheduleCommand, DeleteScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { TenantContext } from '@helpdesk/core/auth/context';
-import { PLAN_ALLOWANCES } from '@helpdesk/core/auth/plans';
-import { cancelEmail } from '@helpdesk/core/emails/cancel';
-import { sendEmail } from '@helpdesk/core/emails/send';
+import { cancelEmail } from '@helpdesk/core/areas/emails/cancel';
+import { sendEmail } from '@helpdesk/core/areas/emails/send';
+import { PLAN_ALLOWANCES } from '@helpdesk/core/identity/plans';
+import type { TenantContext } from '@helpdesk/core/kernel/tenant';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTenant } from '../support/fixtures.js';
 import { uniqueAddress } from './helpers.js';
 
@@ -25,7 +25,15 @@ beforeEach(() => scheduler.reset());
 const tenant = async (): Promise<TenantContext> => {
   const t = await createTenant();
   const project = t.projects.main!;
-  return { accountId: t.accountId, plan: 'pro', allowances: PLAN_ALLOWANCES.pro, projectId: project.id, projectSlug: project.slug, project, env: 'live' };
+  return {
+    accountId: t.accountId,
+    plan: 'pro',
+    allowances: PLAN_ALLOWANCES.pro,
+    projectId: project.id,
+    projectSlug: project.slug,
+    project,
+    env: 'live',
+  };
 };
 
 describe('scheduled sends on EventBridge Scheduler', () => {
@@ -34,7 +42,12 @@ describe('scheduled sends on EventBridge Scheduler', () => {
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
     scheduler.on(DeleteScheduleCommand).resolves({});
     const at = new Date(Date.now() + 2 * 3_600_000);
-    const sent = await sendEmail(ctx, { to: uniqueAddress(), subject: 'Later', body: 'x', scheduledAt: at.toISOString() });
+    const sent = await sendEmail(ctx, {
+      to: uniqueAddress(),
+      subject: 'Later',
+      body: 'x',
+      scheduledAt: at.toISOString(),
+    });
     expect(sent.status).toBe('scheduled');
 
     const [create] = scheduler.commandCalls(CreateScheduleCommand);
@@ -48,18 +61,31 @@ describe('scheduled sends on EventBridge Scheduler', () => {
       ActionAfterCompletion: 'DELETE',
       Target: { Arn: 'arn:aws:sqs:us-east-1:123456789012:emails', RoleArn: 'arn:aws:iam::123456789012:role/scheduler' },
     });
-    expect(JSON.parse(input.Target!.Input!)).toMatchObject({ emailId: sent.id, ctx: { projectId: ctx.projectId, env: 'live' } });
+    expect(JSON.parse(input.Target!.Input!)).toMatchObject({
+      emailId: sent.id,
+      ctx: { projectId: ctx.projectId, env: 'live' },
+    });
 
     const canceled = await cancelEmail(ctx, sent.id);
     expect(canceled.status).toBe('canceled');
-    expect(scheduler.commandCalls(DeleteScheduleCommand)[0]!.args[0].input).toEqual({ Name: `hd-${sent.id}`, GroupName: 'helpdesk-test' });
+    expect(scheduler.commandCalls(DeleteScheduleCommand)[0]!.args[0].input).toEqual({
+      Name: `hd-${sent.id}`,
+      GroupName: 'helpdesk-test',
+    });
   });
 
   it('still cancels when the schedule has already fired (the consumer then finds a canceled row)', async () => {
     const ctx = await tenant();
     scheduler.on(CreateScheduleCommand).resolves({});
-    scheduler.on(DeleteScheduleCommand).rejects(Object.assign(new Error('gone'), { name: 'ResourceNotFoundException' }));
-    const sent = await sendEmail(ctx, { to: uniqueAddress(), subject: 'Later', body: 'x', scheduledAt: new Date(Date.now() + 60_000).toISOString() });
+    scheduler
+      .on(DeleteScheduleCommand)
+      .rejects(Object.assign(new Error('gone'), { name: 'ResourceNotFoundException' }));
+    const sent = await sendEmail(ctx, {
+      to: uniqueAddress(),
+      subject: 'Later',
+      body: 'x',
+      scheduledAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect((await cancelEmail(ctx, sent.id)).status).toBe('canceled');
   });
 });

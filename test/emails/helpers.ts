@@ -19,15 +19,26 @@ export async function mailsTo(address: string): Promise<StoredMail[]> {
   const { emails } = (await res.json()) as { emails: StoredMail[] };
   const a = address.toLowerCase();
   return emails.filter((m) =>
-    [...(m.destination.to ?? []), ...(m.destination.cc ?? []), ...(m.destination.bcc ?? [])].some((d) => d.toLowerCase().includes(a)),
+    [...(m.destination.to ?? []), ...(m.destination.cc ?? []), ...(m.destination.bcc ?? [])].some((d) =>
+      d.toLowerCase().includes(a),
+    ),
   );
 }
 
 /** Imports a project template through the API, as a customer would. */
-export async function importTemplate(app: TestApp, key: string, source: string, options: { apiKey: string; headers?: Record<string, string> }) {
+export async function importTemplate(
+  app: TestApp,
+  key: string,
+  source: string,
+  options: { apiKey: string; headers?: Record<string, string> },
+) {
   const form = new FormData();
   form.set('file', new Blob([source], { type: 'text/plain' }), `${key}.hbs`);
-  const res = await app.call('POST', '/email-templates/import', { key: options.apiKey, rawBody: form, headers: options.headers });
+  const res = await app.call('POST', '/email-templates/import', {
+    key: options.apiKey,
+    rawBody: form,
+    headers: options.headers,
+  });
   if (res.status !== 200) throw new Error(`Template import failed: ${res.status} ${res.text}`);
   return res.body;
 }

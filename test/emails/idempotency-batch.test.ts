@@ -1,12 +1,17 @@
+import { suppress } from '@helpdesk/core/areas/emails/suppression';
 import { describe, expect, it } from 'vitest';
-import { suppress } from '@helpdesk/core/emails/suppression';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { importTemplate, mailsTo, uniqueAddress } from './helpers.js';
 
 const app = await startTestApp();
 
-const custom = (to: string, extra: Record<string, unknown> = {}) => ({ to, subject: 'Hello', body: 'Plain *body*', ...extra });
+const custom = (to: string, extra: Record<string, unknown> = {}) => ({
+  to,
+  subject: 'Hello',
+  body: 'Plain *body*',
+  ...extra,
+});
 
 describe('Idempotency-Key', () => {
   it('returns the first send for a repeated key, marked deduplicated, and sends once', async () => {
@@ -35,11 +40,19 @@ describe('Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': 'k-mismatch' };
     const to = uniqueAddress();
     expect((await app.call('POST', '/emails/send', { key: t.liveKey, headers, body: custom(to) })).status).toBe(200);
-    const other = await app.call('POST', '/emails/send', { key: t.liveKey, headers, body: custom(to, { subject: 'Changed' }) });
+    const other = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      headers,
+      body: custom(to, { subject: 'Changed' }),
+    });
     expect(other.status).toBe(422);
     expect(other.body.error.code).toBe('idempotency.mismatch');
     // Key order in the JSON body does not make it a different request.
-    const reordered = await app.call('POST', '/emails/send', { key: t.liveKey, headers, body: { body: 'Plain *body*', subject: 'Hello', to } });
+    const reordered = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      headers,
+      body: { body: 'Plain *body*', subject: 'Hello', to },
+    });
     expect(reordered.body.deduplicated).toBe(true);
     await app.drain();
   });
@@ -48,7 +61,9 @@ describe('Idempotency-Key', () => {
     const t = await createTenant();
     const to = uniqueAddress();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => app.call('POST', '/emails/send', { key: t.liveKey, headers: { 'Idempotency-Key': 'burst' }, body: custom(to) })),
+      Array.from({ length: 20 }, () =>
+        app.call('POST', '/emails/send', { key: t.liveKey, headers: { 'Idempotency-Key': 'burst' }, body: custom(to) }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     const originals = responses.filter((r) => !r.body.deduplicated);
@@ -62,7 +77,11 @@ describe('Idempotency-Key', () => {
   it('does not keep a failed send: the key works again once the cause is fixed', async () => {
     const t = await createTenant();
     const to = uniqueAddress();
-    const request = { key: t.liveKey, headers: { 'Idempotency-Key': 'needs-template' }, body: { to, templateKey: 'later', variables: {} } };
+    const request = {
+      key: t.liveKey,
+      headers: { 'Idempotency-Key': 'needs-template' },
+      body: { to, templateKey: 'later', variables: {} },
+    };
     expect((await app.call('POST', '/emails/send', request)).status).toBe(422);
     await importTemplate(app, 'later', '{{!-- subject: Later --}}<p>now</p>', { apiKey: t.liveKey });
     const retry = await app.call('POST', '/emails/send', request);
@@ -74,7 +93,11 @@ describe('Idempotency-Key', () => {
 
   it('rejects a key longer than 256 characters', async () => {
     const t = await createTenant();
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, headers: { 'Idempotency-Key': 'k'.repeat(257) }, body: custom(uniqueAddress()) });
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      headers: { 'Idempotency-Key': 'k'.repeat(257) },
+      body: custom(uniqueAddress()),
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.details.fields[0]).toMatchObject({ field: 'Idempotency-Key', in: 'header' });
   });
@@ -83,7 +106,10 @@ describe('Idempotency-Key', () => {
 describe('POST /emails/batch', () => {
   it('is 403 on the Free plan', async () => {
     const t = await createTenant({ plan: 'free' });
-    const res = await app.call('POST', '/emails/batch', { key: t.liveKey, body: { emails: [custom(uniqueAddress())] } });
+    const res = await app.call('POST', '/emails/batch', {
+      key: t.liveKey,
+      body: { emails: [custom(uniqueAddress())] },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('plan.upgrade_required');
     expect(res.body.error.message).toContain('Batch sending');
@@ -113,7 +139,10 @@ describe('POST /emails/batch', () => {
     expect(r).toHaveLength(7);
     expect(r[0]).toMatchObject({ to: a, status: 'queued', deduplicated: false, blocked: false });
     expect(r[1]).toEqual({ index: 1, error: { code: 'validation.failed', message: expect.stringContaining('to') } });
-    expect(r[2]).toEqual({ index: 2, error: { code: 'template.not_found', message: expect.stringContaining('missing') } });
+    expect(r[2]).toEqual({
+      index: 2,
+      error: { code: 'template.not_found', message: expect.stringContaining('missing') },
+    });
     expect(r[3]).toMatchObject({ to: c, kind: 'template', status: 'queued' });
     expect(r[4]).toEqual({ ...r[0], deduplicated: true });
     expect(r[5]).toMatchObject({ to: d, status: 'blocked', blocked: true, blockReason: 'complained' });
@@ -145,7 +174,9 @@ describe('POST /emails/batch', () => {
     const t = await createTenant({ plan: 'pro' });
     expect((await app.call('POST', '/emails/batch', { key: t.sandboxKey, body: { emails: [] } })).status).toBe(422);
     const tooMany = Array.from({ length: 101 }, () => custom('x@example.com'));
-    expect((await app.call('POST', '/emails/batch', { key: t.sandboxKey, body: { emails: tooMany } })).status).toBe(422);
+    expect((await app.call('POST', '/emails/batch', { key: t.sandboxKey, body: { emails: tooMany } })).status).toBe(
+      422,
+    );
     const hundred = await app.call('POST', '/emails/batch', {
       key: t.sandboxKey,
       body: { emails: Array.from({ length: 100 }, () => custom(uniqueAddress())) },
@@ -153,6 +184,8 @@ describe('POST /emails/batch', () => {
     expect(hundred.status).toBe(200);
     expect(hundred.body.results.every((x: { status?: string }) => x.status === 'queued')).toBe(true);
     await app.drain(90_000);
-    expect((await app.call('GET', '/emails', { key: t.sandboxKey, query: { status: 'captured' } })).body.total).toBe(100);
+    expect((await app.call('GET', '/emails', { key: t.sandboxKey, query: { status: 'captured' } })).body.total).toBe(
+      100,
+    );
   }, 120_000);
 });

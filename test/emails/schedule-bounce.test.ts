@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { emailsQueue } from '@helpdesk/core/areas/emails/queue';
+import { enqueue } from '@helpdesk/core/kernel/ports/queue';
 import type { SQSEvent } from 'aws-lambda';
-import { enqueue } from '@helpdesk/core/ports/queue';
+import { describe, expect, it } from 'vitest';
 import { handler as sesEventsHandler } from '../../functions/queue/ses-events.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
@@ -9,7 +10,12 @@ import { mailsTo, uniqueAddress } from './helpers.js';
 
 const app = await startTestApp();
 
-const custom = (to: string, extra: Record<string, unknown> = {}) => ({ to, subject: 'Reminder', body: 'Your appointment', ...extra });
+const custom = (to: string, extra: Record<string, unknown> = {}) => ({
+  to,
+  subject: 'Reminder',
+  body: 'Your appointment',
+  ...extra,
+});
 const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
 
 describe('scheduled sends', () => {
@@ -28,7 +34,11 @@ describe('scheduled sends', () => {
     await app.drain();
     expect(await mailsTo(to)).toHaveLength(1);
     const row = await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey });
-    expect(row.body).toMatchObject({ status: 'sent', scheduledAt: new Date(scheduledAt).toISOString(), sentAt: expect.any(String) });
+    expect(row.body).toMatchObject({
+      status: 'sent',
+      scheduledAt: new Date(scheduledAt).toISOString(),
+      sentAt: expect.any(String),
+    });
 
     const late = await app.call('DELETE', `/emails/${res.body.id}`, { key: t.liveKey });
     expect(late.status).toBe(422);
@@ -38,7 +48,10 @@ describe('scheduled sends', () => {
   it('can be canceled while scheduled: nothing is sent and its quota unit comes back', async () => {
     const t = await createTenant({ limits: { emails: 1 } });
     const to = uniqueAddress();
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to, { scheduledAt: inHours(1) }) });
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(to, { scheduledAt: inHours(1) }),
+    });
     const canceled = await app.call('DELETE', `/emails/${res.body.id}`, { key: t.liveKey });
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ id: res.body.id, status: 'canceled' });
@@ -49,18 +62,29 @@ describe('scheduled sends', () => {
     await app.drain();
     expect(await mailsTo(to)).toHaveLength(0);
     expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body.status).toBe('canceled');
-    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) })).status).toBe(200);
+    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) })).status).toBe(
+      200,
+    );
     await app.drain();
   });
 
   it('refuses a time in the past or more than 30 days ahead, and cancels only scheduled sends', async () => {
     const t = await createTenant();
-    const past = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress(), { scheduledAt: inHours(-1) }) });
+    const past = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(uniqueAddress(), { scheduledAt: inHours(-1) }),
+    });
     expect(past.status).toBe(422);
     expect(past.body.error.details.fields[0].field).toBe('scheduledAt');
-    const far = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress(), { scheduledAt: inHours(31 * 24) }) });
+    const far = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(uniqueAddress(), { scheduledAt: inHours(31 * 24) }),
+    });
     expect(far.status).toBe(422);
-    const notIso = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress(), { scheduledAt: 'tomorrow' }) });
+    const notIso = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(uniqueAddress(), { scheduledAt: 'tomorrow' }),
+    });
     expect(notIso.status).toBe(422);
 
     const now = await app.call('POST', '/emails/send', { key: t.sandboxKey, body: custom(uniqueAddress()) });
@@ -74,7 +98,10 @@ describe('scheduled sends', () => {
 async function hookedTenant(): Promise<{ t: TenantFixture; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
   const t = await createTenant();
   const receiver = await startReceiver();
-  const hook = await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['email.bounced'] } });
+  const hook = await app.call('POST', '/webhooks', {
+    key: t.liveKey,
+    body: { url: receiver.url, events: ['email.bounced'] },
+  });
   expect(hook.status).toBe(200);
   return { t, receiver };
 }
@@ -82,7 +109,10 @@ async function hookedTenant(): Promise<{ t: TenantFixture; receiver: Awaited<Ret
 describe('bounces and complaints', () => {
   it('a bounce marks the row, suppresses the recipient and fires email.bounced', async () => {
     const { t, receiver } = await hookedTenant();
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom('bounce@simulator.amazonses.com') });
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom('bounce@simulator.amazonses.com'),
+    });
     await app.drain();
     const row = await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey });
     expect(row.body.status).toBe('bounced');
@@ -97,11 +127,17 @@ describe('bounces and complaints', () => {
       suppressed: true,
     });
 
-    const again = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom('Bounce@Simulator.AmazonSES.com') });
+    const again = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom('Bounce@Simulator.AmazonSES.com'),
+    });
     expect(again.body).toMatchObject({ status: 'blocked', blocked: true, blockReason: 'bounced' });
     // Suppression belongs to the project: another tenant still sends to the address.
     const other = await createTenant();
-    const fresh = await app.call('POST', '/emails/send', { key: other.liveKey, body: custom('bounce@simulator.amazonses.com') });
+    const fresh = await app.call('POST', '/emails/send', {
+      key: other.liveKey,
+      body: custom('bounce@simulator.amazonses.com'),
+    });
     expect(fresh.body.blocked).toBe(false);
     await app.drain();
     expect(receiver.requests).toHaveLength(1);
@@ -109,12 +145,21 @@ describe('bounces and complaints', () => {
 
   it('a complaint marks the row complained and suppresses with reason complained', async () => {
     const { t, receiver } = await hookedTenant();
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom('complaint@simulator.amazonses.com') });
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom('complaint@simulator.amazonses.com'),
+    });
     await app.drain();
     expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body.status).toBe('complained');
     await receiver.waitFor(1);
-    expect(receiver.requests[0]!.json.data).toMatchObject({ type: 'complained', recipient: 'complaint@simulator.amazonses.com' });
-    const again = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom('complaint@simulator.amazonses.com') });
+    expect(receiver.requests[0]!.json.data).toMatchObject({
+      type: 'complained',
+      recipient: 'complaint@simulator.amazonses.com',
+    });
+    const again = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom('complaint@simulator.amazonses.com'),
+    });
     expect(again.body.blockReason).toBe('complained');
   });
 
@@ -135,7 +180,11 @@ describe('bounces and complaints', () => {
         })),
       }) as SQSEvent;
 
-    const transient = { eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bouncedRecipients: [{ emailAddress: to }] } };
+    const transient = {
+      eventType: 'Bounce',
+      mail,
+      bounce: { bounceType: 'Transient', bouncedRecipients: [{ emailAddress: to }] },
+    };
     expect(await sesEventsHandler(sqsEvent([transient]))).toEqual({ batchItemFailures: [] });
     expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body.status).toBe('sent');
 
@@ -143,7 +192,11 @@ describe('bounces and complaints', () => {
     await sesEventsHandler(sqsEvent([delivery]));
     expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body.status).toBe('delivered');
 
-    const bounce = { eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: to }] } };
+    const bounce = {
+      eventType: 'Bounce',
+      mail,
+      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: to }] },
+    };
     expect(await sesEventsHandler(sqsEvent([bounce, bounce]))).toEqual({ batchItemFailures: [] });
     await sesEventsHandler(sqsEvent([delivery]));
     expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body.status).toBe('bounced');
@@ -161,7 +214,7 @@ describe('email consumer', () => {
     const to = uniqueAddress();
     const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to) });
     await app.drain();
-    const { PLAN_ALLOWANCES } = await import('@helpdesk/core/auth/plans');
+    const { PLAN_ALLOWANCES } = await import('@helpdesk/core/identity/plans');
     const project = { id: t.projects.main!.id, slug: 'main', name: 'main' };
     const ctx = {
       accountId: t.accountId,
@@ -172,8 +225,8 @@ describe('email consumer', () => {
       project,
       env: 'live' as const,
     };
-    await enqueue('emails', { emailId: res.body.id, ctx });
-    await enqueue('emails', { emailId: res.body.id, ctx });
+    await enqueue(emailsQueue, { emailId: res.body.id, ctx });
+    await enqueue(emailsQueue, { emailId: res.body.id, ctx });
     await app.drain();
     expect(await mailsTo(to)).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
+import { suppress } from '@helpdesk/core/areas/emails/suppression';
+import { ProjectTemplate } from '@helpdesk/core/areas/templates/entities';
 import { describe, expect, it } from 'vitest';
-import { suppress } from '@helpdesk/core/emails/suppression';
-import { ProjectTemplate } from '@helpdesk/core/templates/entities';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { importer } from '../templates/helpers.js';
@@ -22,7 +22,12 @@ describe('POST /emails/send (live)', () => {
     const cc = uniqueAddress('cc');
     const res = await app.call('POST', '/emails/send', {
       key: t.liveKey,
-      body: custom(to, { cc: [cc], replyTo: 'help@example.com', metadata: { orderId: '42' }, headers: { 'X-Campaign': 'spring' } }),
+      body: custom(to, {
+        cc: [cc],
+        replyTo: 'help@example.com',
+        metadata: { orderId: '42' },
+        headers: { 'X-Campaign': 'spring' },
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -68,9 +73,14 @@ describe('POST /emails/send (live)', () => {
 
   it('renders a template send with its variables and records the template version', async () => {
     const t = await createTenant();
-    await importTemplate(app, 'welcome', '{{!-- subject: Welcome, {{name}} --}}\n<p>Hello {{name}}, your plan is {{plan}}.</p>', {
-      apiKey: t.liveKey,
-    });
+    await importTemplate(
+      app,
+      'welcome',
+      '{{!-- subject: Welcome, {{name}} --}}\n<p>Hello {{name}}, your plan is {{plan}}.</p>',
+      {
+        apiKey: t.liveKey,
+      },
+    );
     const to = uniqueAddress();
     const res = await app.call('POST', '/emails/send', {
       key: t.liveKey,
@@ -84,14 +94,24 @@ describe('POST /emails/send (live)', () => {
     expect(mail!.subject).toBe('Welcome, Ada');
     expect(mail!.body.html).toContain('Hello Ada, your plan is Pro.');
     const row = await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey });
-    expect(row.body).toMatchObject({ status: 'sent', templateKey: 'welcome', templateVersion: 1, subject: 'Welcome, Ada' });
+    expect(row.body).toMatchObject({
+      status: 'sent',
+      templateKey: 'welcome',
+      templateVersion: 1,
+      subject: 'Welcome, Ada',
+    });
   });
 
   it('answers a template send with its rendered subject, stored on the row before delivery (also when blocked)', async () => {
     const t = await createTenant();
-    await importTemplate(app, 'order', '{{!-- subject: Order {{order.id}} for {{name}} --}}\n<p>Hi {{name}}</p>', { apiKey: t.liveKey });
+    await importTemplate(app, 'order', '{{!-- subject: Order {{order.id}} for {{name}} --}}\n<p>Hi {{name}}</p>', {
+      apiKey: t.liveKey,
+    });
     const to = uniqueAddress();
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'order', variables: { name: 'A & B', order: { id: 7 } } } });
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to, templateKey: 'order', variables: { name: 'A & B', order: { id: 7 } } },
+    });
     expect(res.status).toBe(200);
     // Not escaped: a subject is plain text.
     expect(res.body).toMatchObject({ kind: 'template', status: 'queued', subject: 'Order 7 for A & B' });
@@ -100,7 +120,10 @@ describe('POST /emails/send (live)', () => {
 
     const blockedTo = uniqueAddress();
     await suppress({ projectId: t.projects.main!.id, env: 'live' }, blockedTo, 'manual');
-    const blocked = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to: blockedTo, templateKey: 'order', variables: { name: 'C' } } });
+    const blocked = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to: blockedTo, templateKey: 'order', variables: { name: 'C' } },
+    });
     expect(blocked.body).toMatchObject({ status: 'blocked', subject: 'Order  for C' });
     await app.drain();
     expect((await mailsTo(to))[0]!.subject).toBe('Order 7 for A & B');
@@ -117,7 +140,8 @@ describe('POST /emails/send (live)', () => {
     };
     await refused({ to, templateKey: 'plain', variables: [1, 2] }, 'variables');
     await refused({ to, templateKey: 'plain', variables: null }, 'variables');
-    for (const value of ['a\u2028b', 'a\u2029b', 'a\u0000b', 'a\tb']) await refused(custom(to, { headers: { 'X-Note': value } }), 'headers');
+    for (const value of ['a\u2028b', 'a\u2029b', 'a\u0000b', 'a\tb'])
+      await refused(custom(to, { headers: { 'X-Note': value } }), 'headers');
     await refused(custom(to, { headers: JSON.parse('{"__proto__":"v"}') }), 'headers');
     await refused(custom(to, { headers: { 'X-SES-Configuration-Set': 'other' } }), 'headers');
     await refused(custom(to, { headers: { 'x-ses-source-arn': 'arn' } }), 'headers');
@@ -127,7 +151,9 @@ describe('POST /emails/send (live)', () => {
 
     const batch = await app.call('POST', '/emails/batch', {
       key: (await createTenant({ plan: 'starter' })).liveKey,
-      body: { emails: [{ to, templateKey: 'plain', variables: [1, 2] }, custom(to, { headers: { 'X-SES-Tenant': 'x' } })] },
+      body: {
+        emails: [{ to, templateKey: 'plain', variables: [1, 2] }, custom(to, { headers: { 'X-SES-Tenant': 'x' } })],
+      },
     });
     expect(batch.body.results).toEqual([
       { index: 0, error: { code: 'validation.failed', message: expect.stringContaining('variables') } },
@@ -151,31 +177,49 @@ describe('POST /emails/send (live)', () => {
   it('answers 422 naming an unknown template, and for both or neither content forms', async () => {
     const t = await createTenant();
     const to = uniqueAddress();
-    const unknown = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'nope', variables: {} } });
+    const unknown = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to, templateKey: 'nope', variables: {} },
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error).toMatchObject({ code: 'template.not_found', details: { templateKey: 'nope' } });
     expect(unknown.body.error.message).toContain('nope');
 
-    const both = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'x', subject: 's', body: 'b' } });
+    const both = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to, templateKey: 'x', subject: 's', body: 'b' },
+    });
     expect(both.status).toBe(422);
     expect(both.body.error.code).toBe('validation.failed');
     const neither = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to } });
     expect(neither.status).toBe(422);
-    const halfCustom = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, subject: 'only a subject' } });
+    const halfCustom = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to, subject: 'only a subject' },
+    });
     expect(halfCustom.status).toBe(422);
-    const unknownField = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to, { priority: 'high' }) });
+    const unknownField = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(to, { priority: 'high' }),
+    });
     expect(unknownField.status).toBe(422);
     const badAddress = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom('not-an-address') });
     expect(badAddress.status).toBe(422);
     expect(badAddress.body.error.details.fields[0].field).toBe('to');
-    const longSubject = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to, { subject: 'x'.repeat(201) }) });
+    const longSubject = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(to, { subject: 'x'.repeat(201) }),
+    });
     expect(longSubject.status).toBe(422);
     const tooManyCc = await app.call('POST', '/emails/send', {
       key: t.liveKey,
       body: custom(to, { cc: Array.from({ length: 51 }, (_, i) => `cc${i}@example.com`) }),
     });
     expect(tooManyCc.status).toBe(422);
-    const reservedHeader = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(to, { headers: { Subject: 'x' } }) });
+    const reservedHeader = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: custom(to, { headers: { Subject: 'x' } }),
+    });
     expect(reservedHeader.status).toBe(422);
 
     await app.drain();
@@ -195,7 +239,8 @@ describe('POST /emails/send (live)', () => {
     await imp('in-partial.hbs', '<p>{{> price amount=total}}</p>');
     await imp('fine.hbs', '<p>{{missing.value}}</p>', { subject: 'Hi {{name}}' });
     const to = uniqueAddress();
-    const send = (templateKey: string) => app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey, variables: {} } });
+    const send = (templateKey: string) =>
+      app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey, variables: {} } });
     const expected: [string, Record<string, unknown>][] = [
       ['in-body', { helper: 't', in: 'template', key: 'in-body', line: 1 }],
       ['in-subject', { helper: 'eq', in: 'subject', key: 'in-subject', line: 1 }],
@@ -207,8 +252,16 @@ describe('POST /emails/send (live)', () => {
       expect(res.status, templateKey).toBe(422);
       expect(res.body.error).toMatchObject({ code: 'template.unknown_helper', details });
     }
-    const batch = await app.call('POST', '/emails/batch', { key: t.liveKey, body: { emails: [{ to, templateKey: 'in-partial', variables: {} }] } });
-    expect(batch.body.results).toEqual([{ index: 0, error: { code: 'template.unknown_helper', message: expect.stringContaining('helper usd on line 1') } }]);
+    const batch = await app.call('POST', '/emails/batch', {
+      key: t.liveKey,
+      body: { emails: [{ to, templateKey: 'in-partial', variables: {} }] },
+    });
+    expect(batch.body.results).toEqual([
+      {
+        index: 0,
+        error: { code: 'template.unknown_helper', message: expect.stringContaining('helper usd on line 1') },
+      },
+    ]);
     // Variables that do not resolve are no reason to refuse: they render empty.
     expect((await send('fine')).status).toBe(200);
     expect((await app.call('GET', '/emails', { key: t.liveKey })).body.total).toBe(1);
@@ -219,10 +272,18 @@ describe('POST /emails/send (live)', () => {
     await importer(app, t.liveKey)('price.hbs', '{{usd amount}}', { type: 'partial' });
     await importer(app, t.liveKey)('invoice.hbs', '<p>{{> price amount=total}}</p>');
     // As an item written by an earlier release: no unknownHelpers attribute.
-    await ProjectTemplate.patch({ projectId: t.projects.main!.id, env: 'live', type: 'partial', key: 'price' }).remove(['unknownHelpers']).go();
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to: uniqueAddress(), templateKey: 'invoice', variables: {} } });
+    await ProjectTemplate.patch({ projectId: t.projects.main!.id, env: 'live', type: 'partial', key: 'price' })
+      .remove(['unknownHelpers'])
+      .go();
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to: uniqueAddress(), templateKey: 'invoice', variables: {} },
+    });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'usd', in: 'partial', key: 'price' } });
+    expect(res.body.error).toMatchObject({
+      code: 'template.unknown_helper',
+      details: { helper: 'usd', in: 'partial', key: 'price' },
+    });
   });
 
   it("refuses a custom send's unknown layout or a layout calling a missing helper at request time, single and batched", async () => {
@@ -234,7 +295,10 @@ describe('POST /emails/send (live)', () => {
     expect(nope.body.error).toMatchObject({ code: 'template.not_found', details: { layout: 'nope' } });
     const helper = await app.call('POST', '/emails/send', { key: t.liveKey, body: { ...custom(to), layout: 'money' } });
     expect(helper.status).toBe(422);
-    expect(helper.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'money2', in: 'layout', key: 'money' } });
+    expect(helper.body.error).toMatchObject({
+      code: 'template.unknown_helper',
+      details: { helper: 'money2', in: 'layout', key: 'money' },
+    });
     const batch = await app.call('POST', '/emails/batch', {
       key: t.liveKey,
       body: {
@@ -244,7 +308,10 @@ describe('POST /emails/send (live)', () => {
         ],
       },
     });
-    expect(batch.body.results.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(['template.not_found', 'template.unknown_helper']);
+    expect(batch.body.results.map((r: { error?: { code: string } }) => r.error?.code)).toEqual([
+      'template.not_found',
+      'template.unknown_helper',
+    ]);
     expect((await app.call('GET', '/emails', { key: t.liveKey })).body.total).toBe(0);
   });
 
@@ -253,13 +320,21 @@ describe('POST /emails/send (live)', () => {
     await importer(app, t.liveKey)('hello.hbs', '{{!-- subject: Hi {{name}} --}}<p>Hello</p>');
     const to = uniqueAddress();
     for (const name of ['x\r\nBcc: evil@example.com', 'bell\u0007', 'line\u2028sep']) {
-      const res = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'hello', variables: { name } } });
+      const res = await app.call('POST', '/emails/send', {
+        key: t.liveKey,
+        body: { to, templateKey: 'hello', variables: { name } },
+      });
       expect(res.status, JSON.stringify(name)).toBe(422);
       expect(res.body.error.details.fields).toEqual([expect.objectContaining({ field: 'variables', in: 'body' })]);
     }
-    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'hello', variables: { name: 'Ann' } } })).body.subject).toBe(
-      'Hi Ann',
-    );
+    expect(
+      (
+        await app.call('POST', '/emails/send', {
+          key: t.liveKey,
+          body: { to, templateKey: 'hello', variables: { name: 'Ann' } },
+        })
+      ).body.subject,
+    ).toBe('Hi Ann');
   });
 
   it('needs the emails:send scope', async () => {
@@ -301,14 +376,18 @@ describe('sandbox', () => {
   it('is exempt from the email quota, which stops live sends with the plan 403', async () => {
     const t = await createTenant({ limits: { emails: 2 } });
     for (let i = 0; i < 2; i++) {
-      expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) })).status).toBe(200);
+      expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) })).status).toBe(
+        200,
+      );
     }
     const over = await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) });
     expect(over.status).toBe(403);
     expect(over.body.error.code).toBe('plan.email_limit');
     expect(over.body.error.message).toContain('email allowance');
     for (let i = 0; i < 3; i++) {
-      expect((await app.call('POST', '/emails/send', { key: t.sandboxKey, body: custom(uniqueAddress()) })).status).toBe(200);
+      expect(
+        (await app.call('POST', '/emails/send', { key: t.sandboxKey, body: custom(uniqueAddress()) })).status,
+      ).toBe(200);
     }
     await app.drain();
   });
@@ -323,7 +402,9 @@ describe('suppression', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'blocked', blocked: true, blockReason: 'manual' });
     // The one unit of quota is still there.
-    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) })).status).toBe(200);
+    expect((await app.call('POST', '/emails/send', { key: t.liveKey, body: custom(uniqueAddress()) })).status).toBe(
+      200,
+    );
 
     // Suppression is per environment: the same address is deliverable (captured) in sandbox.
     const sandbox = await app.call('POST', '/emails/send', { key: t.sandboxKey, body: custom(to) });
@@ -352,7 +433,11 @@ describe('GET /emails', () => {
     await importTemplate(app, 'receipt', '{{!-- subject: Receipt --}}<p>{{total}}</p>', { apiKey: t.liveKey });
     const ada = uniqueAddress('ada');
     const sent: string[] = [];
-    for (const body of [custom(ada), { to: uniqueAddress(), templateKey: 'receipt', variables: { total: 3 } }, custom(uniqueAddress())]) {
+    for (const body of [
+      custom(ada),
+      { to: uniqueAddress(), templateKey: 'receipt', variables: { total: 3 } },
+      custom(uniqueAddress()),
+    ]) {
       const res = await app.call('POST', '/emails/send', { key: t.liveKey, body });
       sent.push(res.body.id);
     }
@@ -375,7 +460,10 @@ describe('GET /emails', () => {
     expect(byTemplate.body.emails.map((e: { id: string }) => e.id)).toEqual([sent[1]]);
     const byStatus = await app.call('GET', '/emails', { key: t.liveKey, query: { status: 'blocked' } });
     expect(byStatus.body.emails.map((e: { id: string }) => e.id)).toEqual([blocked.body.id]);
-    const sentOnes = await app.call('GET', '/emails', { key: t.liveKey, query: { status: 'sent', templateKey: 'receipt' } });
+    const sentOnes = await app.call('GET', '/emails', {
+      key: t.liveKey,
+      query: { status: 'sent', templateKey: 'receipt' },
+    });
     expect(sentOnes.body.total).toBe(1);
 
     const today = new Date().toISOString().slice(0, 10);
@@ -393,19 +481,37 @@ describe('GET /emails', () => {
 
   it('keeps rows to their project and environment: other ids are 404', async () => {
     const t = await createTenant({ projects: ['one', 'two'] });
-    const res = await app.call('POST', '/emails/send', { key: t.liveKey, headers: { 'Service-Project': 'one' }, body: custom(uniqueAddress()) });
+    const res = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      headers: { 'Service-Project': 'one' },
+      body: custom(uniqueAddress()),
+    });
     const id = res.body.id;
-    expect((await app.call('GET', `/emails/${id}`, { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status).toBe(200);
-    const otherProject = await app.call('GET', `/emails/${id}`, { key: t.liveKey, headers: { 'Service-Project': 'two' } });
+    expect(
+      (await app.call('GET', `/emails/${id}`, { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status,
+    ).toBe(200);
+    const otherProject = await app.call('GET', `/emails/${id}`, {
+      key: t.liveKey,
+      headers: { 'Service-Project': 'two' },
+    });
     expect(otherProject.status).toBe(404);
     expect(otherProject.body.error.code).toBe('not_found');
-    const otherEnv = await app.call('GET', `/emails/${id}`, { key: t.sandboxKey, headers: { 'Service-Project': 'one' } });
+    const otherEnv = await app.call('GET', `/emails/${id}`, {
+      key: t.sandboxKey,
+      headers: { 'Service-Project': 'one' },
+    });
     expect(otherEnv.status).toBe(404);
-    expect((await app.call('DELETE', `/emails/${id}`, { key: t.liveKey, headers: { 'Service-Project': 'two' } })).status).toBe(404);
-    expect((await app.call('DELETE', `/emails/${id}`, { key: t.sandboxKey, headers: { 'Service-Project': 'one' } })).status).toBe(404);
+    expect(
+      (await app.call('DELETE', `/emails/${id}`, { key: t.liveKey, headers: { 'Service-Project': 'two' } })).status,
+    ).toBe(404);
+    expect(
+      (await app.call('DELETE', `/emails/${id}`, { key: t.sandboxKey, headers: { 'Service-Project': 'one' } })).status,
+    ).toBe(404);
     const otherAccount = await createTenant();
     expect((await app.call('GET', `/emails/${id}`, { key: otherAccount.liveKey })).status).toBe(404);
-    expect((await app.call('GET', '/emails/not-a-uuid', { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status).toBe(404);
+    expect(
+      (await app.call('GET', '/emails/not-a-uuid', { key: t.liveKey, headers: { 'Service-Project': 'one' } })).status,
+    ).toBe(404);
     await app.drain();
   });
 });

@@ -9,11 +9,18 @@ describe('template versions', () => {
   it('delivers the version recorded when the send was accepted, even if a newer one was imported since', async () => {
     const t = await createTenant();
     const to = uniqueAddress();
-    await importTemplate(app, 'notice', '{{!-- subject: Notice v1 --}}<p>first wording for {{name}}</p>', { apiKey: t.liveKey });
+    await importTemplate(app, 'notice', '{{!-- subject: Notice v1 --}}<p>first wording for {{name}}</p>', {
+      apiKey: t.liveKey,
+    });
     const scheduledAt = new Date(Date.now() + 3_600_000).toISOString();
-    const sent = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey: 'notice', variables: { name: 'Ann' }, scheduledAt } });
+    const sent = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to, templateKey: 'notice', variables: { name: 'Ann' }, scheduledAt },
+    });
     expect(sent.status).toBe(200);
-    await importTemplate(app, 'notice', '{{!-- subject: Notice v2 --}}<p>second wording for {{name}}</p>', { apiKey: t.liveKey });
+    await importTemplate(app, 'notice', '{{!-- subject: Notice v2 --}}<p>second wording for {{name}}</p>', {
+      apiKey: t.liveKey,
+    });
 
     await app.fireSchedules(new Date(Date.now() + 2 * 3_600_000));
     await app.drain();

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
+import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from '../webhooks/receiver.js';
-import { setEnv } from '../support/env.js';
 
 const app = await startTestApp();
 // The emailed links point at this stack, as they do on a developer's `npm start`.
@@ -25,17 +25,28 @@ const emailsTo = async (recipient: string): Promise<StoredEmail[]> => {
   return emails.filter((e) => e.destination.to.some((to) => to.includes(recipient)));
 };
 const linkIn = (email: StoredEmail) => {
-  const m = /http:\/\/[^\s"'<>()]+\/api\/v1\/public\/feedback\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.exec(`${email.body.text} ${email.body.html}`);
+  const m = /http:\/\/[^\s"'<>()]+\/api\/v1\/public\/feedback\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.exec(
+    `${email.body.text} ${email.body.html}`,
+  );
   expect(m, 'the email carries the link').not.toBeNull();
   return m![0];
 };
 /** The public pages are HTML, outside the JSON contract: plain fetch. */
 const page = async (url: string, init?: RequestInit) => {
   const res = await fetch(url, init);
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text(), headers: res.headers };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    text: await res.text(),
+    headers: res.headers,
+  };
 };
 const postForm = (url: string, fields: Record<string, string>) =>
-  page(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  page(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 const openConversation = async (t: TenantFixture, body: Record<string, unknown>) => {
   const res = await app.call('POST', '/feedback/conversations', { key: t.liveKey, body });
@@ -44,7 +55,10 @@ const openConversation = async (t: TenantFixture, body: Record<string, unknown>)
 };
 
 describe('plan gating', () => {
-  it.each(['free', 'starter'] as const)('answers 403 plan.upgrade_required on every feedback route for %s', async (plan) => {
+  it.each([
+    'free',
+    'starter',
+  ] as const)('answers 403 plan.upgrade_required on every feedback route for %s', async (plan) => {
     const t = await createTenant({ plan });
     const id = randomUUID();
     const calls: [string, string, unknown?][] = [
@@ -60,7 +74,10 @@ describe('plan gating', () => {
     for (const [method, path, body] of calls) {
       const res = await app.call(method, path, { key: t.liveKey, body });
       expect(res.status, `${method} ${path}`).toBe(403);
-      expect(res.body.error).toMatchObject({ code: 'plan.upgrade_required', details: { feature: 'Feedback', plan, requiredPlan: 'pro' } });
+      expect(res.body.error).toMatchObject({
+        code: 'plan.upgrade_required',
+        details: { feature: 'Feedback', plan, requiredPlan: 'pro' },
+      });
       expect(res.body.error.message).toContain('Feedback');
     }
     expect((await app.call('GET', '/customers', { key: t.liveKey })).body.total).toBe(0);
@@ -71,7 +88,12 @@ describe('conversations', () => {
   it('opens a conversation: sentiment from the rating, else from the text; the customer enters the directory', async () => {
     const t = await createTenant();
     const email = unique();
-    const rated = await openConversation(t, { customer: { email, name: 'Kim' }, body: 'It was fine I guess', rating: 2, subject: 'Checkout' });
+    const rated = await openConversation(t, {
+      customer: { email, name: 'Kim' },
+      body: 'It was fine I guess',
+      rating: 2,
+      subject: 'Checkout',
+    });
     expect(rated).toEqual({
       id: expect.any(String),
       customer: { email, name: 'Kim' },
@@ -81,14 +103,27 @@ describe('conversations', () => {
       sentiment: 'negative',
       source: 'api',
       requestId: null,
-      messages: [{ id: expect.any(String), senderType: 'customer', body: 'It was fine I guess', createdAt: rated.createdAt }],
+      messages: [
+        { id: expect.any(String), senderType: 'customer', body: 'It was fine I guess', createdAt: rated.createdAt },
+      ],
       createdAt: expect.any(String),
       updatedAt: rated.createdAt,
     });
-    const happy = await openConversation(t, { customer: { email: email.toUpperCase() }, body: 'I love this product, amazing support!' });
-    expect(happy).toMatchObject({ rating: null, sentiment: 'positive', subject: 'I love this product, amazing support!' });
-    expect((await openConversation(t, { customer: { email }, body: 'Terrible, broken and awful.' })).sentiment).toBe('negative');
-    expect((await openConversation(t, { customer: { email }, body: 'The invoice arrived.' })).sentiment).toBe('neutral');
+    const happy = await openConversation(t, {
+      customer: { email: email.toUpperCase() },
+      body: 'I love this product, amazing support!',
+    });
+    expect(happy).toMatchObject({
+      rating: null,
+      sentiment: 'positive',
+      subject: 'I love this product, amazing support!',
+    });
+    expect((await openConversation(t, { customer: { email }, body: 'Terrible, broken and awful.' })).sentiment).toBe(
+      'negative',
+    );
+    expect((await openConversation(t, { customer: { email }, body: 'The invoice arrived.' })).sentiment).toBe(
+      'neutral',
+    );
     expect((await openConversation(t, { customer: { email }, body: 'meh', rating: 3 })).sentiment).toBe('neutral');
     expect((await openConversation(t, { customer: { email }, body: 'awful', rating: 4 })).sentiment).toBe('positive');
 
@@ -106,7 +141,10 @@ describe('conversations', () => {
       createdAt: rated.createdAt,
     });
 
-    const bad = await app.call('POST', '/feedback/conversations', { key: t.liveKey, body: { customer: { email }, body: 'x', rating: 6 } });
+    const bad = await app.call('POST', '/feedback/conversations', {
+      key: t.liveKey,
+      body: { customer: { email }, body: 'x', rating: 6 },
+    });
     expect(bad.status).toBe(422);
   });
 
@@ -115,22 +153,39 @@ describe('conversations', () => {
     const a = await openConversation(t, { customer: { email: unique() }, body: 'first' });
     const b = await openConversation(t, { customer: { email: unique() }, body: 'second' });
 
-    const closed = await app.call('PATCH', `/feedback/conversations/${a.id}`, { key: t.liveKey, body: { status: 'closed' } });
+    const closed = await app.call('PATCH', `/feedback/conversations/${a.id}`, {
+      key: t.liveKey,
+      body: { status: 'closed' },
+    });
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ id: a.id, status: 'closed', messages: [{ body: 'first' }] });
 
-    const list = async (status?: string) => (await app.call('GET', '/feedback/conversations', { key: t.liveKey, query: { status } })).body;
+    const list = async (status?: string) =>
+      (await app.call('GET', '/feedback/conversations', { key: t.liveKey, query: { status } })).body;
     expect((await list()).conversations.map((c: { id: string }) => c.id)).toEqual([b.id, a.id]);
-    expect(await list('closed')).toMatchObject({ conversations: [{ id: a.id, status: 'closed' }], total: 1, page: 1, limit: 25 });
+    expect(await list('closed')).toMatchObject({
+      conversations: [{ id: a.id, status: 'closed' }],
+      total: 1,
+      page: 1,
+      limit: 25,
+    });
     expect((await list('open')).conversations.map((c: { id: string }) => c.id)).toEqual([b.id]);
     expect((await list('open,closed')).total).toBe(2);
-    expect((await app.call('GET', '/feedback/conversations', { key: t.liveKey, query: { status: 'done' } })).status).toBe(422);
+    expect(
+      (await app.call('GET', '/feedback/conversations', { key: t.liveKey, query: { status: 'done' } })).status,
+    ).toBe(422);
 
-    const refused = await app.call('POST', `/feedback/conversations/${a.id}/messages`, { key: t.liveKey, body: { body: 'hello?' } });
+    const refused = await app.call('POST', `/feedback/conversations/${a.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'hello?' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('feedback.conversation_closed');
 
-    const reopened = await app.call('PATCH', `/feedback/conversations/${a.id}`, { key: t.liveKey, body: { status: 'open' } });
+    const reopened = await app.call('PATCH', `/feedback/conversations/${a.id}`, {
+      key: t.liveKey,
+      body: { status: 'open' },
+    });
     expect(reopened.body.status).toBe('open');
     expect((await list('closed')).total).toBe(0);
   });
@@ -138,8 +193,15 @@ describe('conversations', () => {
   it('emails a staff reply with a link to the read-only thread', async () => {
     const t = await createTenant();
     const email = unique('reply');
-    const conv = await openConversation(t, { customer: { email }, body: 'Where is my <b>order</b>?', subject: 'Order' });
-    const reply = await app.call('POST', `/feedback/conversations/${conv.id}/messages`, { key: t.liveKey, body: { body: 'It ships tomorrow.' } });
+    const conv = await openConversation(t, {
+      customer: { email },
+      body: 'Where is my <b>order</b>?',
+      subject: 'Order',
+    });
+    const reply = await app.call('POST', `/feedback/conversations/${conv.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'It ships tomorrow.' },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.messages.map((m: { senderType: string; body: string }) => [m.senderType, m.body])).toEqual([
       ['customer', 'Where is my <b>order</b>?'],
@@ -167,7 +229,10 @@ describe('the rating funnel', () => {
   it('request -> email -> page -> rating -> conversation and feedback.submitted; the link is single use', async () => {
     const t = await createTenant();
     const receiver = await startReceiver();
-    await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['feedback.submitted'] } });
+    await app.call('POST', '/webhooks', {
+      key: t.liveKey,
+      body: { url: receiver.url, events: ['feedback.submitted'] },
+    });
     const email = unique('funnel');
     const ticketId = randomUUID();
 
@@ -208,7 +273,9 @@ describe('the rating funnel', () => {
     expect(opened.body).toMatchObject({ status: 'opened', openedAt: expect.any(String) });
     // opening again keeps the first time
     await page(link);
-    expect((await app.call('GET', `/feedback/requests/${request.id}`, { key: t.liveKey })).body.openedAt).toBe(opened.body.openedAt);
+    expect((await app.call('GET', `/feedback/requests/${request.id}`, { key: t.liveKey })).body.openedAt).toBe(
+      opened.body.openedAt,
+    );
 
     const thanks = await postForm(link, { rating: '2', comment: 'Took too long.' });
     expect(thanks.status).toBe(200);
@@ -216,8 +283,15 @@ describe('the rating funnel', () => {
     expect(thanks.text).toContain('Thank you');
 
     const responded = (await app.call('GET', `/feedback/requests/${request.id}`, { key: t.liveKey })).body;
-    expect(responded).toMatchObject({ status: 'responded', rating: 2, respondedAt: expect.any(String), conversationId: expect.any(String) });
-    const conversation = (await app.call('GET', `/feedback/conversations/${responded.conversationId}`, { key: t.liveKey })).body;
+    expect(responded).toMatchObject({
+      status: 'responded',
+      rating: 2,
+      respondedAt: expect.any(String),
+      conversationId: expect.any(String),
+    });
+    const conversation = (
+      await app.call('GET', `/feedback/conversations/${responded.conversationId}`, { key: t.liveKey })
+    ).body;
     expect(conversation).toMatchObject({
       customer: { email, name: 'Rae' },
       rating: 2,
@@ -234,7 +308,13 @@ describe('the rating funnel', () => {
       event: 'feedback.submitted',
       timestamp: expect.any(String),
       data: {
-        conversation: { id: conversation.id, subject: conversation.subject, rating: 2, sentiment: 'negative', source: 'request' },
+        conversation: {
+          id: conversation.id,
+          subject: conversation.subject,
+          rating: 2,
+          sentiment: 'negative',
+          source: 'request',
+        },
         customer: { email, name: 'Rae' },
         requestId: request.id,
         comment: 'Took too long.',
@@ -249,7 +329,9 @@ describe('the rating funnel', () => {
     const json = await app.call('POST', new URL(link).pathname, { body: { rating: 5 } });
     expect(json.status).toBe(404);
     expect(json.body.error.code).toBe('not_found');
-    expect((await app.call('GET', '/feedback/requests', { key: t.liveKey, query: { status: 'responded' } })).body.total).toBe(1);
+    expect(
+      (await app.call('GET', '/feedback/requests', { key: t.liveKey, query: { status: 'responded' } })).body.total,
+    ).toBe(1);
 
     const customers = (await app.call('GET', '/customers', { key: t.liveKey })).body.customers;
     const detail = (await app.call('GET', `/customers/${customers[0].id}`, { key: t.liveKey })).body;
@@ -263,13 +345,16 @@ describe('the rating funnel', () => {
   it('takes a JSON rating (answering the conversation), once, under concurrent submissions', async () => {
     const t = await createTenant();
     const email = unique('json');
-    const request = (await app.call('POST', '/feedback/requests', { key: t.liveKey, body: { customer: { email } } })).body;
+    const request = (await app.call('POST', '/feedback/requests', { key: t.liveKey, body: { customer: { email } } }))
+      .body;
     await app.drain();
     const path = new URL(linkIn((await emailsTo(email))[0]!)).pathname;
 
     const invalid = await app.call('POST', path, { body: { rating: 0 } });
     expect(invalid.status).toBe(422);
-    expect(invalid.body.error.details.fields).toEqual([{ field: 'rating', in: 'body', message: 'Expected an integer from 1 to 5' }]);
+    expect(invalid.body.error.details.fields).toEqual([
+      { field: 'rating', in: 'body', message: 'Expected an integer from 1 to 5' },
+    ]);
     const formNine = await postForm(`${app.url}${path}`, { rating: '9' });
     expect(formNine.status).toBe(422);
     expect(formNine.text).toContain('rating: Expected an integer from 1 to 5');
@@ -278,7 +363,12 @@ describe('the rating funnel', () => {
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
     expect(results.filter((r) => r.status === 404)).toHaveLength(3);
-    expect(ok[0]!.body).toMatchObject({ source: 'request', requestId: request.id, sentiment: 'positive', messages: [] });
+    expect(ok[0]!.body).toMatchObject({
+      source: 'request',
+      requestId: request.id,
+      sentiment: 'positive',
+      messages: [],
+    });
     const list = await app.call('GET', '/feedback/conversations', { key: t.liveKey });
     expect(list.body.total).toBe(1);
   });
@@ -291,7 +381,12 @@ describe('the rating funnel', () => {
     const link = linkIn((await emailsTo(email))[0]!);
     const [payload, signature] = link.split('/').at(-1)!.split('.');
     const forgedPayload = Buffer.from(`r:${t.projects.main!.id}:live:${randomUUID()}`).toString('base64url');
-    for (const token of [`${forgedPayload}.${signature}`, `${payload}.${signature!.slice(0, -2)}AA`, 'garbage', `${payload}`]) {
+    for (const token of [
+      `${forgedPayload}.${signature}`,
+      `${payload}.${signature!.slice(0, -2)}AA`,
+      'garbage',
+      `${payload}`,
+    ]) {
       const res = await page(`${app.url}/api/v1/public/feedback/${token}`);
       expect(res.status, token).toBe(404);
       expect((await app.call('POST', `/api/v1/public/feedback/${token}`, { body: { rating: 3 } })).status).toBe(404);
@@ -301,7 +396,8 @@ describe('the rating funnel', () => {
   it('expires an unanswered request after 30 days', async () => {
     const t = await createTenant();
     const email = unique('expire');
-    const request = (await app.call('POST', '/feedback/requests', { key: t.liveKey, body: { customer: { email } } })).body;
+    const request = (await app.call('POST', '/feedback/requests', { key: t.liveKey, body: { customer: { email } } }))
+      .body;
     await app.drain();
     const link = linkIn((await emailsTo(email))[0]!);
 
@@ -309,8 +405,12 @@ describe('the rating funnel', () => {
     expect((await app.call('GET', `/feedback/requests/${request.id}`, { key: t.liveKey })).body.status).toBe('sent');
     vi.setSystemTime(Date.parse(request.sentAt) + 30 * 86_400_000 + 1000);
     const expired = (await app.call('GET', `/feedback/requests/${request.id}`, { key: t.liveKey })).body;
-    expect(expired).toMatchObject({ status: 'expired', expiredAt: new Date(Date.parse(request.sentAt) + 30 * 86_400_000).toISOString() });
-    const list = async (status: string) => (await app.call('GET', '/feedback/requests', { key: t.liveKey, query: { status } })).body.total;
+    expect(expired).toMatchObject({
+      status: 'expired',
+      expiredAt: new Date(Date.parse(request.sentAt) + 30 * 86_400_000).toISOString(),
+    });
+    const list = async (status: string) =>
+      (await app.call('GET', '/feedback/requests', { key: t.liveKey, query: { status } })).body.total;
     expect(await list('expired')).toBe(1);
     expect(await list('sent')).toBe(0);
     expect((await page(link)).status).toBe(404);
@@ -322,13 +422,24 @@ describe('tenancy', () => {
   it('answers 404 for conversation and request ids of another project or environment', async () => {
     const t = await createTenant({ projects: ['one', 'two'] });
     const one = { key: t.liveKey, headers: { 'Service-Project': 'one' } };
-    const conv = (await app.call('POST', '/feedback/conversations', { ...one, body: { customer: { email: unique() }, body: 'hi' } })).body;
-    const req = (await app.call('POST', '/feedback/requests', { ...one, body: { customer: { email: unique() } } })).body;
-    for (const headers of [{ 'Service-Project': 'two' }, { 'Service-Project': 'one', 'Service-Environment': 'sandbox' }] as Record<string, string>[]) {
+    const conv = (
+      await app.call('POST', '/feedback/conversations', { ...one, body: { customer: { email: unique() }, body: 'hi' } })
+    ).body;
+    const req = (await app.call('POST', '/feedback/requests', { ...one, body: { customer: { email: unique() } } }))
+      .body;
+    for (const headers of [
+      { 'Service-Project': 'two' },
+      { 'Service-Project': 'one', 'Service-Environment': 'sandbox' },
+    ] as Record<string, string>[]) {
       const opts = { key: t.liveKey, headers };
       expect((await app.call('GET', `/feedback/conversations/${conv.id}`, opts)).status).toBe(404);
-      expect((await app.call('PATCH', `/feedback/conversations/${conv.id}`, { ...opts, body: { status: 'closed' } })).status).toBe(404);
-      expect((await app.call('POST', `/feedback/conversations/${conv.id}/messages`, { ...opts, body: { body: 'x' } })).status).toBe(404);
+      expect(
+        (await app.call('PATCH', `/feedback/conversations/${conv.id}`, { ...opts, body: { status: 'closed' } })).status,
+      ).toBe(404);
+      expect(
+        (await app.call('POST', `/feedback/conversations/${conv.id}/messages`, { ...opts, body: { body: 'x' } }))
+          .status,
+      ).toBe(404);
       expect((await app.call('GET', `/feedback/requests/${req.id}`, opts)).status).toBe(404);
       expect((await app.call('GET', '/feedback/requests', opts)).body.total).toBe(0);
       expect((await app.call('GET', '/feedback/conversations', opts)).body.total).toBe(0);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeStackFile, writeStackFile } from '../../packages/local/src/stack-file.js';
 import { freePort } from '../../packages/local/src/ports.js';
+import { removeStackFile, writeStackFile } from '../../packages/local/src/stack-file.js';
 import { startTestApp } from '../support/app.js';
 import { testResources } from '../support/env.js';
 
@@ -51,15 +51,37 @@ describe('admin CLI', () => {
 
     expect((await admin('project:create', '--account', id, '--slug', 'web', '--name', 'Web')).json.slug).toBe('web');
     expect((await admin('project:create', '--account', id, '--slug', 'app', '--name', 'App')).code).toBe(0);
-    const member = await admin('member:add', '--account', id, '--email', 'Ann@Example.com', '--name', 'Ann', '--role', 'admin');
+    const member = await admin(
+      'member:add',
+      '--account',
+      id,
+      '--email',
+      'Ann@Example.com',
+      '--name',
+      'Ann',
+      '--role',
+      'admin',
+    );
     expect(member.json).toMatchObject({ email: 'ann@example.com', role: 'admin' });
 
-    const key = await admin('key:create', '--account', id, '--env', 'live', '--projects', 'web', '--scopes', 'tickets:read');
+    const key = await admin(
+      'key:create',
+      '--account',
+      id,
+      '--env',
+      'live',
+      '--projects',
+      'web',
+      '--scopes',
+      'tickets:read',
+    );
     expect(key.json.key).toMatch(/^sk_live_/);
     const projects = await app.call('GET', '/projects', { key: key.json.key });
     expect(projects.body.projects.map((p: { slug: string }) => p.slug)).toEqual(['web']);
     const members = await app.call('GET', '/members', { key: key.json.key });
-    expect(members.body.members).toEqual([{ id: member.json.id, email: 'ann@example.com', name: 'Ann', role: 'admin' }]);
+    expect(members.body.members).toEqual([
+      { id: member.json.id, email: 'ann@example.com', name: 'Ann', role: 'admin' },
+    ]);
 
     const limits = await admin('account:limits', '--account', id, '--tickets', '5', '--storage-bytes', '1000');
     expect(limits.json.limits).toEqual({ tickets: 5, storageBytes: 1000 });
@@ -72,9 +94,29 @@ describe('admin CLI', () => {
   it('sets a project sender with a display name (form only on the local stack) and refuses one that is not a mailbox', async () => {
     const account = await admin('account:create', '--name', 'Senders', '--plan', 'pro');
     const id = account.json.id as string;
-    const ok = await admin('project:create', '--account', id, '--slug', 'web', '--name', 'Web', '--sender', 'Acme Support <support@acme.example>');
+    const ok = await admin(
+      'project:create',
+      '--account',
+      id,
+      '--slug',
+      'web',
+      '--name',
+      'Web',
+      '--sender',
+      'Acme Support <support@acme.example>',
+    );
     expect(ok.json).toMatchObject({ slug: 'web', senderEmail: 'Acme Support <support@acme.example>' });
-    const bad = await admin('project:create', '--account', id, '--slug', 'app', '--name', 'App', '--sender', 'a@acme.example, b@acme.example');
+    const bad = await admin(
+      'project:create',
+      '--account',
+      id,
+      '--slug',
+      'app',
+      '--name',
+      'App',
+      '--sender',
+      'a@acme.example, b@acme.example',
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^admin: Sender "a@acme.example, b@acme.example": Expected one address/m);
   }, 240_000);
@@ -96,8 +138,18 @@ describe('admin CLI', () => {
     // setting (as a real endpoint would be: no *_ENDPOINT override), on DynamoDB Local: never the internet.
     const dir = mkdtempSync(path.join(tmpdir(), 'helpdesk-cli-'));
     const config = path.join(dir, 'config');
-    writeFileSync(config, '[profile helpdesk-ops]\nregion = eu-west-3\naws_access_key_id = local\naws_secret_access_key = local\n');
-    const { AWS_REGION: _r, AWS_DEFAULT_REGION: _d, AWS_ACCESS_KEY_ID: _k, AWS_SECRET_ACCESS_KEY: _s, DYNAMODB_ENDPOINT, ...rest } = process.env;
+    writeFileSync(
+      config,
+      '[profile helpdesk-ops]\nregion = eu-west-3\naws_access_key_id = local\naws_secret_access_key = local\n',
+    );
+    const {
+      AWS_REGION: _r,
+      AWS_DEFAULT_REGION: _d,
+      AWS_ACCESS_KEY_ID: _k,
+      AWS_SECRET_ACCESS_KEY: _s,
+      DYNAMODB_ENDPOINT,
+      ...rest
+    } = process.env;
     const env = {
       ...rest,
       AWS_CONFIG_FILE: config,
@@ -106,7 +158,11 @@ describe('admin CLI', () => {
       AWS_ENDPOINT_URL_DYNAMODB: DYNAMODB_ENDPOINT,
       TABLE_NAME: 'helpdesk-no-such-table',
     };
-    const res = await run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'account:create', '--name', 'X', '--plan', 'free'], { env })
+    const res = await run(
+      process.execPath,
+      ['--import', 'tsx', 'packages/cli/src/main.ts', 'account:create', '--name', 'X', '--plan', 'free'],
+      { env },
+    )
       .then(
         () => ({ code: 0, stderr: '' }),
         (err: { code: number; stderr: string }) => err,

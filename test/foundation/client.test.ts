@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHelpdeskClient, UploadError, uploadAttachment } from '@helpdesk/client';
+import { buildOpenApiDocument } from '@helpdesk/core/top/openapi/document';
+import { publishedServers } from '@helpdesk/core/top/openapi/servers';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { describe, expect, it } from 'vitest';
-import { createHelpdeskClient, uploadAttachment, UploadError } from '@helpdesk/client';
-import { randomBytes } from 'node:crypto';
-import { allRoutes } from '@helpdesk/core/routes';
-import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
-import { publishedServers } from '@helpdesk/core/openapi/servers';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 
@@ -30,7 +30,9 @@ describe('typed client', () => {
   it('uploadAttachment sends a file straight to S3 for a message to attach by its uploadId', async () => {
     const t = await createTenant();
     const client = createHelpdeskClient({ baseUrl: app.apiUrl, apiKey: t.liveKey });
-    const created = await client.POST('/tickets', { body: { subject: 'Logs attached', body: 'See the file', customer: { email: 'c@example.com' } } });
+    const created = await client.POST('/tickets', {
+      body: { subject: 'Logs attached', body: 'See the file', customer: { email: 'c@example.com' } },
+    });
     const data = randomBytes(6_000_000);
     const upload = await uploadAttachment(client, { fileName: 'app.log', mimeType: 'text/plain', data });
     expect(upload).toEqual({ uploadId: expect.any(String) });
@@ -39,11 +41,17 @@ describe('typed client', () => {
       body: { body: 'Attached', attachments: [upload] },
     });
     expect(message.response.status).toBe(200);
-    expect(message.data!.attachments).toEqual([expect.objectContaining({ fileName: 'app.log', fileSize: 6_000_000, mimeType: 'text/plain' })]);
+    expect(message.data!.attachments).toEqual([
+      expect.objectContaining({ fileName: 'app.log', fileSize: 6_000_000, mimeType: 'text/plain' }),
+    ]);
     const downloaded = Buffer.from(await (await fetch(message.data!.attachments[0]!.url)).arrayBuffer());
     expect(downloaded.equals(data)).toBe(true);
 
-    const refused = uploadAttachment(client, { fileName: 'huge.bin', mimeType: 'application/octet-stream', data: new Uint8Array(25_000_001) });
+    const refused = uploadAttachment(client, {
+      fileName: 'huge.bin',
+      mimeType: 'application/octet-stream',
+      data: new Uint8Array(25_000_001),
+    });
     await expect(refused).rejects.toBeInstanceOf(UploadError);
     await expect(refused).rejects.toMatchObject({ status: 422, body: { error: { code: 'validation.failed' } } });
   });
@@ -53,9 +61,15 @@ describe('typed client', () => {
     const doc = buildOpenApiDocument(allRoutes, publishedServers);
     expect(JSON.parse(readFileSync('docs/openapi.json', 'utf8'))).toEqual(doc);
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-    execFileSync(process.execPath, ['node_modules/openapi-typescript/bin/cli.js', join(dir, 'openapi.json'), '-o', join(dir, 'schema.d.ts')], {
-      stdio: 'ignore',
-    });
-    expect(readFileSync(join(dir, 'schema.d.ts'), 'utf8')).toBe(readFileSync('packages/client/src/schema.d.ts', 'utf8'));
+    execFileSync(
+      process.execPath,
+      ['node_modules/openapi-typescript/bin/cli.js', join(dir, 'openapi.json'), '-o', join(dir, 'schema.d.ts')],
+      {
+        stdio: 'ignore',
+      },
+    );
+    expect(readFileSync(join(dir, 'schema.d.ts'), 'utf8')).toBe(
+      readFileSync('packages/client/src/schema.d.ts', 'utf8'),
+    );
   });
 });

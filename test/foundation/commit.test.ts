@@ -1,23 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { env } from '@helpdesk/core/kernel/config';
+import { documentClient } from '@helpdesk/core/kernel/db/client';
+import { check, commit, put, remove, update } from '@helpdesk/core/kernel/db/commit';
+import { AGAIN, retrying, WRITE_ATTEMPTS } from '@helpdesk/core/kernel/db/retry';
 import { describe, expect, it } from 'vitest';
-import { env } from '@helpdesk/core/config';
-import { documentClient } from '@helpdesk/core/db/client';
-import { check, commit, put, remove, update } from '@helpdesk/core/db/commit';
-import { AGAIN, retrying, WRITE_ATTEMPTS } from '@helpdesk/core/db/retry';
 
 /** commit() against DynamoDB Local: items here are raw parameters on this file's table. */
 const key = () => ({ pk: `commit-test#${randomUUID()}`, sk: 'item' });
 const putNew = (k: { pk: string; sk: string }, value = 1) =>
   put({ TableName: env.tableName, Item: { ...k, value }, ConditionExpression: 'attribute_not_exists(pk)' });
-const read = async (k: { pk: string; sk: string }) => (await documentClient.send(new GetCommand({ TableName: env.tableName, Key: k }))).Item;
+const read = async (k: { pk: string; sk: string }) =>
+  (await documentClient.send(new GetCommand({ TableName: env.tableName, Key: k }))).Item;
 
 describe('commit()', () => {
   it('writes every named item in one transaction; an absent or false name is skipped', async () => {
     const [a, b] = [key(), key()];
-    await expect(commit({ items: () => ({ a: putNew(a), b: [putNew(b, 2)], none: undefined, off: false }), exhausted: () => new Error('x') })).resolves.toBe(
-      true,
-    );
+    await expect(
+      commit({
+        items: () => ({ a: putNew(a), b: [putNew(b, 2)], none: undefined, off: false }),
+        exhausted: () => new Error('x'),
+      }),
+    ).resolves.toBe(true);
     expect(await read(a)).toMatchObject({ value: 1 });
     expect(await read(b)).toMatchObject({ value: 2 });
   });
@@ -79,7 +83,9 @@ describe('commit()', () => {
         ExpressionAttributeNames: { '#v': 'value' },
         ExpressionAttributeValues: { ':n': 0, ':old': -1 },
       });
-    await expect(commit({ items: () => ({ item: stale() }), refused: () => 'stop', exhausted: () => new Error('x') })).resolves.toBe(false);
+    await expect(
+      commit({ items: () => ({ item: stale() }), refused: () => 'stop', exhausted: () => new Error('x') }),
+    ).resolves.toBe(false);
   });
 
   it('drops an optional item whose condition fails and commits the rest at once', async () => {
@@ -118,14 +124,19 @@ describe('commit()', () => {
       commit({
         items: () => {
           attempts++;
-          return { never: check({ TableName: env.tableName, Key: k, ConditionExpression: 'attribute_not_exists(pk)' }) };
+          return {
+            never: check({ TableName: env.tableName, Key: k, ConditionExpression: 'attribute_not_exists(pk)' }),
+          };
         },
         exhausted: () => exhausted,
       }),
     ).rejects.toBe(exhausted);
     expect(attempts).toBe(WRITE_ATTEMPTS);
 
-    await commit({ items: () => ({ gone: remove({ TableName: env.tableName, Key: k }) }), exhausted: () => new Error('x') });
+    await commit({
+      items: () => ({ gone: remove({ TableName: env.tableName, Key: k }) }),
+      exhausted: () => new Error('x'),
+    });
     expect(await read(k)).toBeUndefined();
   });
 });
@@ -141,9 +152,9 @@ describe('retrying()', () => {
     ).resolves.toBe('done at 3');
     await expect(
       retrying(
-        async () => {
+        () => {
           n++;
-          return AGAIN;
+          return Promise.resolve(AGAIN);
         },
         () => new Error('gave up'),
       ),

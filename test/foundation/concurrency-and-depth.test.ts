@@ -12,8 +12,15 @@ describe('bursts and extremes', () => {
     const ticket = await createTicket(app, key);
     const priorities = ['low', 'medium', 'high', 'urgent'];
     const results = await Promise.all([
-      ...Array.from({ length: 25 }, (_, i) => app.call('PATCH', `/tickets/${ticket.id}`, { key, body: { priority: priorities[i % 4] } })),
-      ...Array.from({ length: 25 }, (_, i) => app.call('POST', `/tickets/${ticket.id}/messages`, { key, body: { body: `race ${i}`, visibility: 'internal' } })),
+      ...Array.from({ length: 25 }, (_, i) =>
+        app.call('PATCH', `/tickets/${ticket.id}`, { key, body: { priority: priorities[i % 4] } }),
+      ),
+      ...Array.from({ length: 25 }, (_, i) =>
+        app.call('POST', `/tickets/${ticket.id}/messages`, {
+          key,
+          body: { body: `race ${i}`, visibility: 'internal' },
+        }),
+      ),
       ...Array.from({ length: 20 }, () => app.call('POST', '/articles', { key, body: { title: 'Race two' } })),
     ]);
     const statuses = results.map((r) => r.status);
@@ -34,8 +41,12 @@ describe('bursts and extremes', () => {
     const key = await t.key({ rateLimit: 10_000 });
     const customer = await app.call('POST', '/customers', { key, body: { email: 'burst@example.com' } });
     const results = await Promise.all([
-      ...Array.from({ length: 20 }, () => app.call('POST', '/article-categories', { key, body: { name: 'Burst category' } })),
-      ...Array.from({ length: 25 }, (_, i) => app.call('PATCH', `/customers/${customer.body.id}`, { key, body: { externalId: `ext-${i}` } })),
+      ...Array.from({ length: 20 }, () =>
+        app.call('POST', '/article-categories', { key, body: { name: 'Burst category' } }),
+      ),
+      ...Array.from({ length: 25 }, (_, i) =>
+        app.call('PATCH', `/customers/${customer.body.id}`, { key, body: { externalId: `ext-${i}` } }),
+      ),
     ]);
     const statuses = results.map((r) => r.status);
     expect(
@@ -58,7 +69,10 @@ describe('bursts and extremes', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(logs.status).toBe(422);
-    expect(logs.body.error.details.fields[0]).toMatchObject({ field: 'events.0.context', message: 'Nested deeper than 32 levels' });
+    expect(logs.body.error.details.fields[0]).toMatchObject({
+      field: 'events.0.context',
+      message: 'Nested deeper than 32 levels',
+    });
     const preview = await app.call('POST', '/emails/preview', {
       key: t.liveKey,
       rawBody: `{"templateKey":"x","variables":${deep}}`,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { issueIdFor } from '@helpdesk/core/areas/logs/fingerprint';
+import { PLAN_ALLOWANCES } from '@helpdesk/core/identity/plans';
+import { logger } from '@helpdesk/core/kernel/logger';
+import { consumer } from '@helpdesk/core/top/queues/consumer';
+import type { QueueInput } from '@helpdesk/core/top/queues/registry';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PLAN_ALLOWANCES } from '@helpdesk/core/auth/plans';
-import { logger } from '@helpdesk/core/logger';
-import { issueIdFor } from '@helpdesk/core/logs/fingerprint';
-import { consumer } from '@helpdesk/core/queues/consumer';
-import type { QueueInput } from '@helpdesk/core/queues/registry';
 import { handler as articleIndex } from '../../functions/queue/article-index.js';
 import { handler as emails } from '../../functions/queue/emails.js';
 import { handler as logGrouping } from '../../functions/queue/log-grouping.js';
@@ -13,9 +13,9 @@ import { handler as sesEvents } from '../../functions/queue/ses-events.js';
 import { handler as webhooks } from '../../functions/queue/webhooks.js';
 import { uniqueAddress } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
+import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from '../webhooks/receiver.js';
-import { setEnv } from '../support/env.js';
 
 // Consumers off: every batch below reaches a consumer only through the handler call the test makes.
 const app = await startTestApp({ consumers: false });
@@ -24,7 +24,12 @@ const record = (body: string, messageId = randomUUID()) => ({
   messageId,
   receiptHandle: 'r',
   body,
-  attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 's', ApproximateFirstReceiveTimestamp: '0' },
+  attributes: {
+    ApproximateReceiveCount: '1',
+    SentTimestamp: '0',
+    SenderId: 's',
+    ApproximateFirstReceiveTimestamp: '0',
+  },
   messageAttributes: {},
   md5OfBody: '',
   eventSource: 'aws:sqs',
@@ -41,7 +46,8 @@ function mixedBatch(valid: unknown[], wrongShape: unknown) {
   return { event, poison: [malformed.messageId, offSchema.messageId].sort() };
 }
 
-const failedIds = (result: { batchItemFailures: { itemIdentifier: string }[] }) => result.batchItemFailures.map((f) => f.itemIdentifier).sort();
+const failedIds = (result: { batchItemFailures: { itemIdentifier: string }[] }) =>
+  result.batchItemFailures.map((f) => f.itemIdentifier).sort();
 
 const spyOnErrors = () => vi.spyOn(logger, 'error').mockImplementation(() => undefined);
 
@@ -73,7 +79,11 @@ async function expectOnlyPoisonFailed(
 
 /** Two custom sends through the API; with consumers off they wait on the emails queue. */
 const twoSends = (key: string) =>
-  Promise.all([uniqueAddress(), uniqueAddress()].map((to) => app.call('POST', '/emails/send', { key, body: { to, subject: 'Hello', body: 'Hi there' } })));
+  Promise.all(
+    [uniqueAddress(), uniqueAddress()].map((to) =>
+      app.call('POST', '/emails/send', { key, body: { to, subject: 'Hello', body: 'Hi there' } }),
+    ),
+  );
 const statusesOf = async (key: string, sends: { body: { id: string } }[]) =>
   Promise.all(sends.map(async (s) => (await app.call('GET', `/emails/${s.body.id}`, { key })).body.status));
 
@@ -84,21 +94,32 @@ describe('consumer()', () => {
     const seen: string[] = [];
     const handle = consumer('articleIndex', {
       groupBy: (m) => m.projectId,
-      together: async (messages) => {
-        if (messages.some((m) => m.articleId === 'boom')) throw new Error('index down');
+      together: (messages) => {
+        if (messages.some((m) => m.articleId === 'boom')) return Promise.reject(new Error('index down'));
         seen.push(...messages.map((m) => m.articleId));
+        return Promise.resolve();
       },
     });
     const spy = spyOnErrors();
-    const ok = (projectId: string, articleId: string): QueueInput<'articleIndex'> => ({ projectId, env: 'live', articleId });
-    const { event, poison } = mixedBatch([ok('p1', 'a'), ok('p1', 'b'), ok('p2', 'boom'), ok('p2', 'c')], { projectId: 'p1', env: 'staging', articleId: 'x' });
+    const ok = (projectId: string, articleId: string): QueueInput<'articleIndex'> => ({
+      projectId,
+      env: 'live',
+      articleId,
+    });
+    const { event, poison } = mixedBatch([ok('p1', 'a'), ok('p1', 'b'), ok('p2', 'boom'), ok('p2', 'c')], {
+      projectId: 'p1',
+      env: 'staging',
+      articleId: 'x',
+    });
     const result = await handle(event);
     // p1's group ran together; p2's group failed as a whole (both its records), the poison ones on their own.
     expect(seen.sort()).toEqual(['a', 'b']);
     const p2 = event.Records.filter((r) => r.body.includes('"p2"')).map((r) => r.messageId);
     expect(failedIds(result)).toEqual([...poison, ...p2].sort());
     expectPoisonLogged(spy, poison);
-    const reasons = spy.mock.calls.filter(([m]) => String(m).startsWith('Poison')).map(([, a]) => (a as { reason: string }).reason);
+    const reasons = spy.mock.calls
+      .filter(([m]) => String(m).startsWith('Poison'))
+      .map(([, a]) => (a as { reason: string }).reason);
     expect(reasons.sort()).toEqual([
       'Not a articleIndex message: env: Invalid type: Expected ("live" | "sandbox") but received "staging"',
       'The body is not JSON',
@@ -121,7 +142,9 @@ describe('consumer()', () => {
       },
     });
     spyOnErrors();
-    const bodies = ['a1', 'a2', 'a3'].map((id) => ({ projectId: 'A', env: 'live', articleId: id })).concat([{ projectId: 'B', env: 'live', articleId: 'b1' }]);
+    const bodies = ['a1', 'a2', 'a3']
+      .map((id) => ({ projectId: 'A', env: 'live', articleId: id }))
+      .concat([{ projectId: 'B', env: 'live', articleId: 'b1' }]);
     const event: SQSEvent = { Records: bodies.map((b) => record(JSON.stringify(b))) };
     const result = await handle(event);
     expect(order.filter((id) => id.startsWith('a'))).toEqual(['a1', 'a3']);
@@ -158,7 +181,10 @@ describe('every queue consumer with one malformed and one off-schema message in 
     const sends = await twoSends(t.liveKey);
     const bounce = (emailId: string, to: string): QueueInput<'sesEvents'> => ({
       eventType: 'Bounce',
-      mail: { messageId: randomUUID(), tags: { accountId: [t.accountId], projectId: [t.projects.main!.id], env: ['live'], emailId: [emailId] } },
+      mail: {
+        messageId: randomUUID(),
+        tags: { accountId: [t.accountId], projectId: [t.projects.main!.id], env: ['live'], emailId: [emailId] },
+      },
       bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: to }] },
     });
     const bare = bounce(sends[0]!.body.id, sends[0]!.body.to);
@@ -198,9 +224,15 @@ describe('every queue consumer with one malformed and one off-schema message in 
       events: [{ id: randomUUID(), level: 'error', timestamp: '2026-03-01T10:00:00.000Z' }],
     });
     const valid = [message('fp-1'), message('fp-2')];
-    await expectOnlyPoisonFailed(logGrouping, valid, { ...message('fp-3'), events: [{ id: 'e', level: 'loud', timestamp: 'x' }] });
+    await expectOnlyPoisonFailed(logGrouping, valid, {
+      ...message('fp-3'),
+      events: [{ id: 'e', level: 'loud', timestamp: 'x' }],
+    });
     for (const m of valid) {
-      expect((await app.call('GET', `/log-issues/${m.issueId}`, { key: t.liveKey })).body).toMatchObject({ id: m.issueId, count: 1 });
+      expect((await app.call('GET', `/log-issues/${m.issueId}`, { key: t.liveKey })).body).toMatchObject({
+        id: m.issueId,
+        count: 1,
+      });
     }
   });
 
@@ -208,7 +240,10 @@ describe('every queue consumer with one malformed and one off-schema message in 
     const t = await createTenant();
     const ids: string[] = [];
     for (const word of ['zephyrine', 'quillwort']) {
-      const res = await app.call('POST', '/articles', { key: t.liveKey, body: { title: `About ${word}`, body: `All about ${word}.`, status: 'published' } });
+      const res = await app.call('POST', '/articles', {
+        key: t.liveKey,
+        body: { title: `About ${word}`, body: `All about ${word}.`, status: 'published' },
+      });
       ids.push(res.body.id);
     }
     await expectOnlyPoisonFailed(

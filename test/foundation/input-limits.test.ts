@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { allRoutes } from '@helpdesk/core/routes';
-import { MAX_PAGE } from '@helpdesk/core/http/schemas';
+import { MAX_PAGE } from '@helpdesk/core/kernel/api/schemas';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type ApiResponse } from '../support/app.js';
+import { type ApiResponse, startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 
 const app = await startTestApp({ consumers: false });
@@ -23,7 +23,11 @@ const check = (ok: boolean, what: string, res: ApiResponse) => {
 /** Never a 500: a 4xx is the documented refusal, a 2xx the documented empty result. */
 const expectHandled = (res: ApiResponse, what: string) => check(res.status < 500, what, res);
 const expect422On = (res: ApiResponse, field: string, what: string) =>
-  check(res.status === 422 && (res.body?.error?.details?.fields ?? []).some((f: { field: string }) => f.field === field), `${what} (422 on ${field})`, res);
+  check(
+    res.status === 422 && (res.body?.error?.details?.fields ?? []).some((f: { field: string }) => f.field === field),
+    `${what} (422 on ${field})`,
+    res,
+  );
 beforeEach(() => {
   problems = [];
 });
@@ -59,17 +63,32 @@ describe('paging, on every list route', () => {
     const t = await createTenant();
     const hook = await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: 'http://127.0.0.1:9/hook' } });
     expect(hook.status).toBe(200);
-    expect((await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 's', body: 'b', customer: { email: 'pager@example.com' } } })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await app.call('POST', '/tickets', {
+          key: t.liveKey,
+          body: { subject: 's', body: 'b', customer: { email: 'pager@example.com' } },
+        })
+      ).status,
+    ).toBe(200);
     for (const route of lists) {
       const path = route.path.replace('{id}', hook.body.id);
       const past = await app.call('GET', path, { key: t.liveKey, query: { page: MAX_PAGE, limit: 100 } });
-      const rows = past.status === 200 ? Object.values(past.body as Record<string, unknown>).find(Array.isArray) : undefined;
-      const total = route.id === 'listTickets' || route.id === 'listCustomers' ? 1 : route.id === 'searchArticles' ? undefined : 0;
-      check(past.status === 200 && rows?.length === 0 && past.body.total === total, `${route.id} page=${MAX_PAGE}`, past);
+      const rows =
+        past.status === 200 ? Object.values(past.body as Record<string, unknown>).find(Array.isArray) : undefined;
+      const total =
+        route.id === 'listTickets' || route.id === 'listCustomers' ? 1 : route.id === 'searchArticles' ? undefined : 0;
+      check(
+        past.status === 200 && rows?.length === 0 && past.body.total === total,
+        `${route.id} page=${MAX_PAGE}`,
+        past,
+      );
       for (const page of [MAX_PAGE + 1, 99999999999, '1e3']) {
-        expect422On(await app.call('GET', path, { key: t.liveKey, query: { page } }), 'page', `${route.id} page=${page}`);
+        expect422On(
+          await app.call('GET', path, { key: t.liveKey, query: { page } }),
+          'page',
+          `${route.id} page=${page}`,
+        );
       }
     }
     expectNoProblems();
@@ -111,27 +130,45 @@ describe('inputs that become part of a DynamoDB key', () => {
     ];
     for (const [path, query] of fine) {
       const res = await app.call('GET', path, { key, query });
-      const rows = res.status === 200 ? Object.values(res.body as Record<string, unknown>).find(Array.isArray) : undefined;
+      const rows =
+        res.status === 200 ? Object.values(res.body as Record<string, unknown>).find(Array.isArray) : undefined;
       check(rows?.length === 0, `${path} ${Object.keys(query).join(',')} at the limit`, res);
     }
-    const ticket = await app.call('POST', '/tickets', { key, body: { subject: 's', body: 'b', customer: { email: 'k@example.com' } } });
+    const ticket = await app.call('POST', '/tickets', {
+      key,
+      body: { subject: 's', body: 'b', customer: { email: 'k@example.com' } },
+    });
     for (const tag of [long(1100), wide(51)]) {
-      expect422On(await app.call('DELETE', `/tickets/${ticket.body.id}/tags`, { key, query: { tag } }), 'tag', 'DELETE tag');
+      expect422On(
+        await app.call('DELETE', `/tickets/${ticket.body.id}/tags`, { key, query: { tag } }),
+        'tag',
+        'DELETE tag',
+      );
     }
     const untag = await app.call('DELETE', `/tickets/${ticket.body.id}/tags`, { key, query: { tag: wide(50) } });
     check(untag.status === 200, 'DELETE tag at the limit', untag);
     for (const k of [long(1100), wide(300)]) {
-      for (const path of [`/email-templates/${encodeURIComponent(k)}/schema`, `/email-templates/@account/${encodeURIComponent(k)}/schema`]) {
+      for (const path of [
+        `/email-templates/${encodeURIComponent(k)}/schema`,
+        `/email-templates/@account/${encodeURIComponent(k)}/schema`,
+      ]) {
         const res = await app.call('GET', path, { key });
         check(res.status === 404, path.slice(0, 40), res);
       }
     }
     expectHandled(await app.call('GET', `/public/feedback/${long(1100)}`), 'public token');
-    expectHandled(await app.call('GET', '/tickets', { key, headers: { 'Service-Project': long(1100) } }), 'project header');
+    expectHandled(
+      await app.call('GET', '/tickets', { key, headers: { 'Service-Project': long(1100) } }),
+      'project header',
+    );
     expectHandled(await app.call('GET', '/tickets', { key, query: { project: long(1100) } }), 'project query');
     expectHandled(await app.call('GET', '/tickets', { headers: { authorization: `Bearer ${long(5000)}` } }), 'bearer');
     expect422On(
-      await app.call('POST', '/emails/send', { key, headers: { 'Idempotency-Key': long(1100) }, body: { to: 'x@example.com', subject: 's', body: 'b' } }),
+      await app.call('POST', '/emails/send', {
+        key,
+        headers: { 'Idempotency-Key': long(1100) },
+        body: { to: 'x@example.com', subject: 's', body: 'b' },
+      }),
       'Idempotency-Key',
       'Idempotency-Key',
     );
@@ -141,12 +178,30 @@ describe('inputs that become part of a DynamoDB key', () => {
   it('refuses over-long body values with 422 naming the field, and takes wide ones at the limit', async () => {
     const t = await createTenant();
     const key = t.liveKey;
-    const ticket = await app.call('POST', '/tickets', { key, body: { subject: 's', body: 'b', customer: { email: 'b@example.com' } } });
+    const ticket = await app.call('POST', '/tickets', {
+      key,
+      body: { subject: 's', body: 'b', customer: { email: 'b@example.com' } },
+    });
     const send = (extra: Record<string, unknown>) => ({ to: 'x@example.com', ...extra });
     const refused: [string, string, unknown, string][] = [
-      ['POST', '/tickets', { subject: 's', body: 'b', customer: { email: `${long(1100)}@example.com` } }, 'customer.email'],
-      ['POST', '/tickets', { subject: 's', body: 'b', customer: { email: 'c@example.com' }, tags: [long(1100)] }, 'tags.0'],
-      ['POST', '/tickets', { subject: 's', body: 'b', customer: { email: 'c@example.com' }, tags: [wide(51)] }, 'tags.0'],
+      [
+        'POST',
+        '/tickets',
+        { subject: 's', body: 'b', customer: { email: `${long(1100)}@example.com` } },
+        'customer.email',
+      ],
+      [
+        'POST',
+        '/tickets',
+        { subject: 's', body: 'b', customer: { email: 'c@example.com' }, tags: [long(1100)] },
+        'tags.0',
+      ],
+      [
+        'POST',
+        '/tickets',
+        { subject: 's', body: 'b', customer: { email: 'c@example.com' }, tags: [wide(51)] },
+        'tags.0',
+      ],
       ['POST', `/tickets/${ticket.body.id}/tags`, { tag: wide(300) }, 'tag'],
       ['POST', '/customers', { email: `${wide(300)}@example.com` }, 'email'],
       ['POST', '/customers', { email: 'e@example.com', externalId: long(1100) }, 'externalId'],
@@ -158,30 +213,56 @@ describe('inputs that become part of a DynamoDB key', () => {
       ['POST', '/emails/send', send({ templateKey: 'a', layout: long(1100) }), 'layout'],
       ['POST', '/emails/send', send({ subject: 's', body: 'b', to: `${long(1100)}@example.com` }), 'to'],
       ['POST', '/emails/send', send({ subject: 's', body: 'b', cc: [`${long(1100)}@example.com`] }), 'cc.0'],
-      ['POST', '/emails/batch', { emails: [send({ subject: 's', body: 'b', idempotencyKey: long(1100) })] }, 'emails.0.idempotencyKey'],
+      [
+        'POST',
+        '/emails/batch',
+        { emails: [send({ subject: 's', body: 'b', idempotencyKey: long(1100) })] },
+        'emails.0.idempotencyKey',
+      ],
       ['POST', '/logs', { events: [{ level: 'info', message: 'm', scope: long(1100) }] }, 'events.0.scope'],
-      ['POST', '/logs', { events: [{ level: 'info', message: 'm', fingerprint: [long(1100)] }] }, 'events.0.fingerprint.0'],
-      ['POST', '/feedback/conversations', { customer: { email: `${long(1100)}@example.com` }, body: 'b' }, 'customer.email'],
+      [
+        'POST',
+        '/logs',
+        { events: [{ level: 'info', message: 'm', fingerprint: [long(1100)] }] },
+        'events.0.fingerprint.0',
+      ],
+      [
+        'POST',
+        '/feedback/conversations',
+        { customer: { email: `${long(1100)}@example.com` }, body: 'b' },
+        'customer.email',
+      ],
       ['POST', '/feedback/requests', { customer: { email: `${long(1100)}@example.com` } }, 'customer.email'],
     ];
     for (const [method, path, body, field] of refused) {
       const res = await app.call(method, path, { key, body });
-      if (path === '/emails/batch') check(res.status === 200 && res.body.results[0].error?.code === 'validation.failed', field, res);
+      if (path === '/emails/batch')
+        check(res.status === 200 && res.body.results[0].error?.code === 'validation.failed', field, res);
       else expect422On(res, field, `${method} ${path} ${field}`);
     }
     expectNoProblems();
     // At the documented limits, in four-byte characters: stored, read back and found again by key.
     const tags = await app.call('POST', `/tickets/${ticket.body.id}/tags`, { key, body: { tag: wide(50) } });
     expect(tags.body.tags).toContain(wide(50));
-    const customer = await app.call('POST', '/customers', { key, body: { email: 'w@example.com', externalId: wide(255) } });
+    const customer = await app.call('POST', '/customers', {
+      key,
+      body: { email: 'w@example.com', externalId: wide(255) },
+    });
     expect(customer.status).toBe(200);
     const found = await app.call('GET', '/customers', { key, query: { externalId: wide(255) } });
     expect(found.body.customers.map((c: { id: string }) => c.id)).toEqual([customer.body.id]);
-    const taken = await app.call('POST', '/customers', { key, body: { email: 'w2@example.com', externalId: wide(255) } });
+    const taken = await app.call('POST', '/customers', {
+      key,
+      body: { email: 'w2@example.com', externalId: wide(255) },
+    });
     expect(taken.body.error.code).toBe('customer.external_id_taken');
     const unknown = await app.call('POST', '/emails/send', { key, body: send({ templateKey: wide(100) }) });
     expect([unknown.status, unknown.body.error.code]).toEqual([422, 'template.not_found']);
-    const wideKey = await app.call('POST', '/emails/send', { key, headers: { 'Idempotency-Key': long(256) }, body: send({ subject: 's', body: 'b' }) });
+    const wideKey = await app.call('POST', '/emails/send', {
+      key,
+      headers: { 'Idempotency-Key': long(256) },
+      body: send({ subject: 's', body: 'b' }),
+    });
     expect(wideKey.status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { allRoutes } from '@helpdesk/core/routes';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
@@ -15,8 +15,15 @@ function objectsTakingArrays(schema: unknown, path: string, found: string[], see
   seen.add(schema);
   const s = schema as Record<string, unknown> & { type?: string };
   if (/object|record/.test(s.type ?? '') && v.safeParse(s as unknown as v.GenericSchema, []).success) found.push(path);
-  for (const [k, e] of Object.entries((s.entries as Record<string, unknown>) ?? {})) objectsTakingArrays(e, `${path}.${k}`, found, seen);
-  for (const child of [s.wrapped, s.item, s.value, ...((s.options as unknown[]) ?? []), ...((s.pipe as unknown[]) ?? []).slice(1)]) {
+  for (const [k, e] of Object.entries((s.entries as Record<string, unknown>) ?? {}))
+    objectsTakingArrays(e, `${path}.${k}`, found, seen);
+  for (const child of [
+    s.wrapped,
+    s.item,
+    s.value,
+    ...((s.options as unknown[]) ?? []),
+    ...((s.pipe as unknown[]) ?? []).slice(1),
+  ]) {
     objectsTakingArrays(child, path, found, seen);
   }
   return found;
@@ -54,11 +61,18 @@ describe('JSON bodies', () => {
 
   it('still reads a missing body as {} where every field is optional', async () => {
     const t = await createTenant();
-    const hook = await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: 'http://127.0.0.1:9/hook', events: ['ticket.created'] } });
+    const hook = await app.call('POST', '/webhooks', {
+      key: t.liveKey,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['ticket.created'] },
+    });
     const test = await app.call('POST', `/webhooks/${hook.body.id}/test`, { key: t.liveKey });
     expect(test.status).toBe(200);
     expect(test.body.event).toBe('ticket.created');
-    const patched = await app.call('PATCH', `/webhooks/${hook.body.id}`, { key: t.liveKey, rawBody: '[]', headers: { 'content-type': 'application/json' } });
+    const patched = await app.call('PATCH', `/webhooks/${hook.body.id}`, {
+      key: t.liveKey,
+      rawBody: '[]',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(patched.status).toBe(422);
   });
 });
@@ -85,7 +99,10 @@ describe('dates and date-times', () => {
         if (res.status !== 422 || !messages.some((m: string) => /calendar|ISO 8601/.test(m)))
           wrong.push(`${path} ${at}: ${res.status} ${res.text.slice(0, 200)}`);
       }
-      const ok = await app.call('POST', path, { key: t.liveKey, body: body(path === '/logs' ? `${year}-02-28T10:00:00Z` : soon()) });
+      const ok = await app.call('POST', path, {
+        key: t.liveKey,
+        body: body(path === '/logs' ? `${year}-02-28T10:00:00Z` : soon()),
+      });
       expect(ok.status, `${path}: ${ok.text}`).toBe(200);
     }
     const batch = await app.call('POST', '/emails/batch', {
@@ -105,7 +122,8 @@ describe('dates and date-times', () => {
       for (const name of ['dateFrom', 'dateTo']) {
         for (const value of [...impossible, `${year}-02-30`, `${year}-01-31T10:00:00`]) {
           const res = await app.call('GET', route.path, { key: t.liveKey, query: { [name]: value } });
-          if (res.status !== 422 || res.body.error.details.fields[0].field !== name) wrong.push(`${route.path} ${name}=${value}: ${res.status}`);
+          if (res.status !== 422 || res.body.error.details.fields[0].field !== name)
+            wrong.push(`${route.path} ${name}=${value}: ${res.status}`);
         }
         for (const value of [`${year}-02-28`, `${year}-01-31T10:00:00+01:00`]) {
           const res = await app.call('GET', route.path, { key: t.liveKey, query: { [name]: value } });

@@ -1,7 +1,7 @@
+import { routeKey } from '@helpdesk/core/kernel/api/route';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { allRoutes } from '@helpdesk/core/routes';
-import { routeKey } from '@helpdesk/core/http/route';
 import { startTestApp } from '../support/app.js';
 
 const app = await startTestApp();
@@ -23,8 +23,10 @@ describe('GET /openapi.json', () => {
 
   it('documents every route of the route table with its scope and the error shape', async () => {
     const { body: doc } = await app.call('GET', '/openapi.json');
-    const documented = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; security: { apiKey: string[] }[] }>>).flatMap(
-      ([path, ops]) => Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} /api/v1${path}`, op })),
+    const documented = Object.entries(
+      doc.paths as Record<string, Record<string, { operationId: string; security: { apiKey: string[] }[] }>>,
+    ).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} /api/v1${path}`, op })),
     );
     const expected = allRoutes.filter((r) => !r.root);
     expect(documented.map((d) => d.key).sort()).toEqual(expected.map(routeKey).sort());

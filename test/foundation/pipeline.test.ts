@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { listApiKeys, revokeApiKey } from '@helpdesk/core/identity/keys';
+import { clearPrincipalCache, KEY_CACHE_TTL_MS, resolvePrincipal } from '@helpdesk/core/identity/principal';
+import { defineRoute } from '@helpdesk/core/kernel/api/route';
+import { pageQuery, uuid } from '@helpdesk/core/kernel/api/schemas';
+import { entityConfig, SERVICE } from '@helpdesk/core/kernel/db/client';
+import { errors } from '@helpdesk/core/kernel/errors/common';
+import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 import { Entity } from 'electrodb';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { entityConfig, SERVICE } from '@helpdesk/core/db/client';
-import { listApiKeys, revokeApiKey } from '@helpdesk/core/auth/keys';
-import { clearPrincipalCache, KEY_CACHE_TTL_MS, resolvePrincipal } from '@helpdesk/core/auth/principal';
-import { errors } from '@helpdesk/core/errors/common';
-import { createGroupHandler } from '@helpdesk/core/http/pipeline';
-import { defineRoute } from '@helpdesk/core/http/route';
-import { pageQuery, uuid } from '@helpdesk/core/http/schemas';
-import { createTenant } from '../support/fixtures.js';
 import { apiEvent, invoke } from '../support/events.js';
+import { createTenant } from '../support/fixtures.js';
 
 /** A project-scoped record, stored the way every area stores its records. */
 const Thing = new Entity(
@@ -22,7 +22,9 @@ const Thing = new Entity(
       thingId: { type: 'string', required: true },
       name: { type: 'string', required: true },
     },
-    indexes: { byId: { pk: { field: 'pk', composite: ['projectId', 'env', 'thingId'] }, sk: { field: 'sk', composite: [] } } },
+    indexes: {
+      byId: { pk: { field: 'pk', composite: ['projectId', 'env', 'thingId'] }, sk: { field: 'sk', composite: [] } },
+    },
   },
   entityConfig(),
 );
@@ -49,7 +51,14 @@ const routes = {
     scope: 'tickets:write',
     body: v.strictObject({ name: v.pipe(v.string(), v.minLength(1)) }),
   }),
-  crash: defineRoute({ id: 'crash', method: 'GET', path: '/crash', group: 'tickets', summary: 'test', tenancy: 'project' }),
+  crash: defineRoute({
+    id: 'crash',
+    method: 'GET',
+    path: '/crash',
+    group: 'tickets',
+    summary: 'test',
+    tenancy: 'project',
+  }),
   gated: defineRoute({
     id: 'gated',
     method: 'POST',
@@ -69,19 +78,42 @@ const handler = createGroupHandler(routes, {
     return { ...data, project: ctx.projectSlug, page: query.page, limit: query.limit };
   },
   createThing: async ({ ctx, body }) => {
-    const { data } = await Thing.create({ projectId: ctx.projectId, env: ctx.env, thingId: randomUUID(), name: body.name }).go();
+    const { data } = await Thing.create({
+      projectId: ctx.projectId,
+      env: ctx.env,
+      thingId: randomUUID(),
+      name: body.name,
+    }).go();
     return { ...data, env: ctx.env };
   },
-  crash: async () => {
+  crash: () => {
     throw new Error('secret internals at /var/task/index.js:1');
   },
   gated: async ({ body }) => ({ name: body.name }),
 });
 
 const get = (key: string | undefined, thingId: string, extra: Partial<Parameters<typeof apiEvent>[0]> = {}) =>
-  invoke(handler, apiEvent({ routeKey: 'GET /api/v1/things/{thingId}', path: `/api/v1/things/${thingId}`, key, pathParameters: { thingId }, ...extra }));
+  invoke(
+    handler,
+    apiEvent({
+      routeKey: 'GET /api/v1/things/{thingId}',
+      path: `/api/v1/things/${thingId}`,
+      key,
+      pathParameters: { thingId },
+      ...extra,
+    }),
+  );
 const create = (key: string, name: unknown, extra: Partial<Parameters<typeof apiEvent>[0]> = {}) =>
-  invoke(handler, apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key, body: JSON.stringify({ name }), ...extra }));
+  invoke(
+    handler,
+    apiEvent({
+      routeKey: 'POST /api/v1/things',
+      path: '/api/v1/things',
+      key,
+      body: JSON.stringify({ name }),
+      ...extra,
+    }),
+  );
 
 afterEach(() => {
   vi.useRealTimers();
@@ -203,7 +235,9 @@ describe('project and environment', () => {
     const otherProject = await get(t.liveKey, id, { headers: { 'Service-Project': 'beta' } });
     expect(otherProject.status).toBe(404);
     expect(otherProject.body.error.code).toBe('not_found');
-    expect((await get(t.liveKey, id, { headers: { 'Service-Project': 'alpha', 'Service-Environment': 'sandbox' } })).status).toBe(404);
+    expect(
+      (await get(t.liveKey, id, { headers: { 'Service-Project': 'alpha', 'Service-Environment': 'sandbox' } })).status,
+    ).toBe(404);
     const other = await createTenant({ projects: ['alpha'] });
     expect((await get(other.liveKey, id)).status).toBe(404);
   });
@@ -262,12 +296,16 @@ describe('rate limit', () => {
 
 describe('plan-gated routes', () => {
   it('refuse lower plans with 403 plan.upgrade_required before reading the body', async () => {
-    const gated = (key: string, body: string) => invoke(handler, apiEvent({ routeKey: 'POST /api/v1/gated', path: '/api/v1/gated', key, body }));
+    const gated = (key: string, body: string) =>
+      invoke(handler, apiEvent({ routeKey: 'POST /api/v1/gated', path: '/api/v1/gated', key, body }));
     const starter = await createTenant({ plan: 'starter' });
     for (const body of ['{}', '{nope', JSON.stringify({ name: 'x' })]) {
       const res = await gated(starter.liveKey, body);
       expect(res.status, body).toBe(403);
-      expect(res.body.error).toMatchObject({ code: 'plan.upgrade_required', message: expect.stringContaining('Gizmos') });
+      expect(res.body.error).toMatchObject({
+        code: 'plan.upgrade_required',
+        message: expect.stringContaining('Gizmos'),
+      });
     }
     const pro = await createTenant({ plan: 'pro' });
     expect((await gated(pro.liveKey, '{}')).status).toBe(422);
@@ -294,10 +332,18 @@ describe('validation and failures', () => {
     expect(bad.body.error.details.fields).toEqual([expect.objectContaining({ field: 'name', in: 'body' })]);
     const unknownField = await invoke(
       handler,
-      apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key: t.liveKey, body: JSON.stringify({ name: 'a', extra: 1 }) }),
+      apiEvent({
+        routeKey: 'POST /api/v1/things',
+        path: '/api/v1/things',
+        key: t.liveKey,
+        body: JSON.stringify({ name: 'a', extra: 1 }),
+      }),
     );
     expect(unknownField.status).toBe(422);
-    const notJson = await invoke(handler, apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key: t.liveKey, body: '{nope' }));
+    const notJson = await invoke(
+      handler,
+      apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key: t.liveKey, body: '{nope' }),
+    );
     expect(notJson.status).toBe(422);
     expect(notJson.body.error.code).toBe('validation.failed');
   });
@@ -311,7 +357,10 @@ describe('validation and failures', () => {
 
   it('answers an unexpected failure with 500 internal and no internals', async () => {
     const t = await createTenant();
-    const res = await invoke(handler, apiEvent({ routeKey: 'GET /api/v1/crash', path: '/api/v1/crash', key: t.liveKey }));
+    const res = await invoke(
+      handler,
+      apiEvent({ routeKey: 'GET /api/v1/crash', path: '/api/v1/crash', key: t.liveKey }),
+    );
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: { code: 'internal', message: expect.any(String) } });
     expect(JSON.stringify(res.body)).not.toContain('/var/task');

@@ -1,7 +1,7 @@
+import { inboundAddress } from '@helpdesk/core/kernel/mail/reply-address';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
-import { inboundAddress } from '@helpdesk/core/conversations/address';
 
 const app = await startTestApp();
 
@@ -21,7 +21,11 @@ describe('GET /projects', () => {
           slug: 'docs',
           name: 'docs',
           inboundAddress: inboundAddress({ id: t.projects.docs!.id, slug: 'docs' }, 'live', 'inbound.helpdesk.local'),
-          sandboxInboundAddress: inboundAddress({ id: t.projects.docs!.id, slug: 'docs' }, 'sandbox', 'inbound.helpdesk.local'),
+          sandboxInboundAddress: inboundAddress(
+            { id: t.projects.docs!.id, slug: 'docs' },
+            'sandbox',
+            'inbound.helpdesk.local',
+          ),
         },
       ],
     });

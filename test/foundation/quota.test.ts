@@ -1,11 +1,22 @@
+import { allowancesFor, PLAN_ALLOWANCES } from '@helpdesk/core/identity/plans';
+import {
+  consumeQuota,
+  consumeTicketQuota,
+  readUsage,
+  releaseStorage,
+  requirePlan,
+  reserveStorage,
+} from '@helpdesk/core/identity/quota';
+import { Problem } from '@helpdesk/core/kernel/errors/problem';
+import type { AccountContext } from '@helpdesk/core/kernel/tenant';
 import { describe, expect, it } from 'vitest';
-import { allowancesFor, PLAN_ALLOWANCES } from '@helpdesk/core/auth/plans';
-import { consumeQuota, consumeTicketQuota, readUsage, releaseStorage, requirePlan, reserveStorage } from '@helpdesk/core/auth/quota';
-import type { AccountContext } from '@helpdesk/core/auth/context';
-import { HttpError } from '@helpdesk/core/errors/problem';
 import { createTenant } from '../support/fixtures.js';
 
-const ctxFor = async (plan: AccountContext['plan'], limits: Partial<AccountContext['allowances']>, env: 'live' | 'sandbox' = 'live') => {
+const ctxFor = async (
+  plan: AccountContext['plan'],
+  limits: Partial<AccountContext['allowances']>,
+  env: 'live' | 'sandbox' = 'live',
+) => {
   const t = await createTenant({ plan, limits });
   return { accountId: t.accountId, plan, allowances: allowancesFor(plan, limits), env } satisfies AccountContext;
 };
@@ -15,13 +26,18 @@ const failure = async (p: Promise<unknown>) => {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(HttpError);
-  return err as HttpError;
+  expect(err).toBeInstanceOf(Problem);
+  return err as Problem;
 };
 
 describe('plans', () => {
   it('has the documented defaults, overridable per account', () => {
-    expect(PLAN_ALLOWANCES.free).toEqual({ tickets: 100, emails: 1000, logEvents: 10000, storageBytes: 100 * 1024 * 1024 });
+    expect(PLAN_ALLOWANCES.free).toEqual({
+      tickets: 100,
+      emails: 1000,
+      logEvents: 10000,
+      storageBytes: 100 * 1024 * 1024,
+    });
     expect(PLAN_ALLOWANCES.business.tickets).toBe(100_000);
     expect(allowancesFor('starter', { emails: 5 })).toMatchObject({ tickets: 1000, emails: 5 });
   });
@@ -59,10 +75,14 @@ describe('monthly and storage quotas', () => {
     await consumeQuota(ctx, 'logEvents', 8);
     const err = await failure(consumeQuota(ctx, 'logEvents', 3));
     expect(err).toMatchObject({ status: 403, code: 'plan.log_event_limit' });
-    expect(err.message).toBe('This request needs 3 of the monthly log event allowance of 10, of which 2 remain this month.');
+    expect(err.message).toBe(
+      'This request needs 3 of the monthly log event allowance of 10, of which 2 remain this month.',
+    );
     await consumeQuota(ctx, 'logEvents', 2);
     expect((await readUsage(ctx.accountId)).logEvents).toBe(10);
-    expect((await failure(consumeQuota(ctx, 'logEvents', 1))).message).toBe('The monthly log event allowance of 10 is used up for this month.');
+    expect((await failure(consumeQuota(ctx, 'logEvents', 1))).message).toBe(
+      'The monthly log event allowance of 10 is used up for this month.',
+    );
   });
 
   it('reserves and releases storage bytes', async () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { RateWindow } from '@helpdesk/core/identity/entities';
+import { countRequest } from '@helpdesk/core/identity/rate-limit';
 import { describe, expect, it } from 'vitest';
-import { RateWindow } from '@helpdesk/core/auth/entities';
-import { countRequest } from '@helpdesk/core/auth/rate-limit';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 5);
 const minuteOf = (now: number) => String(Math.floor(now / 60_000));
-const sharedCount = async (keyId: string, now = T0) => (await RateWindow.get({ keyId, window: minuteOf(now) }).go()).data?.count;
+const sharedCount = async (keyId: string, now = T0) =>
+  (await RateWindow.get({ keyId, window: minuteOf(now) }).go()).data?.count;
 /** Another Lambda instance adding its batch to the shared counter. */
 const otherInstanceAdds = (keyId: string, n: number, now = T0) =>
   RateWindow.update({ keyId, window: minuteOf(now) })
@@ -45,7 +46,11 @@ describe('rate limit counting (per instance, in batches while well under the lim
     for (let i = 0; i < 3; i++) await countRequest(keyId, 2, T0);
     expect((await countRequest(keyId, 2, T0)).exceeded).toBe(true);
     const next = T0 + 60_000;
-    expect(await countRequest(keyId, 2, next)).toMatchObject({ remaining: 1, exceeded: false, reset: Math.floor(next / 60_000) * 60 + 60 });
+    expect(await countRequest(keyId, 2, next)).toMatchObject({
+      remaining: 1,
+      exceeded: false,
+      reset: Math.floor(next / 60_000) * 60 + 60,
+    });
     expect(await sharedCount(keyId, next)).toBe(1);
   });
 });

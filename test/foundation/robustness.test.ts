@@ -31,7 +31,10 @@ describe('hostile and unusual requests', () => {
   it('delivers events whose data holds characters outside the Basic Multilingual Plane', async () => {
     const t = await createTenant();
     const receiver = await startReceiver();
-    expect((await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['ticket.created'] } })).status).toBe(200);
+    expect(
+      (await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: receiver.url, events: ['ticket.created'] } }))
+        .status,
+    ).toBe(200);
     const subject = 'Party 🎉 time — déjà vu';
     const created = await app.call('POST', '/tickets', {
       key: t.liveKey,
@@ -44,11 +47,18 @@ describe('hostile and unusual requests', () => {
 
   it('names the query parameter or header that holds a bad environment or several projects', async () => {
     const t = await createTenant({ projects: ['alpha', 'beta'] });
-    const env = await app.call('GET', '/tickets', { key: t.liveKey, query: { environment: 'staging', project: 'alpha' } });
+    const env = await app.call('GET', '/tickets', {
+      key: t.liveKey,
+      query: { environment: 'staging', project: 'alpha' },
+    });
     expect(env.status).toBe(422);
-    expect(env.body.error.details.fields).toEqual([{ field: 'environment', in: 'query', message: 'Expected live or sandbox' }]);
+    expect(env.body.error.details.fields).toEqual([
+      { field: 'environment', in: 'query', message: 'Expected live or sandbox' },
+    ]);
     const two = await app.call('GET', '/tickets', { key: t.liveKey, headers: { 'Service-Project': 'alpha, beta' } });
     expect(two.status).toBe(422);
-    expect(two.body.error.details.fields).toEqual([{ field: 'Service-Project', in: 'header', message: 'Name exactly one project' }]);
+    expect(two.body.error.details.fields).toEqual([
+      { field: 'Service-Project', in: 'header', message: 'Name exactly one project' },
+    ]);
   });
 });

@@ -31,7 +31,11 @@ describe('bundle aliases (infra/stubs/)', () => {
     buildFunction(src, out);
     const bundled = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', `const { handler } = await import('./index.mjs'); process.stdout.write(await handler());`],
+      [
+        '--input-type=module',
+        '-e',
+        `const { handler } = await import('./index.mjs'); process.stdout.write(await handler());`,
+      ],
       {
         cwd: out,
         encoding: 'utf8',
@@ -61,7 +65,11 @@ describe('the separately built AWS SDK clients (infra/constructs/bundle.ts)', ()
     expect(existsSync(path.join(out, SDK_FOLDER, '@aws-sdk', 'client-sesv2'))).toBe(false);
     const ran = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', `const { handler } = await import('./index.mjs'); process.stdout.write(String(await handler()));`],
+      [
+        '--input-type=module',
+        '-e',
+        `const { handler } = await import('./index.mjs'); process.stdout.write(String(await handler()));`,
+      ],
       {
         cwd: out,
         env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' },
@@ -72,7 +80,12 @@ describe('the separately built AWS SDK clients (infra/constructs/bundle.ts)', ()
   });
 
   it('refuse a static import, which would load the client at init', () => {
-    const src = entry('static', `import { S3Client } from '@aws-sdk/client-s3';\nexport const handler = async () => typeof S3Client;`);
-    expect(() => buildFunction(src, path.join(root, 'static-out'))).toThrow(/@aws-sdk\/client-s3 is imported statically/);
+    const src = entry(
+      'static',
+      `import { S3Client } from '@aws-sdk/client-s3';\nexport const handler = async () => typeof S3Client;`,
+    );
+    expect(() => buildFunction(src, path.join(root, 'static-out'))).toThrow(
+      /@aws-sdk\/client-s3 is imported statically/,
+    );
   });
 });

@@ -1,21 +1,25 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
+import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
+import { sesTags } from '@helpdesk/core/areas/emails/ses-events';
+import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
+import { enqueue } from '@helpdesk/core/kernel/ports/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sesTags } from '@helpdesk/core/emails/ses-events';
-import { putObject } from '@helpdesk/core/ports/blob-store';
-import { enqueue } from '@helpdesk/core/ports/queue';
 import { REPO_ROOT } from '../../infra/paths.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import {
   httpEvent,
+  type Invocation,
   invoke,
+  type LambdaFunction,
   pool,
   queueSources,
   readAssembly,
@@ -23,8 +27,6 @@ import {
   resolveEnvironment,
   routesByFunction,
   scratchRoot,
-  type Invocation,
-  type LambdaFunction,
 } from './lambda-runtime.js';
 
 /**
@@ -60,7 +62,12 @@ async function startBedrockStub() {
     req.on('end', () => {
       const { dimensions = 512 } = JSON.parse(body || '{}') as { dimensions?: number };
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ embedding: Array.from({ length: dimensions }, (_, i) => (i % 7) / 7), inputTextTokenCount: 1 }));
+      res.end(
+        JSON.stringify({
+          embedding: Array.from({ length: dimensions }, (_, i) => (i % 7) / 7),
+          inputTextTokenCount: 1,
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,29 +101,49 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
   await call('/logs', { events: [{ level: 'error', message: 'bundle check' }] });
   await call('/articles', { title: 'Bundle check', body: 'How to check bundles', status: 'published' });
   const tags = sesTags({ ...ids, env: 'live', emailId: email.id });
-  await enqueue('sesEvents', {
+  await enqueue(sesEventsQueue, {
     eventType: 'Delivery',
     mail: { messageId: `bundle-${email.id}`, tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])) },
   });
   // A received mail as SES stores and announces it (the dev stage receives none, so its consumer drops it).
-  await putObject('inbound/bundle-check', 'From: ann@example.com\r\nTo: x@inbound.example.com\r\nSubject: Hi\r\n\r\nHello', 'message/rfc822');
-  await enqueue('inbound', {
+  await putObject(
+    'inbound/bundle-check',
+    'From: ann@example.com\r\nTo: x@inbound.example.com\r\nSubject: Hi\r\n\r\nHello',
+    'message/rfc822',
+  );
+  await enqueue(inboundQueue, {
     notificationType: 'Received',
     mail: { messageId: 'bundle-check' },
-    receipt: { recipients: ['x@inbound.example.com'], action: { type: 'S3', bucketName: 'bundle', objectKey: 'inbound/bundle-check' } },
+    receipt: {
+      recipients: ['x@inbound.example.com'],
+      action: { type: 'S3', bucketName: 'bundle', objectKey: 'inbound/bundle-check' },
+    },
   });
 }
 
 /** The queue a consumer reads, found through the variable the template wires its URL into. */
-async function sqsEventFor(fn: LambdaFunction, source: { queue: string; batchSize: number }, local: Record<string, string>) {
-  const name = Object.entries(fn.environment).find(([k, v]) => k.startsWith('QUEUE_URL_') && (v as { Ref?: string }).Ref === source.queue)?.[0];
+async function sqsEventFor(
+  fn: LambdaFunction,
+  source: { queue: string; batchSize: number },
+  local: Record<string, string>,
+) {
+  const name = Object.entries(fn.environment).find(
+    ([k, v]) => k.startsWith('QUEUE_URL_') && (v as { Ref?: string }).Ref === source.queue,
+  )?.[0];
   const url = name ? local[name] : undefined;
   if (!url) throw new Error(`${fn.logicalId}: no QUEUE_URL_* variable names its queue ${source.queue}`);
-  const sqs = new SQSClient({ endpoint: process.env.SQS_ENDPOINT, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: source.batchSize, WaitTimeSeconds: 1 }));
+  const sqs = new SQSClient({
+    endpoint: process.env.SQS_ENDPOINT,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const out = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: source.batchSize, WaitTimeSeconds: 1 }),
+  );
   sqs.destroy();
   const messages = out.Messages ?? [];
-  if (messages.length === 0) throw new Error(`${fn.logicalId}: nothing on ${name}; produceMessages must exercise every queue`);
+  if (messages.length === 0)
+    throw new Error(`${fn.logicalId}: nothing on ${name}; produceMessages must exercise every queue`);
   return {
     Records: messages.map((m) => ({
       messageId: m.MessageId!,
@@ -144,7 +171,9 @@ function routesToCall(keys: string[]) {
 }
 
 beforeAll(async () => {
-  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
   outdir = mkdtempSync(path.join(tmpdir(), 'helpdesk-cdkout-'));
   // `cdk synth` runs the app with the merged context in CDK_CONTEXT_JSON and the output folder in CDK_OUTDIR.
   await run(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
@@ -168,8 +197,13 @@ beforeAll(async () => {
     const env = { ...resolveEnvironment(fn.environment, assembly.resources, process.env), ...runtime };
     const source = sources.get(fn.logicalId);
     const keys = source ? [] : routesToCall(routes.get(fn.logicalId) ?? []);
-    const events = source ? [await sqsEventFor(fn, source, env)] : keys.map((k) => httpEvent(k, { authorization: `Bearer ${t.liveKey}` }));
-    return [fn.logicalId, { ...(await invoke(scratch, fn, env, events)), events: source ? [`SQS ${source.queue}`] : keys }] as const;
+    const events = source
+      ? [await sqsEventFor(fn, source, env)]
+      : keys.map((k) => httpEvent(k, { authorization: `Bearer ${t.liveKey}` }));
+    return [
+      fn.logicalId,
+      { ...(await invoke(scratch, fn, env, events)), events: source ? [`SQS ${source.queue}`] : keys },
+    ] as const;
   });
   outcomes = new Map(results);
 }, RUN_TIMEOUT);
@@ -186,9 +220,14 @@ describe('every Lambda bundle in cdk.out, run the way Lambda runs it', () => {
     const sources = queueSources(assembly.resources);
     expect(assembly.functions.length).toBeGreaterThan(10);
     for (const fn of assembly.functions) {
-      expect(routes.has(fn.logicalId) || sources.has(fn.logicalId), `${fn.logicalId} has no route and no queue`).toBe(true);
+      expect(routes.has(fn.logicalId) || sources.has(fn.logicalId), `${fn.logicalId} has no route and no queue`).toBe(
+        true,
+      );
       const outcome = outcomes.get(fn.logicalId)!;
-      expect(outcome.loadError, `${fn.logicalId} did not load:\n${outcome.loadError}\n${outcome.stderr}`).toBeUndefined();
+      expect(
+        outcome.loadError,
+        `${fn.logicalId} did not load:\n${outcome.loadError}\n${outcome.stderr}`,
+      ).toBeUndefined();
     }
   });
 

@@ -11,7 +11,12 @@ import path from 'node:path';
  * was bundled.
  */
 
-type Intrinsic = { Ref?: string; 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, unknown[]]; 'Fn::Sub'?: unknown };
+type Intrinsic = {
+  Ref?: string;
+  'Fn::GetAtt'?: [string, string];
+  'Fn::Join'?: [string, unknown[]];
+  'Fn::Sub'?: unknown;
+};
 export type Resources = Record<string, { Type: string; Properties?: Record<string, any> }>;
 
 export interface LambdaFunction {
@@ -32,7 +37,9 @@ export function readAssembly(outdir: string, stackName: string) {
   };
   const stack = manifest.artifacts[stackName];
   if (!stack?.properties?.templateFile) throw new Error(`No stack ${stackName} in ${outdir}`);
-  const resources = (JSON.parse(readFileSync(path.join(outdir, stack.properties.templateFile), 'utf8')) as { Resources: Resources }).Resources;
+  const resources = (
+    JSON.parse(readFileSync(path.join(outdir, stack.properties.templateFile), 'utf8')) as { Resources: Resources }
+  ).Resources;
 
   // S3 object key -> asset folder, from every asset manifest of the assembly.
   const folders = new Map<string, string>();
@@ -51,7 +58,8 @@ export function readAssembly(outdir: string, stackName: string) {
     .map(([logicalId, r]) => {
       const p = r.Properties!;
       const codeDir = folders.get(p.Code?.S3Key);
-      if (!codeDir) throw new Error(`${logicalId}: its code (${JSON.stringify(p.Code)}) is not an asset of the assembly`);
+      if (!codeDir)
+        throw new Error(`${logicalId}: its code (${JSON.stringify(p.Code)}) is not an asset of the assembly`);
       return {
         logicalId,
         codeDir,
@@ -91,7 +99,8 @@ export function queueSources(resources: Resources): Map<string, { queue: string;
     if (r.Type !== 'AWS::Lambda::EventSourceMapping') continue;
     const queue = referencedId(r.Properties?.EventSourceArn);
     const fn = referencedId(r.Properties?.FunctionName);
-    if (fn && queue && resources[queue]?.Type === 'AWS::SQS::Queue') out.set(fn, { queue, batchSize: r.Properties?.BatchSize ?? 10 });
+    if (fn && queue && resources[queue]?.Type === 'AWS::SQS::Queue')
+      out.set(fn, { queue, batchSize: r.Properties?.BatchSize ?? 10 });
   }
   return out;
 }
@@ -101,7 +110,11 @@ export function queueSources(resources: Resources): Map<string, { queue: string;
  * also sets (TABLE_NAME, QUEUE_URL_*, ATTACHMENTS_BUCKET) takes the stand-in's value from `local`;
  * anything else gets a plausible value of its kind (an ARN, a name, a URL, a secret).
  */
-export function resolveEnvironment(vars: Record<string, unknown>, resources: Resources, local: Record<string, string | undefined>) {
+export function resolveEnvironment(
+  vars: Record<string, unknown>,
+  resources: Resources,
+  local: Record<string, string | undefined>,
+) {
   const placeholder = (value: unknown): string => {
     if (typeof value === 'string') return value.startsWith('{{resolve:') ? 'bundle-test-secret-value' : value;
     const v = value as Intrinsic;
@@ -116,7 +129,12 @@ export function resolveEnvironment(vars: Record<string, unknown>, resources: Res
     if (attribute?.endsWith('Endpoint')) return `https://${id.toLowerCase()}.execute-api.us-east-1.amazonaws.com`;
     return `${id}-bundle-test`;
   };
-  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' ? value : (local[name] ?? placeholder(value))]));
+  return Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value : (local[name] ?? placeholder(value)),
+    ]),
+  );
 }
 
 /** What the child process does: what Lambda's Node runtime does with a handler string, then invokes it. */
@@ -191,7 +209,13 @@ const chmodTree = (dir: string, mode: (isDir: boolean) => number) => {
  * working directory and LAMBDA_TASK_ROOT, only the given environment (no inherited NODE_OPTIONS or
  * loaders), and under an unprivileged user when the tests run as root (root ignores file modes).
  */
-export function invoke(root: string, fn: LambdaFunction, env: Record<string, string>, events: unknown[], limitMs = 60_000): Promise<Invocation> {
+export function invoke(
+  root: string,
+  fn: LambdaFunction,
+  env: Record<string, string>,
+  events: unknown[],
+  limitMs = 60_000,
+): Promise<Invocation> {
   const task = path.join(root, fn.logicalId);
   mkdirSync(task);
   cpSync(fn.codeDir, task, { recursive: true });

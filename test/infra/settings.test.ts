@@ -9,8 +9,10 @@ import { readSettings } from '../../infra/config.js';
 import { REPO_ROOT } from '../../infra/paths.js';
 
 const run = promisify(execFile);
-const cdkContext = () => (JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
-const settings = (context: Record<string, unknown>) => readSettings(new App({ context: { ...cdkContext(), ...context } }).node);
+const cdkContext = () =>
+  (JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+const settings = (context: Record<string, unknown>) =>
+  readSettings(new App({ context: { ...cdkContext(), ...context } }).node);
 
 /** `cdk synth` runs the app with the merged context in CDK_CONTEXT_JSON; so does this. */
 async function synthApp(context: Record<string, unknown>) {
@@ -37,8 +39,12 @@ describe('the default sender of a stage', () => {
   }, 120_000);
 
   it('takes a display name, refuses what is not one mailbox, and leaves dev on the placeholder', () => {
-    expect(settings({ stage: 'prod', defaultSender: 'Acme Support <support@acme.example>' }).defaultSender).toBe('Acme Support <support@acme.example>');
-    expect(() => settings({ stage: 'prod', defaultSender: 'a@acme.example, b@acme.example' })).toThrow(/Context defaultSender .*Expected one address/);
+    expect(settings({ stage: 'prod', defaultSender: 'Acme Support <support@acme.example>' }).defaultSender).toBe(
+      'Acme Support <support@acme.example>',
+    );
+    expect(() => settings({ stage: 'prod', defaultSender: 'a@acme.example, b@acme.example' })).toThrow(
+      /Context defaultSender .*Expected one address/,
+    );
     expect(() => settings({ stage: 'prod', defaultSender: 'Acme <support@acme' })).toThrow(/Context defaultSender/);
     expect(settings({ stage: 'dev' }).defaultSender).toBe('no-reply@dev.helpdesk.invalid');
   });

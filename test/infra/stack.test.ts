@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { GROUPS, type Group, type RouteDef, routeKey } from '@helpdesk/core/kernel/api/route';
+import { TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
+import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/top/queues/registry';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableKeys, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
-import { GROUPS, routeKey, type Group, type RouteDef } from '@helpdesk/core/http/route';
-import { allRoutes } from '@helpdesk/core/routes';
-import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/queues/registry';
 import { readSettings } from '../../infra/config.js';
 import { DEFAULT_ROUTE_GROUP } from '../../infra/constructs/api.js';
 import type { HelpdeskFunction } from '../../infra/constructs/functions.js';
@@ -22,14 +22,21 @@ type Resources = Record<string, { Type: string; Properties?: Record<string, any>
 
 /** The same context the CLI gives the app (cdk.json), so feature flags match `cdk synth`. */
 function newApp(stage: string, bundle: boolean, context: Record<string, string> = {}) {
-  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
   // `aws:cdk:bundling-stacks: []` is CDK's own switch (used by `cdk list`) to skip asset bundling.
   // Stages other than dev must name a sender (infra/config.ts).
   const sender = stage === 'dev' ? {} : { defaultSender: 'Helpdesk <support@example.com>' };
-  return new App({ context: { ...cdkJson.context, stage, ...sender, ...context, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+  return new App({
+    context: { ...cdkJson.context, stage, ...sender, ...context, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
+  });
 }
 
-function synth(stage: string, extra: { routes?: RouteDef[]; functionsRoot?: string; bundle?: boolean; context?: Record<string, string> } = {}) {
+function synth(
+  stage: string,
+  extra: { routes?: RouteDef[]; functionsRoot?: string; bundle?: boolean; context?: Record<string, string> } = {},
+) {
   const { bundle = true, context, ...stackProps } = extra;
   const app = newApp(stage, bundle, context);
   const stack = new HelpdeskStack(app, `Helpdesk-${stage}`, { settings: readSettings(app.node), ...stackProps });
@@ -46,16 +53,23 @@ const logicalId = (fn: HelpdeskFunction, which: 'fn' | 'role') => {
 /** Every IAM statement attached to a role (by logical id), across all its policies. */
 function statementsOf(resources: Resources, role: string): { Action: string | string[]; Resource: unknown }[] {
   return Object.values(resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy' && ((r.Properties?.Roles ?? []) as { Ref?: string }[]).some((x) => x.Ref === role))
+    .filter(
+      (r) =>
+        r.Type === 'AWS::IAM::Policy' &&
+        ((r.Properties?.Roles ?? []) as { Ref?: string }[]).some((x) => x.Ref === role),
+    )
     .flatMap((r) => r.Properties?.PolicyDocument?.Statement ?? []);
 }
 
 /** Every IAM action granted to a function's role. */
-const actionsOf = (resources: Resources, fn: HelpdeskFunction) => new Set(statementsOf(resources, logicalId(fn, 'role')).flatMap((st) => [st.Action].flat()));
+const actionsOf = (resources: Resources, fn: HelpdeskFunction) =>
+  new Set(statementsOf(resources, logicalId(fn, 'role')).flatMap((st) => [st.Action].flat()));
 
 /** The function (logical id) an API Gateway route's integration invokes. */
 function routeTarget(resources: Resources, key: string): string | undefined {
-  const route = Object.values(resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties?.RouteKey === key);
+  const route = Object.values(resources).find(
+    (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties?.RouteKey === key,
+  );
   if (!route) return undefined;
   const join = route.Properties?.Target?.['Fn::Join']?.[1] as unknown[];
   const integrationId = (join?.find((p) => typeof p === 'object') as { Ref: string }).Ref;
@@ -66,7 +80,9 @@ function routeTarget(resources: Resources, key: string): string | undefined {
 /** cdk-nag 3: any finding not acknowledged in the stack code (Validations.of(x).acknowledge) fails. */
 function nagFindings(stack: HelpdeskStack) {
   const report = new AwsSolutionsChecks().validateScope(stack);
-  return report.violations.map((v) => `${v.ruleName}: ${v.description} @ ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+  return report.violations.map(
+    (v) => `${v.ruleName}: ${v.description} @ ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+  );
 }
 
 const expectedGroups = () => [...new Set<Group>([...allRoutes.map((r) => r.group), DEFAULT_ROUTE_GROUP])];
@@ -106,9 +122,14 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
   });
 
   it('bundles every Lambda with the env-only credential provider: no SSO, INI, process or web-identity providers', () => {
-    const functions = [...Object.values(stack.api.functions), ...Object.values(stack.async.consumers)].filter((f): f is HelpdeskFunction => f !== undefined);
+    const functions = [...Object.values(stack.api.functions), ...Object.values(stack.async.consumers)].filter(
+      (f): f is HelpdeskFunction => f !== undefined,
+    );
     for (const fn of functions) {
-      const { Code: code, Handler: handler } = resources[logicalId(fn, 'fn')]!.Properties as { Code: { S3Key: string }; Handler: string };
+      const { Code: code, Handler: handler } = resources[logicalId(fn, 'fn')]!.Properties as {
+        Code: { S3Key: string };
+        Handler: string;
+      };
       expect(handler, fn.node.path).toBe('index.handler');
       // index.mjs, the chunks it loads, at once or on first use, and the SDK clients built on their own
       // (node_modules/): everything that ships.
@@ -120,7 +141,10 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
       const providers = new Set(bundle.match(/@aws-sdk\/credential-provider-[a-z-]+/g));
       expect(providers.has('@aws-sdk/credential-provider-env'), fn.node.path).toBe(true);
       for (const dropped of ['sso', 'ini', 'process', 'web-identity', 'http']) {
-        expect(providers.has(`@aws-sdk/credential-provider-${dropped}`), `${fn.node.path} bundles credential-provider-${dropped}`).toBe(false);
+        expect(
+          providers.has(`@aws-sdk/credential-provider-${dropped}`),
+          `${fn.node.path} bundles credential-provider-${dropped}`,
+        ).toBe(false);
       }
     }
   });
@@ -129,7 +153,10 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     const code = resources[logicalId(stack.api.functions.tickets!, 'fn')]?.Properties?.Code as { S3Key: string };
     const dir = path.join((stack.node.root as App).outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
     const s3 = path.join(dir, 'node_modules', '@aws-sdk', 'client-s3');
-    expect(JSON.parse(readFileSync(path.join(s3, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', main: 'index.mjs' });
+    expect(JSON.parse(readFileSync(path.join(s3, 'package.json'), 'utf8'))).toMatchObject({
+      type: 'module',
+      main: 'index.mjs',
+    });
     // The service's schema namespace names every S3 operation's shapes.
     expect(readFileSync(path.join(s3, 'index.mjs'), 'utf8')).toContain('com.amazonaws.s3');
     const own = readdirSync(dir).filter((f) => f.endsWith('.mjs'));
@@ -204,7 +231,9 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
   it('feeds each existing consumer from its queue with the batch size from QUEUES and partial-batch failures', () => {
     for (const name of existingConsumers()) {
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        EventSourceArn: { 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues[name].node.defaultChild as never), 'Arn'] },
+        EventSourceArn: {
+          'Fn::GetAtt': [stack.getLogicalId(stack.async.queues[name].node.defaultChild as never), 'Arn'],
+        },
         BatchSize: QUEUES[name].batchSize,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
@@ -224,7 +253,9 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
       });
       expect(b.Properties?.BucketEncryption).toBeDefined();
     }
-    template.hasResourceProperties('AWS::S3::Bucket', { LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'attachments/' }) });
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'attachments/' }),
+    });
   });
 
   it('deletes uploads nobody attached after one day (the attachments bucket lifecycle on uploads/)', () => {
@@ -267,7 +298,11 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     }
     // PUBLIC_BASE_URL defaults to the API's own endpoint.
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ PUBLIC_BASE_URL: { 'Fn::GetAtt': [Match.stringLikeRegexp('HttpApi'), 'ApiEndpoint'] } }) },
+      Environment: {
+        Variables: Match.objectLike({
+          PUBLIC_BASE_URL: { 'Fn::GetAtt': [Match.stringLikeRegexp('HttpApi'), 'ApiEndpoint'] },
+        }),
+      },
     });
   });
 
@@ -291,7 +326,11 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     const sendTargets = statementsOf(resources, schedulerRole)
       .filter((st) => [st.Action].flat().includes('sqs:SendMessage'))
       .flatMap((st) => [st.Resource].flat());
-    expect(sendTargets).toEqual(SCHEDULE_TARGETS.map((q) => ({ 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues[q].node.defaultChild as never), 'Arn'] })));
+    expect(sendTargets).toEqual(
+      SCHEDULE_TARGETS.map((q) => ({
+        'Fn::GetAtt': [stack.getLogicalId(stack.async.queues[q].node.defaultChild as never), 'Arn'],
+      })),
+    );
     template.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: Match.objectLike({
         Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],
@@ -324,14 +363,31 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
     root = mkdtempSync(path.join(cache, 'helpdesk-infra-test-'));
     mkdirSync(path.join(root, 'http'));
     mkdirSync(path.join(root, 'queue'));
-    for (const g of GROUPS) writeFileSync(path.join(root, 'http', `${g}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
+    for (const g of GROUPS)
+      writeFileSync(path.join(root, 'http', `${g}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
     for (const q of Object.values(QUEUES)) {
-      writeFileSync(path.join(root, 'queue', `${q.consumer}.ts`), 'export const handler = async () => ({ batchItemFailures: [] });\n');
+      writeFileSync(
+        path.join(root, 'queue', `${q.consumer}.ts`),
+        'export const handler = async () => ({ batchItemFailures: [] });\n',
+      );
     }
     const routes = GROUPS.map(
-      (group) => ({ id: `probe_${group}`, method: 'GET', path: `/probe/${group}/{id}`, group, summary: 'probe', tenancy: 'public' }) as RouteDef,
+      (group) =>
+        ({
+          id: `probe_${group}`,
+          method: 'GET',
+          path: `/probe/${group}/{id}`,
+          group,
+          summary: 'probe',
+          tenancy: 'public',
+        }) as RouteDef,
     );
-    ({ stack, template, resources } = synth('prod', { routes, functionsRoot: root, bundle: false, context: { inboundDomain: 'Mail.Example.com' } }));
+    ({ stack, template, resources } = synth('prod', {
+      routes,
+      functionsRoot: root,
+      bundle: false,
+      context: { inboundDomain: 'Mail.Example.com' },
+    }));
   }, SYNTH_TIMEOUT);
 
   afterAll(() => {
@@ -364,7 +420,8 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
       expect(actions.has('sqs:ReceiveMessage'), name).toBe(true);
       check(fn, CONSUMER_GRANTS[QUEUES[name].consumer]!, `queue ${name}`);
     }
-    for (const group of GROUPS) expect(actionsOf(resources, stack.api.functions[group]!).has('sqs:ReceiveMessage')).toBe(false);
+    for (const group of GROUPS)
+      expect(actionsOf(resources, stack.api.functions[group]!).has('sqs:ReceiveMessage')).toBe(false);
   });
 
   it('receives mail for the inbound domain: scanned, stored raw under inbound/, notified to the inbound queue through an encrypted topic', () => {
@@ -392,7 +449,9 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
       Endpoint: { 'Fn::GetAtt': [stack.getLogicalId(stack.async.queues.inbound.node.defaultChild as never), 'Arn'] },
     });
     // SES may put objects under inbound/ only, for this account.
-    const bucketPolicy = Object.values(resources).find((r) => r.Type === 'AWS::S3::BucketPolicy' && JSON.stringify(r.Properties).includes('ses.amazonaws.com'));
+    const bucketPolicy = Object.values(resources).find(
+      (r) => r.Type === 'AWS::S3::BucketPolicy' && JSON.stringify(r.Properties).includes('ses.amazonaws.com'),
+    );
     expect(JSON.stringify(bucketPolicy?.Properties)).toMatch(/"s3:PutObject".*inbound\/\*/);
     // The consumer reads the bucket; every function is told the domain.
     expect(actionsOf(resources, stack.async.consumers.inbound!).has('s3:GetObject')).toBe(true);

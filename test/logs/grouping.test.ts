@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { GroupingMessage } from '@helpdesk/core/areas/logs/events';
+import { issueIdFor } from '@helpdesk/core/areas/logs/fingerprint';
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { GroupingMessage } from '@helpdesk/core/logs/events';
-import { issueIdFor } from '@helpdesk/core/logs/fingerprint';
 import { handler } from '../../functions/queue/log-grouping.js';
-import { sqsEvent } from './sqs-event.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { sqsEvent } from './sqs-event.js';
 
 const app = await startTestApp();
 
@@ -20,7 +20,11 @@ const message = (t: TenantFixture, fingerprint: string, events: GroupingMessage[
 });
 
 const events = (n: number, level: GroupingMessage['events'][number]['level'] = 'error', day = '2026-03-01') =>
-  Array.from({ length: n }, (_, i) => ({ id: randomUUID(), level, timestamp: `${day}T10:00:${String(i).padStart(2, '0')}.000Z` }));
+  Array.from({ length: n }, (_, i) => ({
+    id: randomUUID(),
+    level,
+    timestamp: `${day}T10:00:${String(i).padStart(2, '0')}.000Z`,
+  }));
 
 const deliver = async (event: SQSEvent) => {
   const result = await handler(event);
@@ -28,7 +32,8 @@ const deliver = async (event: SQSEvent) => {
 };
 const run = (messages: GroupingMessage[]) => deliver(sqsEvent(messages));
 
-const post = (key: string, evts: Record<string, unknown>[]) => app.call('POST', '/logs', { key, body: { events: evts } });
+const post = (key: string, evts: Record<string, unknown>[]) =>
+  app.call('POST', '/logs', { key, body: { events: evts } });
 const issueOf = async (key: string, id: string) => (await app.call('GET', `/log-issues/${id}`, { key })).body;
 
 describe('grouping consumer', () => {
@@ -86,15 +91,32 @@ describe('log issues through the API', () => {
   it('groups ingested events into one issue per fingerprint, with its latest events', async () => {
     const t = await createTenant();
     await post(t.liveKey, [
-      { level: 'error', scope: 'billing', message: 'Invoice 17 failed for bob@example.com', timestamp: '2026-03-01T10:00:00Z' },
-      { level: 'error', scope: 'billing', message: 'Invoice 18 failed for alice@example.com', timestamp: '2026-03-01T11:00:00Z' },
-      { level: 'warn', scope: 'billing', message: 'Invoice 19 failed for carol@example.com', timestamp: '2026-03-01T12:00:00Z' },
+      {
+        level: 'error',
+        scope: 'billing',
+        message: 'Invoice 17 failed for bob@example.com',
+        timestamp: '2026-03-01T10:00:00Z',
+      },
+      {
+        level: 'error',
+        scope: 'billing',
+        message: 'Invoice 18 failed for alice@example.com',
+        timestamp: '2026-03-01T11:00:00Z',
+      },
+      {
+        level: 'warn',
+        scope: 'billing',
+        message: 'Invoice 19 failed for carol@example.com',
+        timestamp: '2026-03-01T12:00:00Z',
+      },
       { level: 'error', scope: 'auth', message: 'Login failed', timestamp: '2026-03-01T09:00:00Z' },
     ]);
     await app.drain();
     const list = await app.call('GET', '/log-issues', { key: t.liveKey });
     // One issue whatever the level (issue 17: the level is no part of a message's grouping); its level is the highest.
-    expect(list.body.issues.map((i: { title: string; level: string; count: number }) => [i.title, i.level, i.count])).toEqual([
+    expect(
+      list.body.issues.map((i: { title: string; level: string; count: number }) => [i.title, i.level, i.count]),
+    ).toEqual([
       ['Invoice <num> failed for <email>', 'error', 3],
       ['Login failed', 'error', 1],
     ]);
@@ -135,7 +157,9 @@ describe('log issues through the API', () => {
     await app.drain();
     expect(await issueOf(t.liveKey, id)).toMatchObject({ status: 'open', regressed: true, count: 2 });
 
-    expect((await app.call('PATCH', `/log-issues/${id}`, { key: t.liveKey, body: { status: 'acknowledged' } })).body).toMatchObject({
+    expect(
+      (await app.call('PATCH', `/log-issues/${id}`, { key: t.liveKey, body: { status: 'acknowledged' } })).body,
+    ).toMatchObject({
       status: 'acknowledged',
       regressed: false,
     });
@@ -157,25 +181,45 @@ describe('log issues through the API', () => {
     await post(t.liveKey, [{ level: 'error', message: 'x' }]);
     await app.drain();
     const [{ id }] = (await app.call('GET', '/log-issues', { key: t.liveKey })).body.issues;
-    expect((await app.call('PATCH', `/log-issues/${id}`, { key: t.liveKey, body: { status: 'closed' } })).status).toBe(422);
-    expect((await app.call('PATCH', `/log-issues/${id}`, { key: t.liveKey, body: { status: 'open', x: 1 } })).status).toBe(422);
+    expect((await app.call('PATCH', `/log-issues/${id}`, { key: t.liveKey, body: { status: 'closed' } })).status).toBe(
+      422,
+    );
+    expect(
+      (await app.call('PATCH', `/log-issues/${id}`, { key: t.liveKey, body: { status: 'open', x: 1 } })).status,
+    ).toBe(422);
     const reader = await t.key({ scopes: ['logs:read'] });
-    expect((await app.call('PATCH', `/log-issues/${id}`, { key: reader, body: { status: 'resolved' } })).status).toBe(403);
+    expect((await app.call('PATCH', `/log-issues/${id}`, { key: reader, body: { status: 'resolved' } })).status).toBe(
+      403,
+    );
   });
 
   it('answers 404 for an issue of another project or environment, or a malformed id', async () => {
     const t = await createTenant({ projects: ['main', 'other'] });
-    await app.call('POST', '/logs', { key: t.liveKey, query: { project: 'main' }, body: { events: [{ level: 'error', message: 'x' }] } });
+    await app.call('POST', '/logs', {
+      key: t.liveKey,
+      query: { project: 'main' },
+      body: { events: [{ level: 'error', message: 'x' }] },
+    });
     await app.drain();
     const [{ id }] = (await app.call('GET', '/log-issues', { key: t.liveKey, query: { project: 'main' } })).body.issues;
-    expect((await app.call('GET', `/log-issues/${id}`, { key: t.liveKey, query: { project: 'main' } })).status).toBe(200);
+    expect((await app.call('GET', `/log-issues/${id}`, { key: t.liveKey, query: { project: 'main' } })).status).toBe(
+      200,
+    );
     const otherProject = { key: t.liveKey, query: { project: 'other' } };
     expect((await app.call('GET', `/log-issues/${id}`, otherProject)).body.error.code).toBe('not_found');
-    expect((await app.call('PATCH', `/log-issues/${id}`, { ...otherProject, body: { status: 'resolved' } })).status).toBe(404);
+    expect(
+      (await app.call('PATCH', `/log-issues/${id}`, { ...otherProject, body: { status: 'resolved' } })).status,
+    ).toBe(404);
     const sandbox = { key: t.sandboxKey, query: { project: 'main' } };
     expect((await app.call('GET', `/log-issues/${id}`, sandbox)).status).toBe(404);
-    expect((await app.call('PATCH', `/log-issues/${id}`, { ...sandbox, body: { status: 'resolved' } })).status).toBe(404);
-    expect((await app.call('GET', '/log-issues/not-a-uuid', { key: t.liveKey, query: { project: 'main' } })).status).toBe(404);
-    expect((await app.call('GET', `/log-issues/${id}`, { key: t.liveKey, query: { project: 'main' } })).body.status).toBe('open');
+    expect((await app.call('PATCH', `/log-issues/${id}`, { ...sandbox, body: { status: 'resolved' } })).status).toBe(
+      404,
+    );
+    expect(
+      (await app.call('GET', '/log-issues/not-a-uuid', { key: t.liveKey, query: { project: 'main' } })).status,
+    ).toBe(404);
+    expect(
+      (await app.call('GET', `/log-issues/${id}`, { key: t.liveKey, query: { project: 'main' } })).body.status,
+    ).toBe('open');
   });
 });

@@ -1,6 +1,6 @@
+import { LogEvent } from '@helpdesk/core/areas/logs/entities';
+import { LOG_RETENTION_DAYS } from '@helpdesk/core/identity/plans';
 import { describe, expect, it } from 'vitest';
-import { LOG_RETENTION_DAYS } from '@helpdesk/core/auth/plans';
-import { LogEvent } from '@helpdesk/core/logs/entities';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 
@@ -16,7 +16,12 @@ describe('POST /logs', () => {
       key: t.liveKey,
       body: {
         events: [
-          event({ scope: 'billing', timestamp: '2026-01-02T03:04:05+01:00', stack: 'Error\n    at f (/app/a.ts:1:1)', context: { orderId: 7 } }),
+          event({
+            scope: 'billing',
+            timestamp: '2026-01-02T03:04:05+01:00',
+            stack: 'Error\n    at f (/app/a.ts:1:1)',
+            context: { orderId: 7 },
+          }),
           event({ level: 'info', message: 'Hello', fingerprint: ['greeting'] }),
         ],
       },
@@ -104,7 +109,10 @@ describe('log event quota', () => {
     expect((await app.call('POST', '/logs', { key: t.liveKey, body: batch(3) })).body).toEqual({ accepted: 3 });
     const over = await app.call('POST', '/logs', { key: t.liveKey, body: batch(3) });
     expect(over.status).toBe(403);
-    expect(over.body.error).toMatchObject({ code: 'plan.log_event_limit', details: { allowance: 5, current: 3, requested: 3 } });
+    expect(over.body.error).toMatchObject({
+      code: 'plan.log_event_limit',
+      details: { allowance: 5, current: 3, requested: 3 },
+    });
     expect(over.body.error.message).toMatch(/log event allowance/);
     expect((await app.call('GET', '/logs', { key: t.liveKey })).body.total).toBe(3);
     expect((await app.call('POST', '/logs', { key: t.liveKey, body: batch(2) })).body).toEqual({ accepted: 2 });
@@ -116,7 +124,9 @@ describe('log event quota', () => {
     const batch = { events: Array.from({ length: 10 }, () => event()) };
     expect((await app.call('POST', '/logs', { key: t.sandboxKey, body: batch })).body).toEqual({ accepted: 10 });
     expect((await app.call('POST', '/logs', { key: t.sandboxKey, body: batch })).body).toEqual({ accepted: 10 });
-    expect((await app.call('POST', '/logs', { key: t.liveKey, body: { events: batch.events.slice(0, 5) } })).body).toEqual({ accepted: 5 });
+    expect(
+      (await app.call('POST', '/logs', { key: t.liveKey, body: { events: batch.events.slice(0, 5) } })).body,
+    ).toEqual({ accepted: 5 });
     // Sandbox and live events are kept apart.
     expect((await app.call('GET', '/logs', { key: t.sandboxKey })).body.total).toBe(20);
     expect((await app.call('GET', '/logs', { key: t.liveKey })).body.total).toBe(5);

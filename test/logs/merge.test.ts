@@ -1,28 +1,37 @@
 import { randomUUID } from 'node:crypto';
+import { LogIssue } from '@helpdesk/core/areas/logs/entities';
+import type { GroupingMessage } from '@helpdesk/core/areas/logs/events';
+import { fingerprintOf, issueIdFor } from '@helpdesk/core/areas/logs/fingerprint';
+import { fingerprintV1 } from '@helpdesk/core/areas/logs/fingerprint-v1';
+import { MIN_VARIANTS } from '@helpdesk/core/areas/logs/templates';
 import { describe, expect, it } from 'vitest';
-import { LogIssue } from '@helpdesk/core/logs/entities';
-import type { GroupingMessage } from '@helpdesk/core/logs/events';
-import { fingerprintOf, issueIdFor } from '@helpdesk/core/logs/fingerprint';
-import { fingerprintV1 } from '@helpdesk/core/logs/fingerprint-v1';
-import { MIN_VARIANTS } from '@helpdesk/core/logs/templates';
 import { handler } from '../../functions/queue/log-grouping.js';
-import { sqsEvent } from './sqs-event.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { sqsEvent } from './sqs-event.js';
 
 const app = await startTestApp();
 
 const stackAt = (fn: string) => `Error: x\n    at ${fn} (/app/src/${fn}.ts:10:3)`;
 const post = (key: string, events: Record<string, unknown>[], project?: string) =>
   app.call('POST', '/logs', { key, body: { events }, ...(project ? { query: { project } } : {}) });
-const get = async (key: string, id: string, project?: string) => app.call('GET', `/log-issues/${id}`, { key, ...(project ? { query: { project } } : {}) });
+const get = async (key: string, id: string, project?: string) =>
+  app.call('GET', `/log-issues/${id}`, { key, ...(project ? { query: { project } } : {}) });
 const merge = (key: string, id: string, body: unknown, project?: string) =>
   app.call('POST', `/log-issues/${id}/merge`, { key, body, ...(project ? { query: { project } } : {}) });
-const issues = async (key: string) => (await app.call('GET', '/log-issues', { key })).body.issues as { id: string; title: string; count: number }[];
+const issues = async (key: string) =>
+  (await app.call('GET', '/log-issues', { key })).body.issues as { id: string; title: string; count: number }[];
 /** Each stored event's live issue, as a client finds it: the event's issueId, then `mergedInto`. */
 const liveIssuesOfEvents = async (key: string) => {
-  const { logs } = (await app.call('GET', '/logs', { key, query: { limit: 100 } })).body as { logs: { issueId: string }[] };
-  return Promise.all(logs.map(async (e) => ((await get(key, e.issueId)).body as { id: string; mergedInto: string | null }).mergedInto ?? e.issueId));
+  const { logs } = (await app.call('GET', '/logs', { key, query: { limit: 100 } })).body as {
+    logs: { issueId: string }[];
+  };
+  return Promise.all(
+    logs.map(
+      async (e) =>
+        ((await get(key, e.issueId)).body as { id: string; mergedInto: string | null }).mergedInto ?? e.issueId,
+    ),
+  );
 };
 
 /** Two issues by stack (no learning involved): A with events at 10:00 and 11:00, B with one fatal at 09:00. */
@@ -37,7 +46,8 @@ async function twoIssues(t: TenantFixture, project?: string) {
     project,
   );
   await app.drain();
-  const list = (await app.call('GET', '/log-issues', { key: t.liveKey, ...(project ? { query: { project } } : {}) })).body.issues as {
+  const list = (await app.call('GET', '/log-issues', { key: t.liveKey, ...(project ? { query: { project } } : {}) }))
+    .body.issues as {
     id: string;
     count: number;
   }[];
@@ -65,10 +75,16 @@ describe('POST /log-issues/{id}/merge', () => {
     expect(source.status).toBe(200);
     expect(source.body).toMatchObject({ id: b, mergedInto: a, count: 1 });
     expect((await issues(t.liveKey)).map((i) => [i.id, i.count])).toEqual([[a, 3]]);
-    expect((await get(t.liveKey, a)).body.latestEvents.map((e: { message: string }) => e.message)).toEqual(['a', 'a', 'b']);
+    expect((await get(t.liveKey, a)).body.latestEvents.map((e: { message: string }) => e.message)).toEqual([
+      'a',
+      'a',
+      'b',
+    ]);
 
     // Merges stick: a later event of B's fingerprint counts in A, once.
-    await post(t.liveKey, [{ level: 'warn', message: 'b again', stack: stackAt('beta'), timestamp: '2026-03-02T09:00:00Z' }]);
+    await post(t.liveKey, [
+      { level: 'warn', message: 'b again', stack: stackAt('beta'), timestamp: '2026-03-02T09:00:00Z' },
+    ]);
     await app.drain();
     const target = (await get(t.liveKey, a)).body;
     expect(target).toMatchObject({ count: 4, lastSeenAt: '2026-03-02T09:00:00.000Z' });
@@ -83,11 +99,19 @@ describe('POST /log-issues/{id}/merge', () => {
     expect([self.status, self.body.error.code]).toEqual([422, 'log_issue.merge_into_self']);
     expect((await merge(t.liveKey, b, { into: a })).status).toBe(200);
     const intoMerged = await merge(t.liveKey, a, { into: b });
-    expect([intoMerged.status, intoMerged.body.error.code, intoMerged.body.error.details]).toEqual([422, 'log_issue.already_merged', { id: b, mergedInto: a }]);
+    expect([intoMerged.status, intoMerged.body.error.code, intoMerged.body.error.details]).toEqual([
+      422,
+      'log_issue.already_merged',
+      { id: b, mergedInto: a },
+    ]);
     expect((await merge(t.liveKey, b, { into: a })).body.error.code).toBe('log_issue.already_merged');
     // A merged issue has no status of its own any more: PATCH names the issue it went into.
     const patched = await app.call('PATCH', `/log-issues/${b}`, { key: t.liveKey, body: { status: 'resolved' } });
-    expect([patched.status, patched.body.error.code, patched.body.error.details]).toEqual([422, 'log_issue.already_merged', { id: b, mergedInto: a }]);
+    expect([patched.status, patched.body.error.code, patched.body.error.details]).toEqual([
+      422,
+      'log_issue.already_merged',
+      { id: b, mergedInto: a },
+    ]);
     expect((await get(t.liveKey, b)).body.status).not.toBe('resolved');
     expect((await merge(t.liveKey, a, { into: 'not-a-uuid' })).status).toBe(422);
     expect((await merge(t.liveKey, a, {})).status).toBe(422);
@@ -116,7 +140,9 @@ describe('automatic merges from template learning', () => {
     const t = await createTenant();
     const users = ['root', 'bob', 'alice', 'carol', 'dave', 'erin'];
     for (const [i, user] of users.entries()) {
-      await post(t.liveKey, [{ level: 'info', message: `session opened for user ${user} by sshd`, timestamp: `2026-03-01T10:00:0${i}Z` }]);
+      await post(t.liveKey, [
+        { level: 'info', message: `session opened for user ${user} by sshd`, timestamp: `2026-03-01T10:00:0${i}Z` },
+      ]);
       await app.drain();
       // Before MIN_VARIANTS values, each user is its own issue.
       if (i === MIN_VARIANTS - 2) expect(await issues(t.liveKey)).toHaveLength(MIN_VARIANTS - 1);
@@ -141,7 +167,10 @@ describe('exactly-once counting with learning', () => {
     const t = await createTenant();
     const projectId = t.projects.main!.id;
     const messages = Array.from({ length: 12 }, (_, i) => {
-      const { fingerprint, title } = fingerprintOf({ level: 'error', message: `Disk quota exceeded for user u${'abcdef'[i % 6]}x on volume home` });
+      const { fingerprint, title } = fingerprintOf({
+        level: 'error',
+        message: `Disk quota exceeded for user u${'abcdef'[i % 6]}x on volume home`,
+      });
       return {
         projectId,
         env: 'live' as const,
@@ -187,16 +216,23 @@ describe('upgrades do not split history', () => {
     }).go();
     expect((await get(t.liveKey, v1Id)).body).toMatchObject({ groupingVersion: 1, count: 5 });
 
-    await post(t.liveKey, [{ ...event, message: 'Payment 98 declined for card ending 17', timestamp: '2026-03-01T00:00:00Z' }]);
+    await post(t.liveKey, [
+      { ...event, message: 'Payment 98 declined for card ending 17', timestamp: '2026-03-01T00:00:00Z' },
+    ]);
     await app.drain();
     expect(await issues(t.liveKey)).toMatchObject([{ id: v1Id, count: 6 }]);
     expect(await liveIssuesOfEvents(t.liveKey)).toEqual([v1Id]);
     const v1 = (await get(t.liveKey, v1Id)).body;
     expect(v1).toMatchObject({ groupingVersion: 1, lastSeenAt: '2026-03-01T00:00:00.000Z' });
-    expect(v1.latestEvents.map((e: { message: string }) => e.message)).toEqual(['Payment 98 declined for card ending 17']);
+    expect(v1.latestEvents.map((e: { message: string }) => e.message)).toEqual([
+      'Payment 98 declined for card ending 17',
+    ]);
     // A kind version 1 never saw gets a version-2 issue.
     await post(t.liveKey, [{ level: 'error', message: 'Refund 5 failed' }]);
     await app.drain();
-    expect((await issues(t.liveKey)).find((i) => i.title === 'Refund <num> failed')).toMatchObject({ groupingVersion: 2, count: 1 });
+    expect((await issues(t.liveKey)).find((i) => i.title === 'Refund <num> failed')).toMatchObject({
+      groupingVersion: 2,
+      count: 1,
+    });
   });
 });

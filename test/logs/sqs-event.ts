@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { GroupingMessage } from '@helpdesk/core/areas/logs/events';
 import type { SQSEvent } from 'aws-lambda';
-import type { GroupingMessage } from '@helpdesk/core/logs/events';
 
 /** An SQS delivery of grouping messages, as the logs queue hands them to the consumer. */
 export const sqsEvent = (messages: GroupingMessage[]): SQSEvent => ({
@@ -8,7 +8,12 @@ export const sqsEvent = (messages: GroupingMessage[]): SQSEvent => ({
     messageId: randomUUID(),
     receiptHandle: 'r',
     body: JSON.stringify(m),
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 's', ApproximateFirstReceiveTimestamp: '0' },
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: '0',
+      SenderId: 's',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',

@@ -8,7 +8,11 @@ import { handlerEnvironment, provision, type Resources } from '../../packages/lo
  */
 const endpoints = inject('endpoints');
 const id = randomBytes(4).toString('hex');
-const resources: Resources = await provision(endpoints, { tableName: `t-${id}`, queuePrefix: `q-${id}`, bucket: `b-${id}` });
+const resources: Resources = await provision(endpoints, {
+  tableName: `t-${id}`,
+  queuePrefix: `q-${id}`,
+  bucket: `b-${id}`,
+});
 Object.assign(process.env, handlerEnvironment(endpoints, resources), {
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
   AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',

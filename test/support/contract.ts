@@ -1,9 +1,9 @@
+import { buildOpenApiDocument } from '@helpdesk/core/top/openapi/document';
+import { createMatcher } from '@helpdesk/core/top/pipeline/match';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
+import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { ValidateFunction } from 'ajv';
-import { createMatcher } from '@helpdesk/core/http/match';
-import { allRoutes } from '@helpdesk/core/routes';
-import { buildOpenApiDocument } from '@helpdesk/core/openapi/document';
 
 /**
  * Contract check: every response the HTTP tests receive must match the OpenAPI document's schema for
@@ -16,13 +16,16 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
 const compiled = new Map<string, ValidateFunction>();
 
-type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
+type Operation = {
+  operationId: string;
+  responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+};
 
 type ErrorSchema = { allOf: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }[] };
 const documentedCodes = (operation: Operation, status: number) =>
-  ((operation.responses[String(status)]?.content?.['application/json']?.schema as ErrorSchema | undefined)?.allOf ?? []).flatMap(
-    (part) => part.properties?.error?.properties?.code?.enum ?? [],
-  );
+  (
+    (operation.responses[String(status)]?.content?.['application/json']?.schema as ErrorSchema | undefined)?.allOf ?? []
+  ).flatMap((part) => part.properties?.error?.properties?.code?.enum ?? []);
 
 export function checkContract(method: string, url: URL, status: number, contentType: string | null, body: unknown) {
   const found = match(method, url.pathname);
@@ -32,17 +35,22 @@ export function checkContract(method: string, url: URL, status: number, contentT
   const operation = (doc.paths as Record<string, Record<string, Operation>>)[route.path]![method.toLowerCase()]!;
   const response = operation.responses[String(status)];
   if (!response) {
-    throw new Error(`Contract: ${method} ${route.path} answered ${status}, which its OpenAPI operation ${operation.operationId} does not document`);
+    throw new Error(
+      `Contract: ${method} ${route.path} answered ${status}, which its OpenAPI operation ${operation.operationId} does not document`,
+    );
   }
   if (!contentType?.includes('application/json')) {
     const type = contentType?.split(';')[0]?.trim() ?? '(none)';
     if (!response.content?.[type]) {
-      throw new Error(`Contract: ${method} ${route.path} ${status} answered ${type}, which the document does not declare`);
+      throw new Error(
+        `Contract: ${method} ${route.path} ${status} answered ${type}, which the document does not declare`,
+      );
     }
     return;
   }
   const schema = response.content?.['application/json']?.schema;
-  if (!schema) throw new Error(`Contract: ${method} ${route.path} ${status} answered JSON where the document declares none`);
+  if (!schema)
+    throw new Error(`Contract: ${method} ${route.path} ${status} answered JSON where the document declares none`);
   // 413 is API Gateway's own answer (no error code), documented with its own schema.
   const coded = status >= 400 && status !== 413;
   const code = coded ? (body as { error?: { code?: unknown } } | null)?.error?.code : undefined;

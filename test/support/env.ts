@@ -1,4 +1,4 @@
-import { reloadConfig } from '@helpdesk/core/config';
+import { reloadConfig } from '@helpdesk/core/kernel/config';
 import { inject } from 'vitest';
 import type { Resources } from '../../packages/local/src/provision.js';
 

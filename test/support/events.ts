@@ -13,7 +13,9 @@ export function apiEvent(input: {
   sourceIp?: string;
 }): APIGatewayProxyEventV2 {
   const [method] = input.routeKey.split(' ');
-  const headers: Record<string, string> = Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+  );
   if (input.key) headers.authorization = `Bearer ${input.key}`;
   return {
     version: '2.0',
@@ -28,7 +30,13 @@ export function apiEvent(input: {
       apiId: 'test',
       domainName: 'test',
       domainPrefix: 'test',
-      http: { method: method!, path: input.path, protocol: 'HTTP/1.1', sourceIp: input.sourceIp ?? '127.0.0.1', userAgent: 'vitest' },
+      http: {
+        method: method!,
+        path: input.path,
+        protocol: 'HTTP/1.1',
+        sourceIp: input.sourceIp ?? '127.0.0.1',
+        userAgent: 'vitest',
+      },
       requestId: 'test',
       routeKey: input.routeKey,
       stage: '$default',
@@ -40,7 +48,10 @@ export function apiEvent(input: {
   };
 }
 
-type Handler = (event: APIGatewayProxyEventV2, context: ReturnType<typeof lambdaContext>) => Promise<APIGatewayProxyStructuredResultV2>;
+type Handler = (
+  event: APIGatewayProxyEventV2,
+  context: ReturnType<typeof lambdaContext>,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** Invokes a handler like Lambda would and parses its JSON answer. */
 export async function invoke(handler: Handler, event: APIGatewayProxyEventV2) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { addMember, createAccount, createProject, setAccountLimits } from '@helpdesk/core/auth/accounts';
-import { createApiKey, type CreateKeyInput } from '@helpdesk/core/auth/keys';
-import type { Allowances, Plan } from '@helpdesk/core/auth/plans';
+import { addMember, createAccount, createProject, setAccountLimits } from '@helpdesk/core/identity/accounts';
+import { type CreateKeyInput, createApiKey } from '@helpdesk/core/identity/keys';
+import type { Allowances, Plan } from '@helpdesk/core/kernel/tenant';
 
 export interface TenantFixture {
   accountId: string;
@@ -12,14 +12,20 @@ export interface TenantFixture {
   sandboxKey: string;
   /** Mints another key for this account. */
   key(options?: Partial<Omit<CreateKeyInput, 'accountId' | 'projectIds'>> & { projects?: string[] }): Promise<string>;
-  member(input?: { email?: string; name?: string; role?: 'admin' | 'agent' }): Promise<{ memberId: string; email: string }>;
+  member(input?: {
+    email?: string;
+    name?: string;
+    role?: 'admin' | 'agent';
+  }): Promise<{ memberId: string; email: string }>;
 }
 
 /**
  * An account with projects and keys, made the way the admin CLI makes them. Slugs default to one
  * project, `main`; keys minted with `projects` reach only those slugs.
  */
-export async function createTenant(options: { plan?: Plan; projects?: string[]; limits?: Partial<Allowances> } = {}): Promise<TenantFixture> {
+export async function createTenant(
+  options: { plan?: Plan; projects?: string[]; limits?: Partial<Allowances> } = {},
+): Promise<TenantFixture> {
   const account = await createAccount({ name: `Test ${randomBytes(3).toString('hex')}`, plan: options.plan ?? 'pro' });
   if (options.limits) await setAccountLimits(account.accountId, options.limits);
   const projects: TenantFixture['projects'] = {};

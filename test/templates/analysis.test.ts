@@ -28,7 +28,9 @@ describe('nesting limit and our own error messages', () => {
     expect(parens.body.error.message).toContain('limit of 100 levels');
     const subject = await imp('s.hbs', 'body', { subject: `{{#if ${'(or '.repeat(101)}a${')'.repeat(101)}}}x{{/if}}` });
     expect(subject.status).toBe(422);
-    expect(subject.body.error.message).toMatch(/^The subject nests blocks or sub-expressions deeper than the limit of 100 levels \(line 1, column 407\)/);
+    expect(subject.body.error.message).toMatch(
+      /^The subject nests blocks or sub-expressions deeper than the limit of 100 levels \(line 1, column 407\)/,
+    );
     // Comments and escaped mustaches do not count.
     expect((await imp('comment.hbs', `{{!-- ${'{{#if a}}'.repeat(200)} --}}\\{{#if}}ok`)).status).toBe(200);
   });
@@ -46,7 +48,8 @@ describe('nesting limit and our own error messages', () => {
     expect(open.body.error.details.reason).toBe('unexpected the end of the source (a tag or block is left open)');
     const close = await imp('bad.hbs', 'Hi {{> }}');
     expect(close.body.error.details.reason).toBe('unexpected }}');
-    for (const res of [mismatch, open, close]) expect(JSON.stringify(res.body)).not.toMatch(/Parse error|Expecting|doesn't match/);
+    for (const res of [mismatch, open, close])
+      expect(JSON.stringify(res.body)).not.toMatch(/Parse error|Expecting|doesn't match/);
   });
 
   it('answers a render failure in its own words (a partial that includes itself)', async () => {
@@ -64,7 +67,8 @@ describe('nesting limit and our own error messages', () => {
 });
 
 describe('inline partials', () => {
-  const withInline = '{{!-- subject: Hi --}}{{#*inline "content"}}<p>Hi {{name}}</p>{{/inline}}{{#> preview}}fallback{{/preview}}';
+  const withInline =
+    '{{!-- subject: Hi --}}{{#*inline "content"}}<p>Hi {{name}}</p>{{/inline}}{{#> preview}}fallback{{/preview}}';
 
   it('account scope: the inline partial is not rewritten to @account/, not reported, and renders through a partial', async () => {
     const t = await createTenant();
@@ -114,7 +118,10 @@ describe('partial names', () => {
   it('takes names that are also Object properties (constructor, toString) literally', async () => {
     const t = await createTenant();
     await importer(app, t.liveKey)('constructor.hbs', '<b>{{name}}</b>', { type: 'partial' });
-    const res = await importer(app, t.liveKey)('odd.hbs', '{{#*inline "valueOf"}}<i>{{x}}</i>{{/inline}}{{> constructor}}{{> toString}}{{> valueOf}}');
+    const res = await importer(app, t.liveKey)(
+      'odd.hbs',
+      '{{#*inline "valueOf"}}<i>{{x}}</i>{{/inline}}{{> constructor}}{{> toString}}{{> valueOf}}',
+    );
     expect(res.body).toMatchObject({
       referencedPartials: ['constructor', 'toString'],
       warnings: [expect.stringContaining('Partial toString does not resolve')],
@@ -168,9 +175,17 @@ describe('unknown helpers', () => {
     expect(res.status).toBe(200);
     const warn = (what: string, name: string, line: number) =>
       `${what} calls the helper ${name} on line ${line}, which does not exist: previews and sends are refused until it is removed.`;
-    expect(res.body.warnings).toEqual([warn('The subject', 'usd', 1), warn('The file', 'usd', 1), warn('The file', 't', 2), warn('The file', 'eq', 3)]);
+    expect(res.body.warnings).toEqual([
+      warn('The subject', 'usd', 1),
+      warn('The file', 'usd', 1),
+      warn('The file', 't', 2),
+      warn('The file', 'eq', 3),
+    ]);
     const refused = await preview(t.liveKey, 'h', { total: 1 });
-    expect(refused.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'usd', in: 'subject', key: 'h', line: 1 } });
+    expect(refused.body.error).toMatchObject({
+      code: 'template.unknown_helper',
+      details: { helper: 'usd', in: 'subject', key: 'h', line: 1 },
+    });
   });
 
   it('names a helper missing in a layout', async () => {
@@ -179,9 +194,18 @@ describe('unknown helpers', () => {
     const res = await importer(app, t.liveKey)('note.hbs', '<p>n</p>', { layout: 'frame' });
     expect(res.body.warnings).toEqual([expect.stringMatching(/^The layout frame calls the helper year on line 3/)]);
     const refused = await preview(t.liveKey, 'note');
-    expect(refused.body.error).toMatchObject({ code: 'template.unknown_helper', details: { helper: 'year', in: 'layout', key: 'frame', line: 3 } });
-    const custom = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 'S', body: 'b', layout: 'frame' } });
-    expect(custom.body.error).toMatchObject({ code: 'template.unknown_helper', details: { in: 'layout', key: 'frame' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'template.unknown_helper',
+      details: { helper: 'year', in: 'layout', key: 'frame', line: 3 },
+    });
+    const custom = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 'S', body: 'b', layout: 'frame' },
+    });
+    expect(custom.body.error).toMatchObject({
+      code: 'template.unknown_helper',
+      details: { in: 'layout', key: 'frame' },
+    });
   });
 });
 
@@ -194,7 +218,9 @@ describe('subjects', () => {
     expect((await imp('comment.hbs', `{{!-- subject: ${long} --}}b`)).body.subject).toBe(long);
     const tooLongField = await imp('field.hbs', 'b', { subject: 'x'.repeat(1001) });
     expect(tooLongField.status).toBe(422);
-    expect(tooLongField.body.error.details.fields).toEqual([{ field: 'subject', in: 'body', message: 'At most 1000 characters of template source' }]);
+    expect(tooLongField.body.error.details.fields).toEqual([
+      { field: 'subject', in: 'body', message: 'At most 1000 characters of template source' },
+    ]);
     const tooLongComment = await imp('comment.hbs', `{{!-- subject: ${'x'.repeat(1001)} --}}b`);
     expect(tooLongComment.status).toBe(422);
     expect(tooLongComment.body.error.details.fields).toEqual([
@@ -206,13 +232,23 @@ describe('subjects', () => {
     const t = await createTenant();
     const imp = importer(app, t.liveKey);
     const first = await imp('hello.hbs', '{{!-- subject: Welcome to {{> brand}} --}}<p>Hi {{name}}</p>');
-    expect(first.body).toMatchObject({ referencedPartials: ['brand'], warnings: [expect.stringContaining('Partial brand does not resolve')] });
+    expect(first.body).toMatchObject({
+      referencedPartials: ['brand'],
+      warnings: [expect.stringContaining('Partial brand does not resolve')],
+    });
     await imp('brand.hbs', '{{company.name}}', { type: 'partial' });
     const again = await imp('hello.hbs', '{{!-- subject: Welcome to {{> brand}} --}}<p>Hi {{name}}</p>');
-    expect(again.body).toMatchObject({ referencedPartials: ['brand'], warnings: [], variables: ['company.name', 'name'] });
+    expect(again.body).toMatchObject({
+      referencedPartials: ['brand'],
+      warnings: [],
+      variables: ['company.name', 'name'],
+    });
     const variables = { name: 'Ann', company: { name: 'ACME' } };
     expect((await preview(t.liveKey, 'hello', variables)).body.subject).toBe('Welcome to ACME');
-    const live = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to: 'ann@example.com', templateKey: 'hello', variables } });
+    const live = await app.call('POST', '/emails/send', {
+      key: t.liveKey,
+      body: { to: 'ann@example.com', templateKey: 'hello', variables },
+    });
     expect(live.status).toBe(200);
     expect(live.body.subject).toBe('Welcome to ACME');
   });

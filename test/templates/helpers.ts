@@ -9,7 +9,11 @@ export interface ImportFields {
 }
 
 /** A multipart import request, as a browser or curl would send it (fetch sets the boundary). */
-export function importForm(filename: string | undefined, content: string | Uint8Array | undefined, fields: ImportFields = {}) {
+export function importForm(
+  filename: string | undefined,
+  content: string | Uint8Array | undefined,
+  fields: ImportFields = {},
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.set(name, value);
   if (content !== undefined) form.set('file', new Blob([content], { type: 'text/x-handlebars-template' }), filename);

@@ -1,7 +1,7 @@
-import { allowancesFor } from '@helpdesk/core/auth/plans';
-import type { TenantContext } from '@helpdesk/core/auth/context';
-import { ProjectTemplateVersion } from '@helpdesk/core/templates/entities';
-import { renderEmail, resolveTemplate } from '@helpdesk/core/templates/render';
+import { ProjectTemplateVersion } from '@helpdesk/core/areas/templates/entities';
+import { renderEmail, resolveTemplate } from '@helpdesk/core/areas/templates/render';
+import { allowancesFor } from '@helpdesk/core/identity/plans';
+import type { TenantContext } from '@helpdesk/core/kernel/tenant';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
@@ -9,8 +9,12 @@ import { importer, importForm } from './helpers.js';
 
 const app = await startTestApp();
 
-const preview = (key: string, templateKey: string, variables: Record<string, unknown> = {}, headers?: Record<string, string>) =>
-  app.call('POST', '/emails/preview', { key, body: { templateKey, variables }, headers });
+const preview = (
+  key: string,
+  templateKey: string,
+  variables: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+) => app.call('POST', '/emails/preview', { key, body: { templateKey, variables }, headers });
 
 describe('POST /email-templates/import', () => {
   it('imports a template: key from the file name, subject from its comment, variables from the AST', async () => {
@@ -48,7 +52,9 @@ describe('POST /email-templates/import', () => {
       layoutKey: null,
       layoutId: null,
       layoutLinked: false,
-      warnings: ['The file calls the helper formatMoney on line 3, which does not exist: previews and sends are refused until it is removed.'],
+      warnings: [
+        'The file calls the helper formatMoney on line 3, which does not exist: previews and sends are refused until it is removed.',
+      ],
     });
   });
 
@@ -75,12 +81,17 @@ describe('POST /email-templates/import', () => {
     expect(second.body.name).toBe('Renamed');
 
     const list = await app.call('GET', '/email-templates', { key: t.liveKey });
-    expect(list.body.templates).toEqual([expect.objectContaining({ key: 'welcome', name: 'Renamed', type: 'template', scope: 'project', version: 2 })]);
+    expect(list.body.templates).toEqual([
+      expect.objectContaining({ key: 'welcome', name: 'Renamed', type: 'template', scope: 'project', version: 2 }),
+    ]);
     const rendered = await preview(t.liveKey, 'welcome', { b: 'B' });
     expect(rendered.body.html).toBe('<p>Two B</p>');
 
     const projectId = t.projects.main!.id;
-    const versions = await ProjectTemplateVersion.query.byVersion({ projectId, env: 'live' }).begins({ type: 'template', key: 'welcome' }).go();
+    const versions = await ProjectTemplateVersion.query
+      .byVersion({ projectId, env: 'live' })
+      .begins({ type: 'template', key: 'welcome' })
+      .go();
     expect(versions.data.map((v) => v.version).sort()).toEqual([1, 2]);
   });
 
@@ -103,9 +114,20 @@ describe('POST /email-templates/import', () => {
     expect(await resolveTemplate(ctx, 'nope')).toBeUndefined();
     expect(await resolveTemplate({ ...ctx, env: 'sandbox' }, 'receipt')).toBeUndefined();
     const old = await renderEmail(ctx, { templateKey: 'receipt', variables: { n: 1 }, version: 1 });
-    expect(old).toMatchObject({ subject: 'First 1', html: '<p>first 1</p>', text: 'first 1', templateKey: 'receipt', templateVersion: 1 });
+    expect(old).toMatchObject({
+      subject: 'First 1',
+      html: '<p>first 1</p>',
+      text: 'first 1',
+      templateKey: 'receipt',
+      templateVersion: 1,
+    });
     const current = await renderEmail(ctx, { templateKey: 'receipt', variables: {} });
-    expect(current).toMatchObject({ subject: 'Second', html: '<p>second </p>', templateVersion: 2, missingVariables: ['n'] });
+    expect(current).toMatchObject({
+      subject: 'Second',
+      html: '<p>second </p>',
+      templateVersion: 2,
+      missingVariables: ['n'],
+    });
     await expect(renderEmail(ctx, { templateKey: 'receipt', variables: {}, version: 3 })).rejects.toMatchObject({
       code: 'template.not_found',
     });
@@ -119,7 +141,12 @@ describe('POST /email-templates/import', () => {
     expect(base.body).toMatchObject({ type: 'layout', warnings: [] });
 
     const fromComment = await imp('note.hbs', '{{!-- layout: base --}}<p>Note</p>');
-    expect(fromComment.body).toMatchObject({ layoutKey: 'base', layoutId: base.body.id, layoutLinked: true, warnings: [] });
+    expect(fromComment.body).toMatchObject({
+      layoutKey: 'base',
+      layoutId: base.body.id,
+      layoutLinked: true,
+      warnings: [],
+    });
     expect((await preview(t.liveKey, 'note')).body.html).toBe('<div class="base"><p>Note</p></div>');
 
     const fromField = await imp('note.hbs', '{{!-- layout: base --}}<p>Note</p>', { layout: 'alt' });
@@ -236,7 +263,10 @@ describe('POST /email-templates/import', () => {
     const imp = importer(app, t.liveKey, { headers: { 'Service-Project': 'one' } });
     await imp('welcome.hbs', 'Hi');
     const list = (key: string, project: string, env?: string) =>
-      app.call('GET', '/email-templates', { key, headers: { 'Service-Project': project, ...(env ? { 'Service-Environment': env } : {}) } });
+      app.call('GET', '/email-templates', {
+        key,
+        headers: { 'Service-Project': project, ...(env ? { 'Service-Environment': env } : {}) },
+      });
     expect((await list(t.liveKey, 'one')).body.templates.map((r: { key: string }) => r.key)).toEqual(['welcome']);
     expect((await list(t.liveKey, 'two')).body.templates).toEqual([]);
     expect((await list(t.sandboxKey, 'one')).body.templates).toEqual([]);
@@ -249,11 +279,20 @@ describe('POST /email-templates/import', () => {
 describe('POST /account/email-templates/import', () => {
   it('shares account items with every project and both environments under @account/', async () => {
     const t = await createTenant({ projects: ['one', 'two'] });
-    const res = await importer(app, t.liveKey, { account: true })('file.hbs', '{{!-- subject: Hi {{name}} --}}<p>Hi {{name}}</p>{{> sig}}', {
-      key: '@account/welcome',
-    });
+    const res = await importer(app, t.liveKey, { account: true })(
+      'file.hbs',
+      '{{!-- subject: Hi {{name}} --}}<p>Hi {{name}}</p>{{> sig}}',
+      {
+        key: '@account/welcome',
+      },
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ key: '@account/welcome', scope: 'account', version: 1, referencedPartials: ['@account/sig'] });
+    expect(res.body).toMatchObject({
+      key: '@account/welcome',
+      scope: 'account',
+      version: 1,
+      referencedPartials: ['@account/sig'],
+    });
     await importer(app, t.liveKey, { account: true })('sig.hbs', '<i>{{team}}</i>', { type: 'partial' });
 
     for (const [key, project] of [
@@ -261,7 +300,12 @@ describe('POST /account/email-templates/import', () => {
       [t.liveKey, 'two'],
       [t.sandboxKey, 'two'],
     ] as const) {
-      const r = await preview(key, '@account/welcome', { name: 'Ann', team: 'Support' }, { 'Service-Project': project });
+      const r = await preview(
+        key,
+        '@account/welcome',
+        { name: 'Ann', team: 'Support' },
+        { 'Service-Project': project },
+      );
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ subject: 'Hi Ann', html: '<p>Hi Ann</p><i>Support</i>' });
     }

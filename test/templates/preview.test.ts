@@ -36,15 +36,23 @@ describe('POST /emails/preview, custom', () => {
   it('wraps in a named layout, project or @account/, and refuses an unknown one', async () => {
     const t = await createTenant();
     await importer(app, t.liveKey)('base.hbs', '<main class="p">{{{body}}}</main>', { type: 'layout' });
-    await importer(app, t.liveKey, { account: true })('brand.hbs', '<div class="a">{{{body}}}</div>', { type: 'layout' });
-    const project = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 'S', body: 'Hi', layout: 'base' } });
+    await importer(app, t.liveKey, { account: true })('brand.hbs', '<div class="a">{{{body}}}</div>', {
+      type: 'layout',
+    });
+    const project = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 'S', body: 'Hi', layout: 'base' },
+    });
     expect(project.body.html).toBe('<main class="p"><p>Hi</p>\n</main>');
     const account = await app.call('POST', '/emails/preview', {
       key: t.liveKey,
       body: { subject: 'S', body: 'Hi', layout: '@account/brand' },
     });
     expect(account.body.html).toBe('<div class="a"><p>Hi</p>\n</div>');
-    const missing = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 'S', body: 'Hi', layout: 'nope' } });
+    const missing = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 'S', body: 'Hi', layout: 'nope' },
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.error.code).toBe('template.not_found');
     expect(missing.body.error.message).toContain('nope');
@@ -52,11 +60,20 @@ describe('POST /emails/preview, custom', () => {
 
   it('validates the custom variant: subject at most 200, body at most 50000, unknown fields refused', async () => {
     const t = await createTenant();
-    const long = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 'x'.repeat(201), body: 'b' } });
+    const long = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 'x'.repeat(201), body: 'b' },
+    });
     expect(long.status).toBe(422);
-    const big = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 's', body: 'b'.repeat(50001) } });
+    const big = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 's', body: 'b'.repeat(50001) },
+    });
     expect(big.status).toBe(422);
-    const extra = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject: 's', body: 'b', to: 'x@y.z' } });
+    const extra = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { subject: 's', body: 'b', to: 'x@y.z' },
+    });
     expect(extra.status).toBe(422);
     expect(extra.body.error.code).toBe('validation.failed');
   });
@@ -70,7 +87,11 @@ describe('POST /emails/preview, custom', () => {
       expect(res.body.error.code).toBe('validation.failed');
       expect(res.body.error.message.length).toBeLessThan(500);
     }
-    const tree = await importer(app, t.liveKey)('node.hbs', '<li>{{name}}<ul>{{#each children}}{{> node}}{{/each}}</ul></li>', { type: 'partial' });
+    const tree = await importer(app, t.liveKey)(
+      'node.hbs',
+      '<li>{{name}}<ul>{{#each children}}{{> node}}{{/each}}</ul></li>',
+      { type: 'partial' },
+    );
     expect(tree.status).toBe(200);
     expect(tree.body.warnings).toEqual([]);
   });
@@ -85,11 +106,19 @@ describe('POST /emails/preview, custom', () => {
       return res.body.error.details.fields.map((f: { field: string; message: string }) => `${f.field}: ${f.message}`);
     };
     expect(await fields({})).toEqual([expect.stringMatching(/^subject: /), expect.stringMatching(/^body: /)]);
-    expect(await fields({ subject: 's', body: 'b', format: 'pdf' })).toEqual([expect.stringMatching(/^format: .*"pdf"/)]);
-    expect(await fields({ templateKey: 123 })).toEqual([expect.stringMatching(/^templateKey: templateKey must be a non-empty string/)]);
+    expect(await fields({ subject: 's', body: 'b', format: 'pdf' })).toEqual([
+      expect.stringMatching(/^format: .*"pdf"/),
+    ]);
+    expect(await fields({ templateKey: 123 })).toEqual([
+      expect.stringMatching(/^templateKey: templateKey must be a non-empty string/),
+    ]);
     expect(await fields({ templateKey: 'k', variables: [1, 2] })).toEqual(['variables: Expected a JSON object']);
     expect(await fields({ templateKey: 'k', subject: 's' })).toEqual([expect.stringMatching(/^subject: /)]);
-    expect(await fields({ subject: 'a\u0000b', body: 'b' })).toEqual([expect.stringMatching(/^subject: Control characters/)]);
-    expect(await fields({ subject: 'a\u2028b', body: 'b' })).toEqual([expect.stringMatching(/^subject: Control characters/)]);
+    expect(await fields({ subject: 'a\u0000b', body: 'b' })).toEqual([
+      expect.stringMatching(/^subject: Control characters/),
+    ]);
+    expect(await fields({ subject: 'a\u2028b', body: 'b' })).toEqual([
+      expect.stringMatching(/^subject: Control characters/),
+    ]);
   });
 });

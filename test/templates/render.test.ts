@@ -49,7 +49,10 @@ describe('template rendering', () => {
       referencedPartials: ['button'],
       warnings: [],
     });
-    const html = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { templateKey: 'order-shipped', variables } });
+    const html = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { templateKey: 'order-shipped', variables },
+    });
     expect(html.status).toBe(200);
     expect(html.body.subject).toBe('Your order #1042 has shipped');
     await expectGolden('order-shipped.html', html.body.html);
@@ -107,7 +110,10 @@ describe('template rendering', () => {
 
   it('answers 422 template.not_found for an unknown template key', async () => {
     const t = await createTenant();
-    const res = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { templateKey: 'nope', variables: {} } });
+    const res = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { templateKey: 'nope', variables: {} },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'template.not_found', details: { templateKey: 'nope' } });
   });
@@ -115,7 +121,10 @@ describe('template rendering', () => {
   it('answers 422 naming a helper that does not exist, where it stands and its line', async () => {
     const t = await createTenant();
     await importer(app, t.liveKey)('fancy.hbs', '<p>\n{{shout name}}</p>');
-    const res = await app.call('POST', '/emails/preview', { key: t.liveKey, body: { templateKey: 'fancy', variables: { name: 'x' } } });
+    const res = await app.call('POST', '/emails/preview', {
+      key: t.liveKey,
+      body: { templateKey: 'fancy', variables: { name: 'x' } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error).toEqual({
       code: 'template.unknown_helper',
@@ -156,29 +165,45 @@ describe('GET /email-templates/{key}/schema', () => {
   it('reads partial variables through the context and hash the call passes', async () => {
     const t = await createTenant();
     await importer(app, t.liveKey)('card.hbs', '<b>{{name}}</b> {{role}} {{@index}}', { type: 'partial' });
-    await importer(app, t.liveKey)('team.hbs', '{{#each people}}{{> card role="member"}}{{/each}}{{> card boss}}{{> card}}');
+    await importer(app, t.liveKey)(
+      'team.hbs',
+      '{{#each people}}{{> card role="member"}}{{/each}}{{> card boss}}{{> card}}',
+    );
     const res = await app.call('GET', '/email-templates/team/schema', { key: t.liveKey });
     expect(res.body.variables).toEqual(['people', 'boss', 'people.name', 'boss.name', 'boss.role', 'name', 'role']);
   });
 
   it('answers for account templates at /email-templates/@account/{key}/schema', async () => {
     const t = await createTenant();
-    await importer(app, t.liveKey, { account: true })('digest.hbs', '{{!-- subject: {{count}} updates --}}{{#each posts}}{{title}}{{/each}}');
+    await importer(app, t.liveKey, { account: true })(
+      'digest.hbs',
+      '{{!-- subject: {{count}} updates --}}{{#each posts}}{{title}}{{/each}}',
+    );
     const res = await app.call('GET', '/email-templates/@account/digest/schema', { key: t.sandboxKey });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ key: '@account/digest', name: 'digest', subject: '{{count}} updates', variables: ['count', 'posts', 'posts.title'] });
+    expect(res.body).toEqual({
+      key: '@account/digest',
+      name: 'digest',
+      subject: '{{count}} updates',
+      variables: ['count', 'posts', 'posts.title'],
+    });
     // The same key sent encoded in the {key} route.
     const encoded = await app.call('GET', '/email-templates/%40account%2Fdigest/schema', { key: t.sandboxKey });
     expect(encoded.status).toBe(200);
     expect(encoded.body).toEqual(res.body);
-    expect((await app.call('GET', '/email-templates/%40account%2Fnope/schema', { key: t.sandboxKey })).status).toBe(404);
+    expect((await app.call('GET', '/email-templates/%40account%2Fnope/schema', { key: t.sandboxKey })).status).toBe(
+      404,
+    );
   });
 
   it('answers 404 for an unknown key, another project, the other environment, and a layout', async () => {
     const t = await createTenant({ projects: ['one', 'two'] });
     await importer(app, t.liveKey, { headers: { 'Service-Project': 'one' } })('welcome.hbs', 'Hi {{name}}');
-    await importer(app, t.liveKey, { headers: { 'Service-Project': 'one' } })('frame.hbs', '{{{body}}}', { type: 'layout' });
-    const get = (path: string, key: string, project: string) => app.call('GET', path, { key, headers: { 'Service-Project': project } });
+    await importer(app, t.liveKey, { headers: { 'Service-Project': 'one' } })('frame.hbs', '{{{body}}}', {
+      type: 'layout',
+    });
+    const get = (path: string, key: string, project: string) =>
+      app.call('GET', path, { key, headers: { 'Service-Project': project } });
     expect((await get('/email-templates/welcome/schema', t.liveKey, 'one')).status).toBe(200);
     for (const res of [
       await get('/email-templates/nope/schema', t.liveKey, 'one'),

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { marked } from 'marked';
 
 const dir = new URL('./', import.meta.url);
@@ -65,7 +65,8 @@ const ARTICLE_EDGES: Record<string, string> = {
   'md-quote-blocks': '> # Heading in quote\n> - list\n>   - nested\n>\n> > deeper\n\ntext',
   'md-headings': '#### h4\n##### h5\n###### h6\n\nSetext\n===\n\nOther\n---',
   'md-raw-html': 'Line with <b>raw</b> html and <div>block</div>\n\n<div>\nblock html\n</div>\n\nafter',
-  'md-wide-numbers': '1. one\n10. ten\n100. hundred\n\n* a\n\n  para\n\n* b\n  > quote in item\n* c\n\n      indented code',
+  'md-wide-numbers':
+    '1. one\n10. ten\n100. hundred\n\n* a\n\n  para\n\n* b\n  > quote in item\n* c\n\n      indented code',
   'md-breaks-refs':
     'a  \nb\\\nc   \nd\n\n[ref link][r] ~~strike~~ ***both*** <https://auto.link> www.example.com\n\n[r]: https://example.com "Title"\n\n- \n- empty item\n-',
 };

@@ -1,6 +1,6 @@
+import { createTicket as createTicketCore } from '@helpdesk/core/areas/tickets/create';
+import { dynamo } from '@helpdesk/core/kernel/db/client';
 import { describe, expect, it } from 'vitest';
-import { dynamo } from '@helpdesk/core/db/client';
-import { createTicket as createTicketCore } from '@helpdesk/core/tickets/create';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { createTicket, customerEmail, tenantContext } from './helpers.js';
@@ -38,7 +38,8 @@ async function measure<T>(call: () => Promise<T>) {
   }
 }
 
-const expectAtMost = (requests: Request[], n: number) => expect(requests.length, requests.map((r) => r.command).join(', ')).toBeLessThanOrEqual(n);
+const expectAtMost = (requests: Request[], n: number) =>
+  expect(requests.length, requests.map((r) => r.command).join(', ')).toBeLessThanOrEqual(n);
 
 // Events and reply emails stay on their queues (their consumers read the table): every request counted
 // below is one the API call itself made, the live reply's Email Logs row included.
@@ -64,13 +65,19 @@ describe('DynamoDB requests per call (key cache warm)', () => {
     const t = await createTenant();
     const c = await createTicket(app, t.liveKey);
     // new/customer -> open/staff: the counts move in the same write.
-    const reply = await measure(() => app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Hello' } }));
+    const reply = await measure(() =>
+      app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Hello' } }),
+    );
     expect(reply.result.status).toBe(200);
     expectAtMost(reply.requests, 3);
     // The live reply's email was part of those requests: its Email Logs row is there, queued.
     const emails = await app.call('GET', '/emails', { key: t.liveKey });
-    expect(emails.body.emails).toMatchObject([{ to: c.customer.email, subject: expect.stringContaining('Re: '), status: 'queued' }]);
-    const note = await measure(() => app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Note', visibility: 'internal' } }));
+    expect(emails.body.emails).toMatchObject([
+      { to: c.customer.email, subject: expect.stringContaining('Re: '), status: 'queued' },
+    ]);
+    const note = await measure(() =>
+      app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Note', visibility: 'internal' } }),
+    );
     expect(note.result.status).toBe(200);
     expectAtMost(note.requests, 3);
     const list = await app.call('GET', '/tickets', { key: t.liveKey, query: { status: 'open' } });
@@ -106,11 +113,14 @@ describe('search read cost', () => {
     }
     await app.call('GET', '/tickets', { key, query: { limit: 1 } });
     // Matches every ticket: the worst case for a design that reads the matches at full size.
-    const { result, requests } = await measure(() => app.call('GET', '/tickets', { key, query: { search: 'REPORT', limit: 25 } }));
+    const { result, requests } = await measure(() =>
+      app.call('GET', '/tickets', { key, query: { search: 'REPORT', limit: 25 } }),
+    );
     expect(result.body.total).toBe(tickets);
     expect(result.body.tickets).toHaveLength(25);
     // Eventually consistent reads: one capacity unit per 8 KB (BatchGetItem rounds each item up to 4 KB).
-    const units = (command: string) => requests.filter((r) => r.command === command).reduce((n, r) => n + r.readUnits, 0);
+    const units = (command: string) =>
+      requests.filter((r) => r.command === command).reduce((n, r) => n + r.readUnits, 0);
     const searchBytesPerTicket = (units('Query') * 8192) / tickets;
     expect(units('Query')).toBeGreaterThan(0);
     expect(searchBytesPerTicket).toBeLessThanOrEqual(200);

@@ -1,19 +1,22 @@
-import { vi } from 'vitest';
 import type { RecordedEvent } from './helpers.js';
 
 /**
- * Every event the file's requests emit, in order; the real emitter still runs (webhooks fire).
- * The mock must be in place before the handlers load, which the local app does on the first request.
+ * Every event the file's requests emit, in order; the real emitter still runs (webhooks fire). A test
+ * file mocks the emitter with `spiedEmitter` before anything loads it (vi.mock is hoisted above the
+ * file's imports, so import order cannot undo it):
+ * `vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) => (await import('./event-spy.js')).spiedEmitter(original));`
  */
 export const events: RecordedEvent[] = [];
 
-vi.mock('@helpdesk/core/webhooks/emit', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@helpdesk/core/webhooks/emit')>();
+type Emitter = typeof import('@helpdesk/core/areas/webhooks/emit');
+
+export async function spiedEmitter(importOriginal: <M>() => Promise<M>): Promise<Emitter> {
+  const original = await importOriginal<Emitter>();
   return {
     ...original,
-    emitEvent: async (...args: Parameters<typeof original.emitEvent>) => {
+    emitEvent: (...args: Parameters<Emitter['emitEvent']>) => {
       events.push({ source: args[0], name: args[1], data: args[2] });
       return original.emitEvent(...args);
     },
   };
-});
+}

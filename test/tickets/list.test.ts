@@ -17,7 +17,13 @@ const numbers: Record<string, number> = {};
 const list = async (query: Record<string, string | number | boolean | undefined> = {}, k = key) => {
   const res = await app.call('GET', '/tickets', { key: k, query });
   expect(res.status, res.text).toBe(200);
-  return res.body as { tickets: Record<string, any>[]; total: number; page: number; limit: number; nextCursor: string | null };
+  return res.body as {
+    tickets: Record<string, any>[];
+    total: number;
+    page: number;
+    limit: number;
+    nextCursor: string | null;
+  };
 };
 const names = (rows: Record<string, any>[]) => rows.map((r) => Object.keys(ids).find((k) => ids[k] === r.id));
 
@@ -40,7 +46,12 @@ beforeAll(async () => {
     return c.id;
   };
   await make('a', { subject: 'Login loop', priority: 'low', category: 'bug', customer: { email: 'Zed@Example.org' } });
-  const b = await make('b', { subject: 'Invoice total wrong', priority: 'high', category: 'billing', assignedTo: alice });
+  const b = await make('b', {
+    subject: 'Invoice total wrong',
+    priority: 'high',
+    category: 'billing',
+    assignedTo: alice,
+  });
   const c = await make('c', { subject: 'How to export', category: 'other', assignedTo: bob });
   const d = await make('d', { subject: 'Crash on save', priority: 'urgent', category: 'bug', assignedTo: alice });
   const e = await make('e', { subject: 'Docs question', priority: 'low', category: 'howto', assignedTo: bob });
@@ -73,7 +84,11 @@ describe('GET /tickets', () => {
     });
     const detail = await app.call('GET', `/tickets/${ids.b}`, { key: key });
     expect(b.lastMessageAt).toBe(detail.body.messages[1].createdAt);
-    expect(all.tickets.find((r) => r.id === ids.a)).toMatchObject({ lastSenderType: 'customer', assignedTo: null, customerEmail: 'zed@example.org' });
+    expect(all.tickets.find((r) => r.id === ids.a)).toMatchObject({
+      lastSenderType: 'customer',
+      assignedTo: null,
+      customerEmail: 'zed@example.org',
+    });
 
     const sandbox = await list({}, sandboxKey);
     expect(sandbox.tickets.map((r) => r.subject)).toEqual(['Login loop in sandbox']);
@@ -122,7 +137,13 @@ describe('GET /tickets', () => {
     expect(names((await list({ awaitingReply: true, assignee: bob })).tickets)).toEqual(['c']);
     expect(names((await list({ number: numbers.d!, status: 'resolved' })).tickets)).toEqual(['d']);
     expect(names((await list({ number: numbers.d!, status: 'new' })).tickets)).toEqual([]);
-    const combined = await list({ status: 'new', category: 'bug', search: 'login', assignee: 'unassigned', priority: 'low' });
+    const combined = await list({
+      status: 'new',
+      category: 'bug',
+      search: 'login',
+      assignee: 'unassigned',
+      priority: 'low',
+    });
     expect(names(combined.tickets)).toEqual(['a']);
     expect(combined.total).toBe(1);
   });
@@ -135,7 +156,12 @@ describe('GET /tickets', () => {
     expect((await list({ limit: 4, page: 2 })).nextCursor).toBeNull();
     expect((await list({ page: 5 })).tickets).toEqual([]);
 
-    const filters: Record<string, string>[] = [{}, { assignee: `${alice},${bob}` }, { search: 'o' }, { priority: 'high' }];
+    const filters: Record<string, string>[] = [
+      {},
+      { assignee: `${alice},${bob}` },
+      { search: 'o' },
+      { priority: 'high' },
+    ];
     for (const filter of filters) {
       const seen: string[] = [];
       let cursor: string | undefined;

@@ -1,10 +1,14 @@
-import { events } from './event-spy.js';
-import { readUsage } from '@helpdesk/core/auth/quota';
-import { describe, expect, it } from 'vitest';
+import { readUsage } from '@helpdesk/core/identity/quota';
+import { describe, expect, it, vi } from 'vitest';
+import { mailsTo } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
-import { mailsTo } from '../emails/helpers.js';
+import { events } from './event-spy.js';
 import { createTicket, customerEmail } from './helpers.js';
+
+vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) =>
+  (await import('./event-spy.js')).spiedEmitter(original),
+);
 
 const app = await startTestApp();
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
@@ -14,7 +18,10 @@ describe('POST /tickets/{ticketId}/messages', () => {
     const t = await createTenant();
     const email = customerEmail();
     const c = await createTicket(app, t.liveKey, { subject: 'Refund please', customer: { email, name: 'Grace' } });
-    const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'We have refunded you.' } });
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'We have refunded you.' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -36,7 +43,13 @@ describe('POST /tickets/{ticketId}/messages', () => {
         name: 'message.received',
         data: {
           ticket: { id: c.id, number: c.number, subject: 'Refund please', status: 'open', priority: 'medium' },
-          message: { id: res.body.id, senderType: 'staff', visibility: 'public', body: 'We have refunded you.', createdAt: res.body.createdAt },
+          message: {
+            id: res.body.id,
+            senderType: 'staff',
+            visibility: 'public',
+            body: 'We have refunded you.',
+            createdAt: res.body.createdAt,
+          },
           customer: { email, name: 'Grace' },
         },
       },
@@ -60,13 +73,20 @@ describe('POST /tickets/{ticketId}/messages', () => {
     const t = await createTenant();
     const email = customerEmail();
     const c = await createTicket(app, t.liveKey, { customer: { email } });
-    const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'Customer is a VIP', visibility: 'internal' } });
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'Customer is a VIP', visibility: 'internal' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.visibility).toBe('internal');
     const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
     expect(detail.body.status).toBe('new');
     expect(detail.body.lastSenderType).toBe('staff');
-    expect(detail.body.messages[1]).toMatchObject({ id: res.body.id, visibility: 'internal', body: 'Customer is a VIP' });
+    expect(detail.body.messages[1]).toMatchObject({
+      id: res.body.id,
+      visibility: 'internal',
+      body: 'Customer is a VIP',
+    });
     expect(events.filter((e) => e.name === 'message.received' && e.data.ticket.id === c.id)).toHaveLength(1);
     await app.drain();
     expect(await mailsTo(email)).toHaveLength(0);
@@ -80,7 +100,11 @@ describe('POST /tickets/{ticketId}/messages', () => {
       [t.liveKey, { 'Service-Environment': 'sandbox' }],
     ] as const) {
       const c = await createTicket(app, key, { customer: { email } }, headers);
-      const res = await app.call('POST', `/tickets/${c.id}/messages`, { key, headers, body: { body: 'Sandbox reply' } });
+      const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+        key,
+        headers,
+        body: { body: 'Sandbox reply' },
+      });
       expect(res.status).toBe(200);
       expect((await app.call('GET', `/tickets/${c.id}`, { key, headers })).body.status).toBe('open');
     }
@@ -92,11 +116,21 @@ describe('POST /tickets/{ticketId}/messages', () => {
     const t = await createTenant({ projects: ['a', 'b'] });
     const a = { 'Service-Project': 'a' };
     const c = await createTicket(app, t.liveKey, {}, a);
-    for (const body of [{}, { body: '' }, { body: 'x'.repeat(10_001) }, { body: 'x', visibility: 'private' }, { body: 'x', cc: 'y' }]) {
+    for (const body of [
+      {},
+      { body: '' },
+      { body: 'x'.repeat(10_001) },
+      { body: 'x', visibility: 'private' },
+      { body: 'x', cc: 'y' },
+    ]) {
       const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
-    const max = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body: { body: 'x'.repeat(10_000) } });
+    const max = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      headers: a,
+      body: { body: 'x'.repeat(10_000) },
+    });
     expect(max.status).toBe(200);
     for (const headers of [{ 'Service-Project': 'b' }, { ...a, 'Service-Environment': 'sandbox' }]) {
       const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers, body: { body: 'x' } });
@@ -112,8 +146,11 @@ describe("the customer's own messages (senderType customer)", () => {
     const email = customerEmail();
     const c = await createTicket(app, t.liveKey, { subject: 'Widget chat', customer: { email, name: 'Ada' } });
     const awaiting = async () =>
-      (await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: 'true' } })).body.tickets.map((r: { id: string }) => r.id);
-    const say = (body: string) => app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body, senderType: 'customer' } });
+      (await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: 'true' } })).body.tickets.map(
+        (r: { id: string }) => r.id,
+      );
+    const say = (body: string) =>
+      app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body, senderType: 'customer' } });
     const detail = async () => (await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body;
 
     // A new ticket keeps its status; a staff reply opens it and it no longer awaits a reply.
@@ -126,11 +163,21 @@ describe("the customer's own messages (senderType customer)", () => {
       await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { status: waiting } });
       const res = await say(`Still broken (${waiting})`);
       expect(res.status).toBe(200);
-      expect(await detail()).toMatchObject({ status: 'open', lastSenderType: 'customer', lastMessageAt: res.body.createdAt });
+      expect(await detail()).toMatchObject({
+        status: 'open',
+        lastSenderType: 'customer',
+        lastMessageAt: res.body.createdAt,
+      });
       expect(await awaiting()).toContain(c.id);
       const received = events.filter((e) => e.name === 'message.received' && e.data.message.id === res.body.id);
       expect(received.map((e) => e.data.message)).toEqual([
-        { id: res.body.id, senderType: 'customer', visibility: 'public', body: `Still broken (${waiting})`, createdAt: res.body.createdAt },
+        {
+          id: res.body.id,
+          senderType: 'customer',
+          visibility: 'public',
+          body: `Still broken (${waiting})`,
+          createdAt: res.body.createdAt,
+        },
       ]);
     }
     // A closed ticket stays closed (reopen it with PATCH).
@@ -152,7 +199,10 @@ describe("the customer's own messages (senderType customer)", () => {
     });
     expect(internal.status).toBe(422);
     expect(internal.body.error.details.fields).toEqual([expect.objectContaining({ field: 'visibility', in: 'body' })]);
-    const bad = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', senderType: 'bot' } });
+    const bad = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', senderType: 'bot' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.fields).toEqual([expect.objectContaining({ field: 'senderType' })]);
     expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
@@ -176,8 +226,22 @@ describe('attachments', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.attachments).toEqual([
-      { id: expect.any(String), fileName: 'notes.txt', fileSize: 16, mimeType: 'text/plain', url: expect.any(String), createdAt: res.body.createdAt },
-      { id: expect.any(String), fileName: 'shot.png', fileSize: 8, mimeType: 'image/png', url: expect.any(String), createdAt: res.body.createdAt },
+      {
+        id: expect.any(String),
+        fileName: 'notes.txt',
+        fileSize: 16,
+        mimeType: 'text/plain',
+        url: expect.any(String),
+        createdAt: res.body.createdAt,
+      },
+      {
+        id: expect.any(String),
+        fileName: 'shot.png',
+        fileSize: 8,
+        mimeType: 'image/png',
+        url: expect.any(String),
+        createdAt: res.body.createdAt,
+      },
     ]);
     const url = res.body.attachments[0].url as string;
     expect(url).toContain(`${t.projects.main!.id}/live/tickets/${c.id}/${res.body.attachments[0].id}/notes.txt`);
@@ -186,11 +250,20 @@ describe('attachments', () => {
     expect((await readUsage(t.accountId)).storageBytes).toBe(24);
 
     const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
-    expect(detail.body.messages[1].attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['notes.txt', 'shot.png']);
+    expect(detail.body.messages[1].attachments.map((a: { fileName: string }) => a.fileName)).toEqual([
+      'notes.txt',
+      'shot.png',
+    ]);
 
     const deleted = await app.call('DELETE', `/tickets/${c.id}`, { key: t.liveKey });
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ deleted: true, id: c.id, attachmentsRemoved: 2, projectId: t.projects.main!.id, projectSlug: 'main' });
+    expect(deleted.body).toEqual({
+      deleted: true,
+      id: c.id,
+      attachmentsRemoved: 2,
+      projectId: t.projects.main!.id,
+      projectSlug: 'main',
+    });
     expect((await fetch(url)).status).toBe(404);
     expect((await readUsage(t.accountId)).storageBytes).toBe(0);
     expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).status).toBe(404);
@@ -202,7 +275,10 @@ describe('attachments', () => {
     const c = await createTicket(app, t.liveKey);
     const res = await app.call('POST', `/tickets/${c.id}/messages`, {
       key: t.liveKey,
-      body: { body: 'big', attachments: [{ fileName: 'a.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(101)) }] },
+      body: {
+        body: 'big',
+        attachments: [{ fileName: 'a.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(101)) }],
+      },
     });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('plan.storage_limit');
@@ -213,7 +289,10 @@ describe('attachments', () => {
     const s = await createTicket(app, t.sandboxKey);
     const ok = await app.call('POST', `/tickets/${s.id}/messages`, {
       key: t.sandboxKey,
-      body: { body: 'big', attachments: [{ fileName: 'a.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(101)) }] },
+      body: {
+        body: 'big',
+        attachments: [{ fileName: 'a.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(101)) }],
+      },
     });
     expect(ok.status).toBe(200);
   });
@@ -231,7 +310,10 @@ describe('attachments', () => {
       [{ ...file, extra: 1 }],
     ];
     for (const attachments of cases) {
-      const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments } });
+      const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+        key: t.liveKey,
+        body: { body: 'x', attachments },
+      });
       expect(res.status).toBe(422);
     }
     const big = await app.call('POST', `/tickets/${c.id}/messages`, {
@@ -246,7 +328,10 @@ describe('attachments', () => {
     });
     // Still small enough to reach the handler (about 5.3 MB of event), which answers the documented 422.
     expect(big.status).toBe(422);
-    expect(big.body.error).toMatchObject({ code: 'ticket.attachments_too_large', details: { maxBytes: 4_000_000, bytes: 4_000_001 } });
+    expect(big.body.error).toMatchObject({
+      code: 'ticket.attachments_too_large',
+      details: { maxBytes: 4_000_000, bytes: 4_000_001 },
+    });
     expect((await readUsage(t.accountId)).storageBytes).toBe(0);
     expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
   });
@@ -277,7 +362,12 @@ describe('the size of a request', () => {
     // 5,000,000 bytes are 6,666,668 base64 characters: more than a Lambda event may carry (6,291,456 bytes).
     const res = await app.call('POST', `/tickets/${c.id}/messages`, {
       key: t.liveKey,
-      body: { body: 'x', attachments: [{ fileName: 'five.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(5_000_000)) }] },
+      body: {
+        body: 'x',
+        attachments: [
+          { fileName: 'five.bin', mimeType: 'application/octet-stream', content: b64(Buffer.alloc(5_000_000)) },
+        ],
+      },
     });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -311,16 +401,28 @@ describe('DELETE /tickets/{ticketId}', () => {
     const email = customerEmail();
     const keep = await createTicket(app, t.liveKey, {}, a);
     const c = await createTicket(app, t.liveKey, { customer: { email }, tags: ['x'] }, a);
-    await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body: { body: 'note', visibility: 'internal' } });
+    await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      headers: a,
+      body: { body: 'note', visibility: 'internal' },
+    });
     for (const headers of [{ 'Service-Project': 'b' }, { ...a, 'Service-Environment': 'sandbox' }]) {
       expect((await app.call('DELETE', `/tickets/${c.id}`, { key: t.liveKey, headers })).status).toBe(404);
     }
     const res = await app.call('DELETE', `/tickets/${c.id}`, { key: t.liveKey, headers: a });
-    expect(res.body).toEqual({ deleted: true, id: c.id, attachmentsRemoved: 0, projectId: t.projects.a!.id, projectSlug: 'a' });
+    expect(res.body).toEqual({
+      deleted: true,
+      id: c.id,
+      attachmentsRemoved: 0,
+      projectId: t.projects.a!.id,
+      projectSlug: 'a',
+    });
     const list = await app.call('GET', '/tickets', { key: t.liveKey, headers: a });
     expect(list.body.total).toBe(1);
     expect(list.body.tickets.map((r: { id: string }) => r.id)).toEqual([keep.id]);
-    expect((await app.call('GET', '/tickets', { key: t.liveKey, headers: a, query: { number: c.number } })).body.tickets).toEqual([]);
+    expect(
+      (await app.call('GET', '/tickets', { key: t.liveKey, headers: a, query: { number: c.number } })).body.tickets,
+    ).toEqual([]);
     await app.drain();
     expect(await mailsTo(email)).toHaveLength(0);
   });

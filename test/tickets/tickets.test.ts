@@ -1,17 +1,24 @@
-import { events } from './event-spy.js';
-import { describe, expect, it } from 'vitest';
+import { matchOrCreateCustomer } from '@helpdesk/core/areas/customers/match';
+import { createTicket as createTicketCore } from '@helpdesk/core/areas/tickets/create';
+import { latestTicketsForCustomer } from '@helpdesk/core/areas/tickets/customer-tickets';
+import { describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
-import { createTicket as createTicketCore } from '@helpdesk/core/tickets/create';
-import { latestTicketsForCustomer } from '@helpdesk/core/tickets/customer-tickets';
-import { matchOrCreateCustomer } from '@helpdesk/core/customers/match';
+import { events } from './event-spy.js';
 import { createTicket, customerEmail, tenantContext } from './helpers.js';
+
+vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) =>
+  (await import('./event-spy.js')).spiedEmitter(original),
+);
 
 const eventsFor = (ticketId: string) => events.filter((e) => e.data.ticket?.id === ticketId);
 
 const app = await startTestApp();
 /** Headers that point a key of project `a`'s tenant at project `b`, or at a's sandbox. */
-const crossTenant: Record<string, string>[] = [{ 'Service-Project': 'b' }, { 'Service-Project': 'a', 'Service-Environment': 'sandbox' }];
+const crossTenant: Record<string, string>[] = [
+  { 'Service-Project': 'b' },
+  { 'Service-Project': 'a', 'Service-Environment': 'sandbox' },
+];
 
 describe('POST /tickets', () => {
   it('creates a ticket in status new with the customer first message and fires ticket.created and customer.created', async () => {
@@ -19,7 +26,12 @@ describe('POST /tickets', () => {
     const email = customerEmail();
     const res = await app.call('POST', '/tickets', {
       key: t.liveKey,
-      body: { subject: 'Broken invoice', body: 'The total is wrong.', customer: { email: email.toUpperCase(), name: 'Ada' }, category: 'billing' },
+      body: {
+        subject: 'Broken invoice',
+        body: 'The total is wrong.',
+        customer: { email: email.toUpperCase(), name: 'Ada' },
+        category: 'billing',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -45,7 +57,15 @@ describe('POST /tickets', () => {
       closedAt: null,
       lastSenderType: 'customer',
       tags: [],
-      messages: [{ senderType: 'customer', visibility: 'public', body: 'The total is wrong.', attachments: [], ticketId: res.body.id }],
+      messages: [
+        {
+          senderType: 'customer',
+          visibility: 'public',
+          body: 'The total is wrong.',
+          attachments: [],
+          ticketId: res.body.id,
+        },
+      ],
     });
 
     const created = eventsFor(res.body.id);
@@ -94,7 +114,9 @@ describe('POST /tickets', () => {
     // would outlive the emulated 30 s Lambda time-out; the atomic counter is what is under test.
     const ctx = await tenantContext(t);
     const customer = { email: customerEmail() };
-    const created = await Promise.all(Array.from({ length: 200 }, (_, i) => createTicketCore(ctx, { subject: `Load ${i}`, body: 'x', customer })));
+    const created = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => createTicketCore(ctx, { subject: `Load ${i}`, body: 'x', customer })),
+    );
     expect(created.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     const list = await app.call('GET', '/tickets', { key, query: { limit: 1 } });
     expect(list.body.total).toBe(200);
@@ -107,7 +129,11 @@ describe('POST /tickets', () => {
     const t = await createTenant();
     const ctx = await tenantContext(t);
     const email = customerEmail();
-    await Promise.all(Array.from({ length: 12 }, (_, i) => createTicketCore(ctx, { subject: `Race ${i}`, body: 'x', customer: { email } })));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        createTicketCore(ctx, { subject: `Race ${i}`, body: 'x', customer: { email } }),
+      ),
+    );
     expect(events.filter((e) => e.name === 'customer.created' && e.data.customer.email === email)).toHaveLength(1);
     const customers = await app.call('GET', '/customers', { key: t.liveKey, query: { search: email } });
     expect(customers.body.customers).toMatchObject([{ email, ticketCount: 12 }]);
@@ -117,8 +143,11 @@ describe('POST /tickets', () => {
     const t = await createTenant();
     const email = customerEmail();
     await createTicket(app, t.liveKey, { customer: { email, name: 'Old' } });
-    const [customer] = (await app.call('GET', '/customers', { key: t.liveKey, query: { search: email } })).body.customers;
-    expect((await app.call('PATCH', `/customers/${customer.id}`, { key: t.liveKey, body: { name: 'New' } })).status).toBe(200);
+    const [customer] = (await app.call('GET', '/customers', { key: t.liveKey, query: { search: email } })).body
+      .customers;
+    expect(
+      (await app.call('PATCH', `/customers/${customer.id}`, { key: t.liveKey, body: { name: 'New' } })).status,
+    ).toBe(200);
     expect((await createTicket(app, t.liveKey, { customer: { email } })).customer).toEqual({ email, name: 'New' });
     await app.call('PATCH', `/customers/${customer.id}`, { key: t.liveKey, body: { name: null } });
     expect((await createTicket(app, t.liveKey, { customer: { email } })).customer).toEqual({ email, name: email });
@@ -127,13 +156,23 @@ describe('POST /tickets', () => {
   it('stores tags (trimmed, de-duplicated case-insensitively, in the order given) and an assignee given at creation', async () => {
     const t = await createTenant();
     const m = await t.member();
-    const c = await createTicket(app, t.liveKey, { tags: [' zeta ', 'VIP', 'vip', 'billing', 'Alpha'], assignedTo: m.memberId, priority: 'urgent' });
+    const c = await createTicket(app, t.liveKey, {
+      tags: [' zeta ', 'VIP', 'vip', 'billing', 'Alpha'],
+      assignedTo: m.memberId,
+      priority: 'urgent',
+    });
     const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
     expect(detail.body.tags).toEqual(['zeta', 'VIP', 'billing', 'Alpha']);
     // Tags added later come after the create's, whatever their spelling.
     const added = await app.call('POST', `/tickets/${c.id}/tags`, { key: t.liveKey, body: { tag: 'aaa' } });
     expect(added.body.tags).toEqual(['zeta', 'VIP', 'billing', 'Alpha', 'aaa']);
-    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.tags).toEqual(['zeta', 'VIP', 'billing', 'Alpha', 'aaa']);
+    expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.tags).toEqual([
+      'zeta',
+      'VIP',
+      'billing',
+      'Alpha',
+      'aaa',
+    ]);
     expect(detail.body.assignedTo).toBe(m.memberId);
     expect(detail.body.priority).toBe('urgent');
   });
@@ -157,7 +196,10 @@ describe('POST /tickets', () => {
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.code).toBe('validation.failed');
     }
-    const unknownMember = await app.call('POST', '/tickets', { key: t.liveKey, body: { ...base, assignedTo: crypto.randomUUID() } });
+    const unknownMember = await app.call('POST', '/tickets', {
+      key: t.liveKey,
+      body: { ...base, assignedTo: crypto.randomUUID() },
+    });
     expect(unknownMember.status).toBe(422);
     expect(unknownMember.body.error.code).toBe('ticket.unknown_member');
     // Refused inside the create's transaction: nothing written, the list counts given back.
@@ -167,7 +209,10 @@ describe('POST /tickets', () => {
   it('needs tickets:write', async () => {
     const t = await createTenant();
     const key = await t.key({ scopes: ['tickets:read'] });
-    const res = await app.call('POST', '/tickets', { key, body: { subject: 'x', body: 'y', customer: { email: customerEmail() } } });
+    const res = await app.call('POST', '/tickets', {
+      key,
+      body: { subject: 'x', body: 'y', customer: { email: customerEmail() } },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('auth.forbidden');
   });
@@ -178,9 +223,15 @@ describe('ticket quota', () => {
     const t = await createTenant({ plan: 'free', limits: { tickets: 2 } });
     await createTicket(app, t.liveKey);
     await createTicket(app, t.liveKey);
-    const refused = await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 'x', body: 'y', customer: { email: customerEmail() } } });
+    const refused = await app.call('POST', '/tickets', {
+      key: t.liveKey,
+      body: { subject: 'x', body: 'y', customer: { email: customerEmail() } },
+    });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'plan.ticket_limit', details: { current: 2, allowance: 2, reason: 'free_allowance' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'plan.ticket_limit',
+      details: { current: 2, allowance: 2, reason: 'free_allowance' },
+    });
     // Sandbox tickets are exempt.
     await createTicket(app, t.sandboxKey);
     await createTicket(app, t.liveKey, {}, { 'Service-Environment': 'sandbox' });
@@ -192,9 +243,15 @@ describe('ticket quota', () => {
   it('accepts overage on a paid plan up to 3x the allowance, then refuses with reason ceiling', async () => {
     const t = await createTenant({ plan: 'starter', limits: { tickets: 2 } });
     for (let i = 0; i < 6; i++) await createTicket(app, t.liveKey);
-    const refused = await app.call('POST', '/tickets', { key: t.liveKey, body: { subject: 'x', body: 'y', customer: { email: customerEmail() } } });
+    const refused = await app.call('POST', '/tickets', {
+      key: t.liveKey,
+      body: { subject: 'x', body: 'y', customer: { email: customerEmail() } },
+    });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'plan.ticket_limit', details: { current: 6, allowance: 2, reason: 'ceiling' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'plan.ticket_limit',
+      details: { current: 6, allowance: 2, reason: 'ceiling' },
+    });
   });
 });
 
@@ -218,8 +275,13 @@ describe('GET /tickets/{ticketId}', () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
-    expect((await app.call('GET', `/tickets/${live.id}`, { key: t.liveKey, headers: { 'Service-Project': 'a' } })).status).toBe(200);
-    expect((await app.call('GET', `/tickets/${sandbox.id}`, { key: t.sandboxKey, headers: { 'Service-Project': 'a' } })).status).toBe(200);
+    expect(
+      (await app.call('GET', `/tickets/${live.id}`, { key: t.liveKey, headers: { 'Service-Project': 'a' } })).status,
+    ).toBe(200);
+    expect(
+      (await app.call('GET', `/tickets/${sandbox.id}`, { key: t.sandboxKey, headers: { 'Service-Project': 'a' } }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -227,7 +289,18 @@ describe('PATCH /tickets/{ticketId}', () => {
   it('moves between every status; resolved fires ticket.resolved, closed sets closedAt', async () => {
     const t = await createTenant();
     const c = await createTicket(app, t.liveKey);
-    const moves = ['open', 'pending', 'resolved', 'closed', 'new', 'closed', 'open', 'resolved', 'pending', 'new'] as const;
+    const moves = [
+      'open',
+      'pending',
+      'resolved',
+      'closed',
+      'new',
+      'closed',
+      'open',
+      'resolved',
+      'pending',
+      'new',
+    ] as const;
     let previous = 'new';
     for (const status of moves) {
       const res = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { status } });
@@ -249,13 +322,23 @@ describe('PATCH /tickets/{ticketId}', () => {
     const t = await createTenant();
     const m = await t.member();
     const c = await createTicket(app, t.liveKey);
-    await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'note', visibility: 'internal' } });
+    await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'note', visibility: 'internal' },
+    });
     const res = await app.call('PATCH', `/tickets/${c.id}`, {
       key: t.liveKey,
       body: { priority: 'high', category: 'bug', assignedTo: m.memberId },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: c.id, priority: 'high', category: 'bug', assignedTo: m.memberId, status: 'new', customer: c.customer });
+    expect(res.body).toMatchObject({
+      id: c.id,
+      priority: 'high',
+      category: 'bug',
+      assignedTo: m.memberId,
+      status: 'new',
+      customer: c.customer,
+    });
     expect(res.body.messages).toHaveLength(2);
     const unassigned = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { assignedTo: null } });
     expect(unassigned.body.assignedTo).toBeNull();
@@ -272,7 +355,10 @@ describe('PATCH /tickets/{ticketId}', () => {
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.code).toBe('validation.failed');
     }
-    const res = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { assignedTo: stranger.memberId } });
+    const res = await app.call('PATCH', `/tickets/${c.id}`, {
+      key: t.liveKey,
+      body: { assignedTo: stranger.memberId },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('ticket.unknown_member');
   });
@@ -309,13 +395,24 @@ describe('tags', () => {
     const t = await createTenant({ projects: ['a', 'b'] });
     const c = await createTicket(app, t.liveKey, {}, { 'Service-Project': 'a' });
     for (const tag of ['', '   ', 'x'.repeat(51)]) {
-      const res = await app.call('POST', `/tickets/${c.id}/tags`, { key: t.liveKey, headers: { 'Service-Project': 'a' }, body: { tag } });
+      const res = await app.call('POST', `/tickets/${c.id}/tags`, {
+        key: t.liveKey,
+        headers: { 'Service-Project': 'a' },
+        body: { tag },
+      });
       expect(res.status).toBe(422);
     }
-    expect((await app.call('DELETE', `/tickets/${c.id}/tags`, { key: t.liveKey, headers: { 'Service-Project': 'a' } })).status).toBe(422);
+    expect(
+      (await app.call('DELETE', `/tickets/${c.id}/tags`, { key: t.liveKey, headers: { 'Service-Project': 'a' } }))
+        .status,
+    ).toBe(422);
     for (const headers of crossTenant) {
-      expect((await app.call('POST', `/tickets/${c.id}/tags`, { key: t.liveKey, headers, body: { tag: 'x' } })).status).toBe(404);
-      expect((await app.call('DELETE', `/tickets/${c.id}/tags`, { key: t.liveKey, headers, query: { tag: 'x' } })).status).toBe(404);
+      expect(
+        (await app.call('POST', `/tickets/${c.id}/tags`, { key: t.liveKey, headers, body: { tag: 'x' } })).status,
+      ).toBe(404);
+      expect(
+        (await app.call('DELETE', `/tickets/${c.id}/tags`, { key: t.liveKey, headers, query: { tag: 'x' } })).status,
+      ).toBe(404);
     }
     const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey, headers: { 'Service-Project': 'a' } });
     expect(detail.body.tags).toEqual([]);

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { loadUploads } from '@helpdesk/core/areas/tickets/uploads';
+import { readUsage } from '@helpdesk/core/identity/quota';
+import { objectSize } from '@helpdesk/core/kernel/ports/blob-store';
 import { describe, expect, it } from 'vitest';
-import { readUsage } from '@helpdesk/core/auth/quota';
-import { objectSize } from '@helpdesk/core/ports/blob-store';
-import { loadUploads } from '@helpdesk/core/tickets/uploads';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { createTicket, tenantContext } from './helpers.js';
@@ -30,13 +30,18 @@ async function put(upload: Upload, bytes: Buffer, headers = upload.headers) {
   expect(res.status).toBe(200);
 }
 
-const objectKeyOf = (upload: Upload) => decodeURIComponent(new URL(upload.uploadUrl).pathname.split('/').slice(2).join('/'));
+const objectKeyOf = (upload: Upload) =>
+  decodeURIComponent(new URL(upload.uploadUrl).pathname.split('/').slice(2).join('/'));
 
 describe('POST /attachments', () => {
   it('answers a presigned PUT bound to the size and type, valid 15 minutes, under the project and environment', async () => {
     const t = await createTenant();
     const before = Date.now();
-    const upload = await startUpload(app, t.liveKey, { fileName: 'report.pdf', mimeType: 'application/pdf', size: 1234 });
+    const upload = await startUpload(app, t.liveKey, {
+      fileName: 'report.pdf',
+      mimeType: 'application/pdf',
+      size: 1234,
+    });
     expect(upload).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       uploadUrl: expect.any(String),
@@ -49,10 +54,17 @@ describe('POST /attachments', () => {
     expect(expires).toBeLessThanOrEqual(Date.now() + 900_000 + 1000);
     const url = new URL(upload.uploadUrl);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
-    expect(url.searchParams.get('X-Amz-SignedHeaders')!.split(';')).toEqual(expect.arrayContaining(['content-length', 'content-type', 'host']));
+    expect(url.searchParams.get('X-Amz-SignedHeaders')!.split(';')).toEqual(
+      expect.arrayContaining(['content-length', 'content-type', 'host']),
+    );
     expect(objectKeyOf(upload)).toBe(`uploads/${t.projects.main!.id}/live/${upload.id}`);
 
-    const sandbox = await startUpload(app, t.liveKey, { fileName: 'a.txt', mimeType: 'text/plain', size: 1 }, { 'Service-Environment': 'sandbox' });
+    const sandbox = await startUpload(
+      app,
+      t.liveKey,
+      { fileName: 'a.txt', mimeType: 'text/plain', size: 1 },
+      { 'Service-Environment': 'sandbox' },
+    );
     expect(objectKeyOf(sandbox)).toBe(`uploads/${t.projects.main!.id}/sandbox/${sandbox.id}`);
   });
 
@@ -74,7 +86,9 @@ describe('POST /attachments', () => {
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.code).toBe('validation.failed');
     }
-    expect((await app.call('POST', '/attachments', { key: t.liveKey, body: { ...ok, size: 25_000_000 } })).status).toBe(200);
+    expect((await app.call('POST', '/attachments', { key: t.liveKey, body: { ...ok, size: 25_000_000 } })).status).toBe(
+      200,
+    );
   });
 
   it('needs the tickets:write scope', async () => {
@@ -83,7 +97,9 @@ describe('POST /attachments', () => {
     const reader = await app.call('POST', '/attachments', { key: await t.key({ scopes: ['tickets:read'] }), body });
     expect(reader.status).toBe(403);
     expect(reader.body.error.code).toBe('auth.forbidden');
-    expect((await app.call('POST', '/attachments', { key: await t.key({ scopes: ['tickets:write'] }), body })).status).toBe(200);
+    expect(
+      (await app.call('POST', '/attachments', { key: await t.key({ scopes: ['tickets:write'] }), body })).status,
+    ).toBe(200);
   });
 });
 
@@ -92,19 +108,33 @@ describe('attaching uploads to a message', () => {
     const t = await createTenant();
     const c = await createTicket(app, t.liveKey);
     const bytes = randomBytes(20_000_000);
-    const upload = await startUpload(app, t.liveKey, { fileName: 'capture.bin', mimeType: 'application/octet-stream', size: bytes.length });
+    const upload = await startUpload(app, t.liveKey, {
+      fileName: 'capture.bin',
+      mimeType: 'application/octet-stream',
+      size: bytes.length,
+    });
     await put(upload, bytes);
 
     const res = await app.call('POST', `/tickets/${c.id}/messages`, {
       key: t.liveKey,
       body: {
         body: 'Two files',
-        attachments: [{ fileName: 'note.txt', mimeType: 'text/plain', content: b64('inline') }, { uploadId: upload.id }],
+        attachments: [
+          { fileName: 'note.txt', mimeType: 'text/plain', content: b64('inline') },
+          { uploadId: upload.id },
+        ],
       },
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body.attachments).toEqual([
-      { id: expect.any(String), fileName: 'note.txt', fileSize: 6, mimeType: 'text/plain', url: expect.any(String), createdAt: res.body.createdAt },
+      {
+        id: expect.any(String),
+        fileName: 'note.txt',
+        fileSize: 6,
+        mimeType: 'text/plain',
+        url: expect.any(String),
+        createdAt: res.body.createdAt,
+      },
       {
         id: expect.any(String),
         fileName: 'capture.bin',
@@ -145,15 +175,25 @@ describe('attaching uploads to a message', () => {
     });
     expect(twice.status).toBe(422);
     expect(twice.body.error.code).toBe('ticket.upload_used');
-    expect(twice.body.error.details.fields).toEqual([{ field: 'attachments.1.uploadId', in: 'body', message: expect.any(String) }]);
+    expect(twice.body.error.details.fields).toEqual([
+      { field: 'attachments.1.uploadId', in: 'body', message: expect.any(String) },
+    ]);
 
-    expect((await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: upload.id }] } })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await app.call('POST', `/tickets/${c.id}/messages`, {
+          key: t.liveKey,
+          body: { body: 'x', attachments: [{ uploadId: upload.id }] },
+        })
+      ).status,
+    ).toBe(200);
     const other = await createTicket(app, t.liveKey);
     const again = await app.call('POST', `/tickets/${other.id}/messages`, {
       key: t.liveKey,
-      body: { body: 'x', attachments: [{ fileName: 'b.txt', mimeType: 'text/plain', content: b64('b') }, { uploadId: upload.id }] },
+      body: {
+        body: 'x',
+        attachments: [{ fileName: 'b.txt', mimeType: 'text/plain', content: b64('b') }, { uploadId: upload.id }],
+      },
     });
     expect(again.status).toBe(422);
     expect(again.body.error).toMatchObject({
@@ -171,13 +211,20 @@ describe('attaching uploads to a message', () => {
       const upload = await startUpload(app, t.liveKey, { fileName: 'a.txt', mimeType: 'text/plain', size: 3 });
       await put(upload, Buffer.from('abc'));
       const results = await Promise.all(
-        [c1, c2].map((c) => app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: upload.id }] } })),
+        [c1, c2].map((c) =>
+          app.call('POST', `/tickets/${c.id}/messages`, {
+            key: t.liveKey,
+            body: { body: 'x', attachments: [{ uploadId: upload.id }] },
+          }),
+        ),
       );
       expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
       expect(results.find((r) => r.status === 422)!.body.error.code).toBe('ticket.upload_used');
     }
     expect((await readUsage(t.accountId)).storageBytes).toBe(9);
-    const shown = [c1, c2].map(async (c) => (await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages.length - 1);
+    const shown = [c1, c2].map(
+      async (c) => (await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages.length - 1,
+    );
     expect((await Promise.all(shown)).reduce((n, m) => n + m, 0)).toBe(3);
   });
 
@@ -187,18 +234,29 @@ describe('attaching uploads to a message', () => {
     const missing = await startUpload(app, t.liveKey, { fileName: 'a.txt', mimeType: 'text/plain', size: 10 });
     const res = await app.call('POST', `/tickets/${c.id}/messages`, {
       key: t.liveKey,
-      body: { body: 'x', attachments: [{ fileName: 'b.txt', mimeType: 'text/plain', content: b64('b') }, { uploadId: missing.id }] },
+      body: {
+        body: 'x',
+        attachments: [{ fileName: 'b.txt', mimeType: 'text/plain', content: b64('b') }, { uploadId: missing.id }],
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({
       code: 'ticket.upload_incomplete',
-      details: { uploadId: missing.id, declaredBytes: 10, storedBytes: null, fields: [{ field: 'attachments.1.uploadId', in: 'body' }] },
+      details: {
+        uploadId: missing.id,
+        declaredBytes: 10,
+        storedBytes: null,
+        fields: [{ field: 'attachments.1.uploadId', in: 'body' }],
+      },
     });
 
     // A client that ignored the signed Content-Length (S3 itself would refuse the PUT; s3rver does not).
     const short = await startUpload(app, t.liveKey, { fileName: 'c.txt', mimeType: 'text/plain', size: 10 });
     await put(short, Buffer.from('12345'), { 'Content-Type': 'text/plain' });
-    const mismatch = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: short.id }] } });
+    const mismatch = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', attachments: [{ uploadId: short.id }] },
+    });
     expect(mismatch.status).toBe(422);
     expect(mismatch.body.error).toMatchObject({
       code: 'ticket.upload_incomplete',
@@ -221,7 +279,11 @@ describe('attaching uploads to a message', () => {
       [a, randomUUID()],
     ] as const) {
       const c = await createTicket(app, t.liveKey, {}, headers);
-      const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers, body: { body: 'x', attachments: [{ uploadId }] } });
+      const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+        key: t.liveKey,
+        headers,
+        body: { body: 'x', attachments: [{ uploadId }] },
+      });
       expect(res.status).toBe(422);
       expect(res.body.error).toMatchObject({
         code: 'ticket.upload_not_found',
@@ -231,16 +293,29 @@ describe('attaching uploads to a message', () => {
     // Still attachable where it belongs.
     const c = await createTicket(app, t.liveKey, {}, a);
     expect(
-      (await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, headers: a, body: { body: 'x', attachments: [{ uploadId: upload.id }] } })).status,
+      (
+        await app.call('POST', `/tickets/${c.id}/messages`, {
+          key: t.liveKey,
+          headers: a,
+          body: { body: 'x', attachments: [{ uploadId: upload.id }] },
+        })
+      ).status,
     ).toBe(200);
   });
 
   it('counts uploads against the storage allowance (403 plan.storage_limit, nothing attached, the upload still free)', async () => {
     const t = await createTenant({ limits: { storageBytes: 100 } });
     const c = await createTicket(app, t.liveKey);
-    const upload = await startUpload(app, t.liveKey, { fileName: 'a.bin', mimeType: 'application/octet-stream', size: 101 });
+    const upload = await startUpload(app, t.liveKey, {
+      fileName: 'a.bin',
+      mimeType: 'application/octet-stream',
+      size: 101,
+    });
     await put(upload, Buffer.alloc(101));
-    const res = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: upload.id }] } });
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', attachments: [{ uploadId: upload.id }] },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('plan.storage_limit');
     expect((await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey })).body.messages).toHaveLength(1);
@@ -281,18 +356,27 @@ describe('uploads nobody attached', () => {
     const left = await startUpload(app, t.liveKey, { fileName: 'left.txt', mimeType: 'text/plain', size: 4 });
     await put(left, Buffer.from('left'));
     const c = await createTicket(app, t.liveKey);
-    const attached = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: kept.id }] } });
+    const attached = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', attachments: [{ uploadId: kept.id }] },
+    });
     expect(attached.status).toBe(200);
 
     const ref = [{ uploadId: left.id, position: 0 }];
     const dayLater = new Date(Date.now() + 24 * 3600_000 + 60_000);
-    await expect(loadUploads(ctx, ref, dayLater.getTime())).rejects.toMatchObject({ status: 422, code: 'ticket.upload_not_found' });
+    await expect(loadUploads(ctx, ref, dayLater.getTime())).rejects.toMatchObject({
+      status: 422,
+      code: 'ticket.upload_not_found',
+    });
 
     expect(await app.sweepUploads()).toBe(0);
     expect(await objectSize(objectKeyOf(left))).toBe(4);
     expect(await app.sweepUploads(dayLater)).toBeGreaterThanOrEqual(1);
     expect(await objectSize(objectKeyOf(left))).toBeUndefined();
-    const late = await app.call('POST', `/tickets/${c.id}/messages`, { key: t.liveKey, body: { body: 'x', attachments: [{ uploadId: left.id }] } });
+    const late = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'x', attachments: [{ uploadId: left.id }] },
+    });
     expect(late.status).toBe(422);
     expect(late.body.error.code).toBe('ticket.upload_not_found');
     // The attached file lives under its ticket: the sweep never touches it.

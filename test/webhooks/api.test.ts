@@ -1,11 +1,19 @@
+import { WebhookEndpoint } from '@helpdesk/core/areas/webhooks/entities';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebhookEndpoint } from '@helpdesk/core/webhooks/entities';
 import { startTestApp } from '../support/app.js';
-import { createTenant } from '../support/fixtures.js';
 import { setEnv } from '../support/env.js';
+import { createTenant } from '../support/fixtures.js';
 
 const app = await startTestApp();
-const ALL_EVENTS = ['ticket.created', 'ticket.resolved', 'message.received', 'feedback.submitted', 'email.bounced', 'customer.created', 'customer.updated'];
+const ALL_EVENTS = [
+  'ticket.created',
+  'ticket.resolved',
+  'message.received',
+  'feedback.submitted',
+  'email.bounced',
+  'customer.created',
+  'customer.updated',
+];
 const HOOK = 'http://127.0.0.1:9/hook';
 
 const allowPrivate = process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS;
@@ -35,7 +43,11 @@ describe('POST /webhooks', () => {
     expect(list.body).toEqual({ webhooks: [shown] });
     expect(list.text).not.toContain(res.body.secret);
 
-    const { data: stored } = await WebhookEndpoint.get({ projectId: t.projects.main!.id, env: 'live', webhookId: res.body.id }).go();
+    const { data: stored } = await WebhookEndpoint.get({
+      projectId: t.projects.main!.id,
+      env: 'live',
+      webhookId: res.body.id,
+    }).go();
     expect(JSON.stringify(stored)).not.toContain(res.body.secret.slice(6));
   });
 
@@ -46,7 +58,11 @@ describe('POST /webhooks', () => {
       body: { url: HOOK, events: ['ticket.resolved', 'ticket.created'], format: 'chat', description: 'Team channel' },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ events: ['ticket.resolved', 'ticket.created'], format: 'chat', description: 'Team channel' });
+    expect(res.body).toMatchObject({
+      events: ['ticket.resolved', 'ticket.created'],
+      format: 'chat',
+      description: 'Team channel',
+    });
   });
 
   it.each([
@@ -97,27 +113,45 @@ describe('POST /webhooks', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('auth.forbidden');
     expect(res.body.error.message).toContain('webhooks:manage');
-    expect((await app.call('GET', '/webhooks', { key: await t.key({ scopes: ['webhooks:manage'] }) })).status).toBe(200);
+    expect((await app.call('GET', '/webhooks', { key: await t.key({ scopes: ['webhooks:manage'] }) })).status).toBe(
+      200,
+    );
   });
 });
 
 describe('PATCH, DELETE, rotate-secret', () => {
   it('updates events, format, description and enabled', async () => {
     const t = await createTenant();
-    const { body: created } = await app.call('POST', '/webhooks', { key: t.liveKey, body: { url: HOOK, description: 'old' } });
+    const { body: created } = await app.call('POST', '/webhooks', {
+      key: t.liveKey,
+      body: { url: HOOK, description: 'old' },
+    });
     const res = await app.call('PATCH', `/webhooks/${created.id}`, {
       key: t.liveKey,
       body: { events: ['customer.created'], format: 'chat', description: null, enabled: false },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...created, secret: undefined, events: ['customer.created'], format: 'chat', description: null, enabled: false });
+    expect(res.body).toEqual({
+      ...created,
+      secret: undefined,
+      events: ['customer.created'],
+      format: 'chat',
+      description: null,
+      enabled: false,
+    });
     expect(res.body).not.toHaveProperty('secret');
 
     const same = await app.call('PATCH', `/webhooks/${created.id}`, { key: t.liveKey, body: {} });
     expect(same.body).toEqual(res.body);
-    const back = await app.call('PATCH', `/webhooks/${created.id}`, { key: t.liveKey, body: { events: ALL_EVENTS, enabled: true } });
+    const back = await app.call('PATCH', `/webhooks/${created.id}`, {
+      key: t.liveKey,
+      body: { events: ALL_EVENTS, enabled: true },
+    });
     expect(back.body).toMatchObject({ events: ALL_EVENTS, enabled: true, format: 'chat' });
-    const bad = await app.call('PATCH', `/webhooks/${created.id}`, { key: t.liveKey, body: { url: 'http://127.0.0.1:1/x' } });
+    const bad = await app.call('PATCH', `/webhooks/${created.id}`, {
+      key: t.liveKey,
+      body: { url: 'http://127.0.0.1:1/x' },
+    });
     expect(bad.status).toBe(422);
   });
 

@@ -1,21 +1,30 @@
+import { emitEvent } from '@helpdesk/core/areas/webhooks/emit';
+import { WebhookDeadLetter, WebhookEndpoint } from '@helpdesk/core/areas/webhooks/entities';
+import { verifySignature } from '@helpdesk/core/areas/webhooks/verify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emitEvent } from '@helpdesk/core/webhooks/emit';
-import { WebhookDeadLetter, WebhookEndpoint } from '@helpdesk/core/webhooks/entities';
-import { verifySignature } from '@helpdesk/core/webhooks/verify';
 import { startTestApp } from '../support/app.js';
+import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from './receiver.js';
-import { setEnv } from '../support/env.js';
 
 const app = await startTestApp();
 
 const saved = { ...process.env };
 afterEach(() => {
-  setEnv({ WEBHOOK_RETRY_BASE_SECONDS: saved.WEBHOOK_RETRY_BASE_SECONDS, ALLOW_PRIVATE_WEBHOOK_TARGETS: saved.ALLOW_PRIVATE_WEBHOOK_TARGETS });
+  setEnv({
+    WEBHOOK_RETRY_BASE_SECONDS: saved.WEBHOOK_RETRY_BASE_SECONDS,
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: saved.ALLOW_PRIVATE_WEBHOOK_TARGETS,
+  });
 });
 
 const ticketData = (n = 7) => ({
-  ticket: { id: '6a1f4c2e-1111-4aaa-8bbb-000000000001', number: n, subject: `Cannot log in #${n}`, status: 'new', priority: 'high' },
+  ticket: {
+    id: '6a1f4c2e-1111-4aaa-8bbb-000000000001',
+    number: n,
+    subject: `Cannot log in #${n}`,
+    status: 'new',
+    priority: 'high',
+  },
   customer: { email: `ann${n}@example.com`, name: 'Ann Example' },
 });
 
@@ -24,7 +33,11 @@ const register = async (t: TenantFixture, body: Record<string, unknown>, key = t
   expect(res.status).toBe(200);
   return res.body as { id: string; secret: string };
 };
-const source = (t: TenantFixture, env: 'live' | 'sandbox' = 'live') => ({ accountId: t.accountId, projectId: t.projects.main!.id, env });
+const source = (t: TenantFixture, env: 'live' | 'sandbox' = 'live') => ({
+  accountId: t.accountId,
+  projectId: t.projects.main!.id,
+  env,
+});
 const deliveries = async (t: TenantFixture, id: string) => {
   const res = await app.call('GET', `/webhooks/${id}/deliveries`, { key: t.liveKey });
   expect(res.status).toBe(200);
@@ -83,7 +96,10 @@ describe('delivery', () => {
     await register(other, { url: otherProject.url });
 
     await emitEvent(source(t), 'ticket.created', ticketData(1));
-    await emitEvent(source(t), 'ticket.resolved', { ...ticketData(2), ticket: { ...ticketData(2).ticket, status: 'resolved' } });
+    await emitEvent(source(t), 'ticket.resolved', {
+      ...ticketData(2),
+      ticket: { ...ticketData(2).ticket, status: 'resolved' },
+    });
     await emitEvent(source(t, 'sandbox'), 'customer.created', { customer: { id: 'c', email: 's@example.com' } });
     await app.drain();
 
@@ -126,7 +142,13 @@ describe('delivery', () => {
     const log = await deliveries(t, hook.id);
     expect(log).toMatchObject([
       { id: first!.headers['x-service-delivery'], attempt: 2, statusCode: 200, error: null, nextRetryAt: null },
-      { id: first!.headers['x-service-delivery'], attempt: 1, statusCode: 500, error: 'HTTP 500', nextRetryAt: expect.any(String) },
+      {
+        id: first!.headers['x-service-delivery'],
+        attempt: 1,
+        statusCode: 500,
+        error: 'HTTP 500',
+        nextRetryAt: expect.any(String),
+      },
     ]);
   });
 
@@ -157,9 +179,16 @@ describe('delivery', () => {
     expect(log.map((d) => d.attempt)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
     expect(log[0]).toMatchObject({ statusCode: 503, nextRetryAt: null });
     expect(log.slice(1).every((d) => d.nextRetryAt !== null)).toBe(true);
-    const { data: dead } = await WebhookDeadLetter.query.byEndpoint({ projectId: t.projects.main!.id, env: 'live', webhookId: hook.id }).go();
+    const { data: dead } = await WebhookDeadLetter.query
+      .byEndpoint({ projectId: t.projects.main!.id, env: 'live', webhookId: hook.id })
+      .go();
     expect(dead).toHaveLength(1);
-    expect(dead[0]).toMatchObject({ deliveryId: log[0].id, attempts: 8, event: 'ticket.created', lastError: 'HTTP 503' });
+    expect(dead[0]).toMatchObject({
+      deliveryId: log[0].id,
+      attempts: 8,
+      event: 'ticket.created',
+      lastError: 'HTTP 503',
+    });
     expect(JSON.parse(dead[0]!.data)).toEqual(ticketData());
   });
 
@@ -234,7 +263,12 @@ describe('delivery', () => {
     await app.drain();
     expect(slow.requests).toHaveLength(1);
     const [row] = await deliveries(t, slowHook.id);
-    expect(row).toMatchObject({ attempt: 1, statusCode: null, error: 'Timed out after 5 s', nextRetryAt: expect.any(String) });
+    expect(row).toMatchObject({
+      attempt: 1,
+      statusCode: null,
+      error: 'Timed out after 5 s',
+      nextRetryAt: expect.any(String),
+    });
   });
 
   it('treats a redirect as a failure and does not follow it', async () => {
@@ -300,7 +334,12 @@ describe('through POST /tickets', () => {
     const hook = await register(t, { url: receiver.url });
     const created = await app.call('POST', '/tickets', {
       key: t.liveKey,
-      body: { subject: 'Refund please', body: 'I was charged twice.', customer: { email: 'bea@example.com', name: 'Bea' }, priority: 'urgent' },
+      body: {
+        subject: 'Refund please',
+        body: 'I was charged twice.',
+        customer: { email: 'bea@example.com', name: 'Bea' },
+        priority: 'urgent',
+      },
     });
     expect(created.status).toBe(200);
     await app.drain();
@@ -313,7 +352,13 @@ describe('through POST /tickets', () => {
       event: 'ticket.created',
       timestamp: expect.any(String),
       data: {
-        ticket: { id: created.body.id, number: created.body.number, subject: 'Refund please', status: 'new', priority: 'urgent' },
+        ticket: {
+          id: created.body.id,
+          number: created.body.number,
+          subject: 'Refund please',
+          status: 'new',
+          priority: 'urgent',
+        },
         customer: { email: 'bea@example.com', name: 'Bea' },
       },
     });
@@ -346,16 +391,27 @@ describe('POST /webhooks/{id}/test', () => {
     const first = await app.call('POST', `/webhooks/${hook.id}/test`, { key: t.liveKey });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ queued: true, deliveryId: expect.any(String), event: 'ticket.resolved' });
-    const second = await app.call('POST', `/webhooks/${hook.id}/test`, { key: t.liveKey, body: { event: 'customer.created' } });
+    const second = await app.call('POST', `/webhooks/${hook.id}/test`, {
+      key: t.liveKey,
+      body: { event: 'customer.created' },
+    });
     expect(second.body.event).toBe('customer.created');
-    expect((await app.call('POST', `/webhooks/${hook.id}/test`, { key: t.liveKey, body: { event: 'nope' } })).status).toBe(422);
+    expect(
+      (await app.call('POST', `/webhooks/${hook.id}/test`, { key: t.liveKey, body: { event: 'nope' } })).status,
+    ).toBe(422);
     await app.drain();
 
     expect(receiver.requests.map((r) => r.json.event).sort()).toEqual(['customer.created', 'ticket.resolved']);
-    for (const r of receiver.requests) expect(verifySignature(r.body, String(r.headers['x-service-signature']), hook.secret)).toBe(true);
+    for (const r of receiver.requests)
+      expect(verifySignature(r.body, String(r.headers['x-service-signature']), hook.secret)).toBe(true);
     const resolved = receiver.requests.find((r) => r.json.event === 'ticket.resolved')!;
-    expect(resolved.json.data).toMatchObject({ ticket: { number: expect.any(Number), status: 'resolved' }, customer: { email: expect.any(String) } });
-    expect((await deliveries(t, hook.id)).map((d) => d.id).sort()).toEqual([first.body.deliveryId, second.body.deliveryId].sort());
+    expect(resolved.json.data).toMatchObject({
+      ticket: { number: expect.any(Number), status: 'resolved' },
+      customer: { email: expect.any(String) },
+    });
+    expect((await deliveries(t, hook.id)).map((d) => d.id).sort()).toEqual(
+      [first.body.deliveryId, second.body.deliveryId].sort(),
+    );
   });
 
   it('answers while the receiver hangs: the API never waits on a delivery', async () => {

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { attemptDelivery, type DeliveryJob } from '@helpdesk/core/areas/webhooks/deliver';
+import { verifySignature } from '@helpdesk/core/areas/webhooks/verify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { attemptDelivery, type DeliveryJob } from '@helpdesk/core/webhooks/deliver';
-import { verifySignature } from '@helpdesk/core/webhooks/verify';
 import { startTestApp } from '../support/app.js';
+import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from './receiver.js';
-import { setEnv } from '../support/env.js';
 
 const app = await startTestApp();
 
@@ -31,7 +31,10 @@ const jobFor = (t: TenantFixture, webhookId: string): DeliveryJob => ({
   env: 'live',
   event: 'ticket.created',
   timestamp: new Date().toISOString(),
-  data: { ticket: { id: randomUUID(), number: 1, subject: 'Pinned', status: 'new', priority: 'low' }, customer: { email: 'pin@example.com', name: null } },
+  data: {
+    ticket: { id: randomUUID(), number: 1, subject: 'Pinned', status: 'new', priority: 'low' },
+    customer: { email: 'pin@example.com', name: null },
+  },
   attempt: 1,
 });
 const lastAttempt = async (t: TenantFixture, id: string) => {
@@ -42,10 +45,10 @@ const lastAttempt = async (t: TenantFixture, id: string) => {
 /** Maps only hook.test, recording every name it was asked about. */
 const resolverTo = (address: string) => {
   const asked: string[] = [];
-  const resolve = async (host: string) => {
+  const resolve = (host: string) => {
     asked.push(host);
-    if (host !== 'hook.test') throw new Error(`unexpected lookup of ${host}`);
-    return [address];
+    if (host !== 'hook.test') return Promise.reject(new Error(`unexpected lookup of ${host}`));
+    return Promise.resolve([address]);
   };
   return { asked, resolve };
 };
@@ -84,7 +87,9 @@ describe('pinned delivery address', () => {
     expect(receiver.requests).toHaveLength(0);
     const row = await lastAttempt(t, hook.id);
     expect(row.statusCode).toBeNull();
-    expect(row.error).toBe('Target refused: hook.test resolves to a non-public address (127.0.0.1 is a loopback address).');
+    expect(row.error).toBe(
+      'Target refused: hook.test resolves to a non-public address (127.0.0.1 is a loopback address).',
+    );
   });
 
   it('stops reading a large reply after a bounded part and keeps its status', async () => {

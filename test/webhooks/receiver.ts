@@ -58,7 +58,10 @@ export async function startReceiver(reply: (n: number) => Reply = () => ({ statu
     waitFor(count: number, timeoutMs = 15_000) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`Receiver got ${requests.length} of ${count} requests`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`Receiver got ${requests.length} of ${count} requests`)),
+          timeoutMs,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },

@@ -2,12 +2,15 @@
 export function parseFlags(argv: string[]): Record<string, string | true> {
   const flags: Record<string, string | true> = {};
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i] ?? '';
     if (!arg.startsWith('--')) throw new UsageError(`Unexpected argument "${arg}"`);
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const next = argv[i + 1];
     if (inline !== undefined) flags[name] = inline;
-    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags[name] = argv[++i]!;
-    else flags[name] = true;
+    else if (next !== undefined && !next.startsWith('--')) {
+      flags[name] = next;
+      i++;
+    } else flags[name] = true;
   }
   return flags;
 }

@@ -1,16 +1,23 @@
-import { addMember, createAccount, createProject, loadTenant, reindexProjects, setAccountLimits } from '@helpdesk/core/auth/accounts';
-import { ENVIRONMENTS, type Environment } from '@helpdesk/core/auth/entities';
-import { createApiKey, revokeApiKey } from '@helpdesk/core/auth/keys';
-import { checkProjectSender } from '@helpdesk/core/emails/sender';
-import { PLANS, type Plan } from '@helpdesk/core/auth/plans';
-import { isValidCidr } from '@helpdesk/core/http/ip';
-import { SCOPES } from '@helpdesk/core/http/route';
+import { checkProjectSender } from '@helpdesk/core/areas/emails/sender';
+import {
+  addMember,
+  createAccount,
+  createProject,
+  loadTenant,
+  reindexProjects,
+  setAccountLimits,
+} from '@helpdesk/core/identity/accounts';
+import { isValidCidr } from '@helpdesk/core/identity/ip-allowlist';
+import { createApiKey, revokeApiKey } from '@helpdesk/core/identity/keys';
+import { SCOPES } from '@helpdesk/core/kernel/api/route';
+import { ENVIRONMENTS, type Environment, PLANS, type Plan } from '@helpdesk/core/kernel/tenant';
 import { list, optional, positiveInt, required, UsageError } from './args.js';
 
 type Flags = Record<string, string | true>;
 
 const oneOf = <T extends string>(name: string, value: string, allowed: readonly T[]): T => {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 };
 
@@ -24,7 +31,10 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
   'account:create': {
     usage: '--name N --plan free|starter|pro|business',
     async run(flags) {
-      const account = await createAccount({ name: required(flags, 'name'), plan: oneOf('plan', required(flags, 'plan'), PLANS) as Plan });
+      const account = await createAccount({
+        name: required(flags, 'name'),
+        plan: oneOf('plan', required(flags, 'plan'), PLANS) as Plan,
+      });
       return { id: account.accountId, name: account.name, plan: account.plan, createdAt: account.createdAt };
     },
   },
@@ -57,8 +67,20 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
         const sender = optional(flags, 'sender');
         // Checked here, where a sender is set, so the API's bundles do not carry the SES identity lookup.
         const senderEmail = sender === undefined ? undefined : await checkProjectSender(sender);
-        const p = await createProject({ accountId, slug: required(flags, 'slug'), name: required(flags, 'name'), senderEmail });
-        return { id: p.projectId, accountId, slug: p.slug, name: p.name, senderEmail: p.senderEmail ?? null, createdAt: p.createdAt };
+        const p = await createProject({
+          accountId,
+          slug: required(flags, 'slug'),
+          name: required(flags, 'name'),
+          senderEmail,
+        });
+        return {
+          id: p.projectId,
+          accountId,
+          slug: p.slug,
+          name: p.name,
+          senderEmail: p.senderEmail ?? null,
+          createdAt: p.createdAt,
+        };
       } catch (err) {
         if (err instanceof UsageError) throw err;
         throw new UsageError((err as Error).message);
@@ -66,7 +88,8 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
     },
   },
   'key:create': {
-    usage: '--account ID --env live|sandbox [--projects all|ID-or-slug,...] [--scopes a:b,...] [--allow-ip CIDR,...] [--rate-limit N]',
+    usage:
+      '--account ID --env live|sandbox [--projects all|ID-or-slug,...] [--scopes a:b,...] [--allow-ip CIDR,...] [--rate-limit N]',
     async run(flags) {
       const accountId = required(flags, 'account');
       const { projects } = await tenantOf(accountId);
@@ -83,8 +106,16 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
       const scopes = list(optional(flags, 'scopes')) ?? [];
       for (const s of scopes) oneOf('scopes', s, SCOPES);
       const allowIps = list(optional(flags, 'allow-ip')) ?? [];
-      for (const ip of allowIps) if (!isValidCidr(ip)) throw new UsageError(`--allow-ip "${ip}" is not an IPv4/IPv6 address or CIDR`);
-      return createApiKey({ accountId, env, projectIds, scopes, allowIps, rateLimit: positiveInt('rate-limit', optional(flags, 'rate-limit')) });
+      for (const ip of allowIps)
+        if (!isValidCidr(ip)) throw new UsageError(`--allow-ip "${ip}" is not an IPv4/IPv6 address or CIDR`);
+      return createApiKey({
+        accountId,
+        env,
+        projectIds,
+        scopes,
+        allowIps,
+        rateLimit: positiveInt('rate-limit', optional(flags, 'rate-limit')),
+      });
     },
   },
   'key:revoke': {

@@ -1,6 +1,6 @@
+import { env } from '@helpdesk/core/kernel/config';
+import { dynamo } from '@helpdesk/core/kernel/db/client';
 import { readStackFile } from '@helpdesk/local/stack-file';
-import { dynamo } from '@helpdesk/core/db/client';
-import { env } from '@helpdesk/core/config';
 import { parseFlags, UsageError } from './args.js';
 import { commands } from './commands.js';
 
@@ -20,7 +20,8 @@ function fail(message: string, code = 1): never {
 if (!process.env.TABLE_NAME) {
   const port = Number(process.env.PORT ?? 3000);
   const stack = readStackFile(port);
-  if (!stack) fail(`no local stack is running on port ${port} (start it with npm start, or set TABLE_NAME for a deployed stage)`);
+  if (!stack)
+    fail(`no local stack is running on port ${port} (start it with npm start, or set TABLE_NAME for a deployed stage)`);
   Object.assign(process.env, {
     TABLE_NAME: stack.tableName,
     DYNAMODB_ENDPOINT: stack.dynamodbEndpoint,

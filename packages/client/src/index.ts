@@ -30,4 +30,4 @@ export function createHelpdeskClient(options: HelpdeskClientOptions) {
   });
 }
 
-export { uploadAttachment, UploadError, type AttachmentFile } from './uploads.js';
+export { type AttachmentFile, UploadError, uploadAttachment } from './uploads.js';

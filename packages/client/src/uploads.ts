@@ -24,12 +24,20 @@ export class UploadError extends Error {
  * then a PUT of the bytes to the presigned URL. Pass the answer in a message's `attachments`:
  * `client.POST('/tickets/{ticketId}/messages', { body: { body, attachments: [await uploadAttachment(client, file)] } })`.
  */
-export async function uploadAttachment(client: Client<paths>, file: AttachmentFile, options: { fetch?: typeof fetch } = {}): Promise<{ uploadId: string }> {
+export async function uploadAttachment(
+  client: Client<paths>,
+  file: AttachmentFile,
+  options: { fetch?: typeof fetch } = {},
+): Promise<{ uploadId: string }> {
   const { data, error, response } = await client.POST('/attachments', {
     body: { fileName: file.fileName, mimeType: file.mimeType, size: file.data.byteLength },
   });
   if (!data) throw new UploadError(`POST /attachments answered ${response.status}`, response.status, error);
-  const put = await (options.fetch ?? fetch)(data.uploadUrl, { method: data.method, headers: data.headers, body: file.data });
+  const put = await (options.fetch ?? fetch)(data.uploadUrl, {
+    method: data.method,
+    headers: data.headers,
+    body: file.data,
+  });
   if (!put.ok) throw new UploadError(`The upload PUT answered ${put.status}`, put.status, await put.text());
   return { uploadId: data.id };
 }

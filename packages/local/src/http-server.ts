@@ -1,11 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createMatcher } from '@helpdesk/core/top/pipeline/match';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { createMatcher } from '@helpdesk/core/http/match';
-import { allRoutes } from '@helpdesk/core/routes';
-import { lambdaContext } from './lambda-context.js';
 import { loadHandler } from './handlers.js';
+import { lambdaContext } from './lambda-context.js';
 
 /** API Gateway HTTP APIs refuse request bodies over 10 MB themselves. */
 const MAX_PAYLOAD = 10 * 1024 * 1024;
@@ -93,7 +93,9 @@ const send = (res: http.ServerResponse, result: APIGatewayProxyStructuredResultV
   const headers = { ...(result.headers ?? {}) } as Record<string, string | number | boolean | string[]>;
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
   res.writeHead(result.statusCode ?? 200, headers as http.OutgoingHttpHeaders);
-  res.end(result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  res.end(
+    result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body,
+  );
 };
 
 /** The local API Gateway: serves the route table by invoking each route's group Lambda handler. */

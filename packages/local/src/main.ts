@@ -25,23 +25,39 @@ const dataDir = memory ? undefined : join(localDir, String(port));
 const demoFile = dataDir ? join(dataDir, 'demo.json') : undefined;
 
 const emulators = await startEmulators({ dataDir });
-const resources = await provision(emulators.endpoints, { tableName: 'helpdesk', queuePrefix: `helpdesk-${port}`, bucket: 'helpdesk-attachments' });
+const resources = await provision(emulators.endpoints, {
+  tableName: 'helpdesk',
+  queuePrefix: `helpdesk-${port}`,
+  bucket: 'helpdesk-attachments',
+});
 const apiBase = `http://127.0.0.1:${port}`;
-Object.assign(process.env, handlerEnvironment(emulators.endpoints, resources, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiBase }));
+Object.assign(
+  process.env,
+  handlerEnvironment(emulators.endpoints, resources, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiBase }),
+);
 process.env.LOG_LEVEL ??= 'WARN';
 
 const { startApp } = await import('./app.js');
-const { env } = await import('@helpdesk/core/config');
+const { env } = await import('@helpdesk/core/kernel/config');
 const { seedDemo } = await import('./seed.js');
 
-const previous = demoFile && existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, 'utf8')) as { accountId: string }).accountId : undefined;
+const previous =
+  demoFile && existsSync(demoFile)
+    ? (JSON.parse(readFileSync(demoFile, 'utf8')) as { accountId: string }).accountId
+    : undefined;
 const demo = await seedDemo(previous);
-if (demoFile) {
-  mkdirSync(dataDir!, { recursive: true });
+if (demoFile && dataDir) {
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(demoFile, JSON.stringify({ accountId: demo.accountId }) + '\n');
 }
 
-const app = await startApp({ endpoints: emulators.endpoints, resources, port, scheduleEveryMs: 1_000, sweepUploadsEveryMs: 10 * 60_000 });
+const app = await startApp({
+  endpoints: emulators.endpoints,
+  resources,
+  port,
+  scheduleEveryMs: 1_000,
+  sweepUploadsEveryMs: 10 * 60_000,
+});
 writeStackFile(port, {
   pid: process.pid,
   apiUrl: app.apiUrl,
@@ -55,7 +71,7 @@ writeStackFile(port, {
   demoAccountId: demo.accountId,
   smtpHost: app.smtp.host,
   smtpPort: app.smtp.port,
-  inboundDomain: env.inboundDomain!,
+  inboundDomain: env.inboundDomain ?? '',
 });
 
 console.log(`

@@ -23,4 +23,8 @@ export async function freePorts(count: number): Promise<number[]> {
 }
 
 /** A TCP port free on the loopback interface right now. */
-export const freePort = async () => (await freePorts(1))[0]!;
+export const freePort = async () => {
+  const [port] = await freePorts(1);
+  if (port === undefined) throw new Error('No free port found');
+  return port;
+};

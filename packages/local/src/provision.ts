@@ -1,8 +1,13 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { createTableInput, TTL_ATTRIBUTE } from '@helpdesk/core/db/table';
-import { isFifo, QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
+import { createTableInput, TTL_ATTRIBUTE } from '@helpdesk/core/kernel/db/table';
+import { isFifo, QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/top/queues/registry';
 import type { Endpoints } from './emulators.js';
 
 const region = 'us-east-1';
@@ -16,13 +21,21 @@ export interface Resources {
 }
 
 /** Creates the table (if missing), the queues with their dead-letter queues, and the attachments bucket. */
-export async function provision(endpoints: Endpoints, names: { tableName: string; queuePrefix: string; bucket: string }): Promise<Resources> {
+export async function provision(
+  endpoints: Endpoints,
+  names: { tableName: string; queuePrefix: string; bucket: string },
+): Promise<Resources> {
   const dynamo = new DynamoDBClient({ endpoint: endpoints.dynamodb, region, credentials });
   try {
     await dynamo.send(new DescribeTableCommand({ TableName: names.tableName }));
   } catch {
     await dynamo.send(new CreateTableCommand(createTableInput(names.tableName)));
-    await dynamo.send(new UpdateTimeToLiveCommand({ TableName: names.tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+    await dynamo.send(
+      new UpdateTimeToLiveCommand({
+        TableName: names.tableName,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    );
   }
   dynamo.destroy();
 
@@ -34,9 +47,16 @@ export async function provision(endpoints: Endpoints, names: { tableName: string
     // A FIFO queue's name ends in .fifo and its dead-letter queue is FIFO too (as SQS requires).
     const fifo = isFifo(name);
     const suffix = fifo ? '.fifo' : '';
-    const fifoAttributes: Record<string, string> = fifo ? { FifoQueue: 'true', ContentBasedDeduplication: 'false' } : {};
-    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${names.queuePrefix}-${name}-dlq${suffix}`, Attributes: fifoAttributes }));
-    const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+    const fifoAttributes: Record<string, string> = fifo
+      ? { FifoQueue: 'true', ContentBasedDeduplication: 'false' }
+      : {};
+    const dlq = await sqs.send(
+      new CreateQueueCommand({ QueueName: `${names.queuePrefix}-${name}-dlq${suffix}`, Attributes: fifoAttributes }),
+    );
+    const dlqArn = (
+      await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))
+    ).Attributes?.QueueArn;
+    if (!dlqArn || !dlq.QueueUrl) throw new Error(`The queue stand-in did not create ${name}'s dead-letter queue`);
     const queue = await sqs.send(
       new CreateQueueCommand({
         QueueName: `${names.queuePrefix}-${name}${suffix}`,
@@ -47,8 +67,9 @@ export async function provision(endpoints: Endpoints, names: { tableName: string
         },
       }),
     );
-    queueUrls[name] = queue.QueueUrl!;
-    dlqUrls[name] = dlq.QueueUrl!;
+    if (!queue.QueueUrl) throw new Error(`The queue stand-in did not create ${name}`);
+    queueUrls[name] = queue.QueueUrl;
+    dlqUrls[name] = dlq.QueueUrl;
   }
   sqs.destroy();
 

@@ -1,10 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/top/queues/registry';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/queues/registry';
-import { lambdaContext } from './lambda-context.js';
 import { loadHandler, projectRoot } from './handlers.js';
+import { lambdaContext } from './lambda-context.js';
 
 const BATCHES_IN_FLIGHT = 4;
 
@@ -14,7 +19,11 @@ const BATCHES_IN_FLIGHT = 4;
  * failures to reappear after the visibility timeout (and reach the DLQ after maxReceiveCount).
  */
 export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueName, string>, only?: QueueName[]) {
-  const sqs = new SQSClient({ endpoint: sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const sqs = new SQSClient({
+    endpoint: sqsEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   let running = true;
   const busy = new Map<QueueName, number>();
 
@@ -30,14 +39,19 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
         MessageAttributeNames: ['All'],
       }),
     );
-    const messages = out.Messages ?? [];
+    // SQS gives every received message its id and receipt handle.
+    const messages = (out.Messages ?? []).map((m) => ({
+      ...m,
+      MessageId: m.MessageId ?? '',
+      ReceiptHandle: m.ReceiptHandle ?? '',
+    }));
     if (messages.length === 0) return 0;
     busy.set(name, (busy.get(name) ?? 0) + 1);
     try {
       const event: SQSEvent = {
         Records: messages.map((m) => ({
-          messageId: m.MessageId!,
-          receiptHandle: m.ReceiptHandle!,
+          messageId: m.MessageId,
+          receiptHandle: m.ReceiptHandle,
           body: m.Body ?? '',
           attributes: {
             ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
@@ -55,15 +69,23 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
       let failed = new Set<string>();
       try {
         const handler = await loadHandler('queue', spec.consumer);
-        const result = (await handler(event, lambdaContext(`helpdesk-${spec.consumer}`, spec.visibilityTimeout * 1000))) as SQSBatchResponse | undefined;
+        const result = (await handler(
+          event,
+          lambdaContext(`helpdesk-${spec.consumer}`, spec.visibilityTimeout * 1000),
+        )) as SQSBatchResponse | undefined;
         failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       } catch (err) {
         console.error(`[${name}] consumer failed; the batch will be retried`, err);
-        failed = new Set(messages.map((m) => m.MessageId!));
+        failed = new Set(messages.map((m) => m.MessageId));
       }
-      const done = messages.filter((m) => !failed.has(m.MessageId!));
+      const done = messages.filter((m) => !failed.has(m.MessageId));
       if (done.length) {
-        await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+        await sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: url,
+            Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+          }),
+        );
       }
       return messages.length;
     } finally {
@@ -71,7 +93,9 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
     }
   };
 
-  const active = (only ?? QUEUE_NAMES).filter((q) => existsSync(join(projectRoot, 'functions', 'queue', `${QUEUES[q].consumer}.ts`)));
+  const active = (only ?? QUEUE_NAMES).filter((q) =>
+    existsSync(join(projectRoot, 'functions', 'queue', `${QUEUES[q].consumer}.ts`)),
+  );
   // Lambda polls a queue with several batches in flight at once; so does this, so one slow batch
   // (a webhook endpoint timing out) does not hold up the messages behind it.
   const loops = active
@@ -91,7 +115,9 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
 
   /** Visible messages waiting on a queue. */
   const waiting = async (name: QueueName) => {
-    const out = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrls[name], AttributeNames: ['ApproximateNumberOfMessages'] }));
+    const out = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrls[name], AttributeNames: ['ApproximateNumberOfMessages'] }),
+    );
     return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0);
   };
 

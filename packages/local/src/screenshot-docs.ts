@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { chromium } from 'playwright-core';
-import { allRoutes } from '@helpdesk/core/routes';
 
 /**
  * `npm run docs:screenshot` (with `npm start` running): opens /docs in headless Chromium (Debian's
@@ -25,14 +25,18 @@ try {
   await page.goto(`${base}/docs`, { waitUntil: 'networkidle' });
   await page.waitForSelector('.menu-content', { timeout: 30_000 });
   const text = await page.innerText('body');
-  const missing = allRoutes.filter((r) => !r.root && !text.includes(r.summary)).map((r) => `${r.method} ${r.path} (${r.summary})`);
+  const missing = allRoutes
+    .filter((r) => !r.root && !text.includes(r.summary))
+    .map((r) => `${r.method} ${r.path} (${r.summary})`);
   mkdirSync('docs', { recursive: true });
   await page.screenshot({ path: 'docs/api-reference.png' });
   if (missing.length) {
     console.error(`Missing from the reference page:\n  ${missing.join('\n  ')}`);
     process.exitCode = 1;
   } else {
-    console.log(`All ${allRoutes.filter((r) => !r.root).length} operations are on ${base}/docs; screenshot: docs/api-reference.png`);
+    console.log(
+      `All ${allRoutes.filter((r) => !r.root).length} operations are on ${base}/docs; screenshot: docs/api-reference.png`,
+    );
   }
 } finally {
   await browser.close();

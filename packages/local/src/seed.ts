@@ -1,5 +1,12 @@
-import { addMember, createAccount, createProject, listMembers, loadTenant, reindexProjects } from '@helpdesk/core/auth/accounts';
-import { createApiKey } from '@helpdesk/core/auth/keys';
+import {
+  addMember,
+  createAccount,
+  createProject,
+  listMembers,
+  loadTenant,
+  reindexProjects,
+} from '@helpdesk/core/identity/accounts';
+import { createApiKey } from '@helpdesk/core/identity/keys';
 
 /**
  * The demo tenant: account (plan pro) with projects demo and docs. Keys are hashed at rest and so can

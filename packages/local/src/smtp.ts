@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { MAX_INBOUND_BYTES } from '@helpdesk/core/areas/conversations/inbound';
+import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
+import { INBOUND_PREFIX } from '@helpdesk/core/areas/conversations/values';
+import { env } from '@helpdesk/core/kernel/config';
+import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
+import { enqueue } from '@helpdesk/core/kernel/ports/queue';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
-import { env } from '@helpdesk/core/config';
-import { MAX_INBOUND_BYTES } from '@helpdesk/core/conversations/inbound';
-import { INBOUND_PREFIX } from '@helpdesk/core/conversations/values';
-import { putObject } from '@helpdesk/core/ports/blob-store';
-import { enqueue } from '@helpdesk/core/ports/queue';
 
 const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
@@ -25,23 +26,31 @@ export async function startSmtpServer(host = '127.0.0.1') {
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const domain = address.address.slice(address.address.lastIndexOf('@') + 1).toLowerCase();
       if (domain !== env.inboundDomain)
-        return callback(smtpError(550, `No mailbox here for ${address.address}: this server takes mail for ${env.inboundDomain}`));
+        return callback(
+          smtpError(550, `No mailbox here for ${address.address}: this server takes mail for ${env.inboundDomain}`),
+        );
       callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (stream.sizeExceeded) return callback(smtpError(552, `Message exceeds the ${MAX_INBOUND_BYTES} bytes inbound mail may have`));
+        if (stream.sizeExceeded)
+          return callback(smtpError(552, `Message exceeds the ${MAX_INBOUND_BYTES} bytes inbound mail may have`));
         const id = randomUUID();
         const recipients = session.envelope.rcptTo.map((r) => r.address);
         const now = new Date().toISOString();
         const objectKey = `${INBOUND_PREFIX}${id}`;
         putObject(objectKey, Buffer.concat(chunks), 'message/rfc822')
           .then(() =>
-            enqueue('inbound', {
+            enqueue(inboundQueue, {
               notificationType: 'Received',
-              mail: { timestamp: now, source: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', messageId: id, destination: recipients },
+              mail: {
+                timestamp: now,
+                source: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                messageId: id,
+                destination: recipients,
+              },
               receipt: {
                 timestamp: now,
                 recipients,

@@ -1,0 +1,141 @@
+import { tenantOfProject } from '../../identity/tenant.js';
+import { env } from '../../kernel/config.js';
+import { Problem } from '../../kernel/errors/problem.js';
+import { logger } from '../../kernel/logger.js';
+import { bareAddress } from '../../kernel/mail/mailbox.js';
+import { parseRecipient, type Recipient } from '../../kernel/mail/reply-address.js';
+import { normalizeMessageId, receivedMailItem, threadOfMessages } from '../../kernel/mail/threads.js';
+import { must } from '../../kernel/must.js';
+import { getObjectBytes } from '../../kernel/ports/blob-store.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { createTicket, DuplicateTicket } from '../tickets/create.js';
+import { Ticket, TicketNumber } from '../tickets/entities.js';
+import { DuplicateMessage, postMessage } from '../tickets/messages.js';
+import type { TicketItem } from '../tickets/present.js';
+import { automaticReason } from './automatic.js';
+import type { ReceivedMail } from './queue.js';
+import { type ReadMail, readMail } from './read-mail.js';
+
+/**
+ * The inbound consumer (docs/decisions.md, Conversations): one received mail, stored raw in the
+ * bucket by SES (or the local SMTP stand-in), becomes a customer message on its ticket or a new
+ * ticket. Mail that must not become a message (automatic mail, a spam or virus verdict, our own
+ * mail coming back, an address that is not ours) is dropped with a log line: it is never retried
+ * and never answered.
+ */
+export async function receiveMail(notification: ReceivedMail): Promise<void> {
+  const { receipt, mail: sesMail } = notification;
+  const drop = (reason: string, extra: Record<string, unknown> = {}) =>
+    logger.info('Inbound mail dropped', { reason, sesMessageId: sesMail.messageId, ...extra });
+
+  if (receipt.spamVerdict?.status === 'FAIL' || receipt.virusVerdict?.status === 'FAIL')
+    return drop('spam or virus verdict');
+  const domain = env.inboundDomain;
+  if (!domain) return drop('this stage receives no mail (no INBOUND_DOMAIN)');
+  const targets = receipt.recipients
+    .map((address) => parseRecipient(address, domain))
+    .filter((r): r is Recipient => r !== undefined);
+  // A reply address names its ticket; it wins over a project address on the same mail.
+  const target = targets.find((t) => t.kind === 'ticket') ?? targets[0];
+  if (!target) return drop('no recipient of ours (unknown address or a token that does not verify)');
+
+  const raw = await getObjectBytes(receipt.action.objectKey);
+  if (!raw) return drop('the stored mail is gone', { objectKey: receipt.action.objectKey });
+  if (raw.length > MAX_INBOUND_BYTES) return drop('larger than the inbound limit', { bytes: raw.length });
+  const mail = await readMail(raw);
+  const automatic = automaticReason(mail);
+  if (automatic) return drop(automatic);
+  if (!mail.from) return drop('no sender');
+  const ctx = await tenantOfProject(target.projectId, target.env);
+  if (!ctx) return drop('unknown project', { projectId: target.projectId });
+  if (isOurs(ctx, domain, mail.from.address)) return drop('our own mail came back (a loop)');
+  const messageId = normalizeMessageId(mail.messageId) ?? `<${sesMail.messageId}@${domain}>`;
+
+  const ticket =
+    target.kind === 'ticket' ? await ticketByNumber(ctx, target.ticketNumber) : await ticketByThread(ctx, mail);
+  if (ticket && ticket.status !== 'closed' && ticket.customerEmail === mail.from.address) {
+    return answer(ctx, ticket, mail, messageId);
+  }
+  // A closed ticket's answer continues in a new ticket; a stranger holding a reply address (a
+  // forwarded mail) starts their own conversation rather than joining the customer's.
+  const followUpOf =
+    ticket?.status === 'closed' && ticket.customerEmail === mail.from.address ? ticket.ticketId : undefined;
+  return open(ctx, mail, messageId, followUpOf);
+}
+
+/** Refused before parsing; the local SMTP stand-in refuses larger mail with 552 (README, Inbound mail). */
+export const MAX_INBOUND_BYTES = 10 * 1024 * 1024;
+
+/** Mail from the inbound domain or from a sender this project's mail goes out from. */
+function isOurs(ctx: TenantContext, domain: string, address: string) {
+  const senders = [env.defaultSender, ctx.project.senderEmail]
+    .filter((s): s is string => s !== undefined)
+    .map(bareAddress);
+  return address.endsWith(`@${domain}`) || senders.includes(address);
+}
+
+async function ticketByNumber(ctx: TenantContext, number: number): Promise<TicketItem | undefined> {
+  const { data } = await TicketNumber.get({ projectId: ctx.projectId, env: ctx.env, number }).go();
+  return data ? ticketById(ctx, data.ticketId) : undefined;
+}
+
+const ticketById = async (ctx: TenantContext, ticketId: string) =>
+  (await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go()).data ?? undefined;
+
+/** A mail to the project's address that answers one of a ticket's mails (In-Reply-To, References). */
+async function ticketByThread(ctx: TenantContext, mail: ReadMail): Promise<TicketItem | undefined> {
+  const threadId = mail.references.length ? await threadOfMessages(ctx, mail.references) : undefined;
+  return threadId ? ticketById(ctx, threadId) : undefined;
+}
+
+async function answer(ctx: TenantContext, ticket: TicketItem, mail: ReadMail, messageId: string) {
+  try {
+    await withinStorage(mail, (attachments, body) =>
+      postMessage(ctx, ticket.ticketId, {
+        body,
+        senderType: 'customer',
+        attachments,
+        once: receivedMailItem(ctx, ticket.ticketId, messageId),
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof DuplicateMessage)) throw err;
+  }
+}
+
+async function open(ctx: TenantContext, mail: ReadMail, messageId: string, followUpOf: string | undefined) {
+  const from = must(mail.from, 'the sender of a mail that opens a ticket');
+  try {
+    await withinStorage(mail, (attachments, body) =>
+      createTicket(ctx, {
+        subject: mail.subject,
+        body,
+        customer: { email: from.address, ...(from.name ? { name: from.name } : {}) },
+        attachments,
+        ...(followUpOf ? { followUpOf } : {}),
+        once: (ticketId) => receivedMailItem(ctx, ticketId, messageId),
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof DuplicateTicket)) throw err;
+  }
+}
+
+/**
+ * Runs the write with the mail's attachments; when the account's storage allowance is spent, the
+ * message is kept without them (its text says so) rather than lost.
+ */
+async function withinStorage<T>(
+  mail: ReadMail,
+  write: (attachments: ReadMail['attachments'], body: string) => Promise<T>,
+): Promise<T> {
+  try {
+    return await write(mail.attachments, mail.body);
+  } catch (err) {
+    if (!(err instanceof Problem) || err.code !== 'plan.storage_limit' || mail.attachments.length === 0) throw err;
+    const names = mail.attachments.map((a) => a.fileName).join(', ');
+    return write([], `${mail.body}\n\n[Not kept, the account's storage is full: ${names}]`.slice(0, MAX_BODY));
+  }
+}
+
+const MAX_BODY = 10_000;

@@ -1,0 +1,90 @@
+import EmailReplyParser from 'email-reply-parser';
+import { normalizeMessageId } from '../../kernel/mail/threads.js';
+import type { GivenFile } from '../tickets/files.js';
+import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
+
+/** What the service takes from a received mail. */
+export interface ReadMail {
+  from?: { address: string; name?: string };
+  subject: string;
+  messageId?: string;
+  /** In-Reply-To, then References: the Message-IDs this mail answers, oldest first. */
+  references: string[];
+  /** Header values by lower-cased name (the first of each), for the automatic-mail rules. */
+  headers: Map<string, string>;
+  /** The customer's new text only: quoted history and signature removed; HTML-only mail reduced to text. */
+  body: string;
+  /** Files kept as attachments, within the API's limits. */
+  attachments: (GivenFile & { fileName: string })[];
+}
+
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+/** Parses raw RFC 5322 mail with postal-mime (loaded on the first mail). */
+export async function readMail(raw: Buffer): Promise<ReadMail> {
+  const { default: PostalMime } = await import('postal-mime');
+  const mail = await PostalMime.parse(raw, { attachmentEncoding: 'base64' });
+  const headers = new Map<string, string>();
+  for (const h of mail.headers) if (!headers.has(h.key)) headers.set(h.key, h.value);
+  const from =
+    mail.from && 'address' in mail.from && mail.from.address
+      ? { address: mail.from.address.toLowerCase(), ...(mail.from.name ? { name: mail.from.name.slice(0, 200) } : {}) }
+      : undefined;
+  const ids = (value: string | undefined) =>
+    (value?.match(/<[^<>\s]+>/g) ?? [])
+      .map((id) => normalizeMessageId(id))
+      .filter((id): id is string => id !== undefined);
+  const { kept, notes } = keptAttachments(mail.attachments);
+  // Mail with only an HTML part is the rare case: its converter (htmlparser2) loads on the first one.
+  const text = mail.text?.trim()
+    ? mail.text
+    : mail.html
+      ? (await import('../templates/text.js')).htmlToText(mail.html)
+      : '';
+  const visible = new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
+  const body = [visible || (kept.length ? '(attachments only)' : '(no text)'), ...notes].join('\n\n');
+  return {
+    from,
+    subject: (mail.subject ?? '').replace(CONTROL, ' ').trim().slice(0, SUBJECT_MAX) || '(no subject)',
+    messageId: mail.messageId,
+    references: [...new Set([...ids(mail.references), ...ids(mail.inReplyTo)])],
+    headers,
+    body: body.slice(0, BODY_MAX),
+    attachments: kept,
+  };
+}
+
+type Part = Awaited<ReturnType<typeof import('postal-mime').default.parse>>['attachments'][number];
+
+/**
+ * Attachments as the API stores them: at most ATTACHMENTS_PER_MESSAGE files and MAX_ATTACHMENT_BYTES
+ * per message. Inline images of an HTML body (a logo in a signature) are not files the customer sent.
+ * What does not fit is named in the message instead.
+ */
+function keptAttachments(parts: Part[]) {
+  const kept: ReadMail['attachments'] = [];
+  const notes: string[] = [];
+  let bytes = 0;
+  for (const part of parts) {
+    if (part.disposition === 'inline' && part.contentId && !part.filename) continue;
+    const fileName =
+      (part.filename ?? 'attachment').replace(/[\\/]/g, '_').replace(CONTROL, '').slice(0, 200) || 'attachment';
+    const content =
+      typeof part.content === 'string' ? part.content : Buffer.from(part.content as ArrayBuffer).toString('base64');
+    const size = Buffer.byteLength(content, 'base64');
+    if (kept.length >= ATTACHMENTS_PER_MESSAGE || bytes + size > MAX_ATTACHMENT_BYTES) {
+      notes.push(
+        `[Attachment not kept, over the limit of ${ATTACHMENTS_PER_MESSAGE} files and ${MAX_ATTACHMENT_BYTES} bytes per message: ${fileName}]`,
+      );
+      continue;
+    }
+    bytes += size;
+    kept.push({
+      fileName,
+      mimeType: MIME_TYPE.test(part.mimeType) ? part.mimeType : 'application/octet-stream',
+      content,
+    });
+  }
+  return { kept, notes };
+}

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { countRequest } from '../../identity/rate-limit.js';
+import { tenantOfProject } from '../../identity/tenant.js';
+import { errors } from '../../kernel/errors/common.js';
+import { problem } from '../../kernel/errors/problem.js';
+import { verifyTicketToken } from '../../kernel/links/ticket-page.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { createTicket } from '../tickets/create.js';
+import type { GivenFile } from '../tickets/files.js';
+import { postMessage } from '../tickets/messages.js';
+import { toMessage } from '../tickets/present.js';
+import { loadThread } from '../tickets/thread.js';
+import { PAGE_POSTS_PER_MINUTE } from './values.js';
+
+async function open(token: string) {
+  const claims = verifyTicketToken(token);
+  const ctx = claims && (await tenantOfProject(claims.projectId, claims.env));
+  if (!claims || !ctx) throw errors.notFound('Ticket');
+  return { ctx, ticketId: claims.ticketId };
+}
+
+/** The ticket as its customer sees it: subject, number, status and the public messages (never an internal note). */
+export async function customerTicket(token: string) {
+  const { ctx, ticketId } = await open(token);
+  return viewOf(ctx, ticketId);
+}
+
+async function viewOf(ctx: TenantContext, ticketId: string) {
+  const thread = await loadThread(ctx, ticketId);
+  const visible = thread.messages.filter((m) => m.visibility === 'public');
+  return {
+    id: thread.ticket.ticketId,
+    number: thread.ticket.number,
+    subject: thread.ticket.subject,
+    status: thread.ticket.status,
+    messages: await Promise.all(
+      visible.map(async (m) => {
+        const {
+          visibility: _v,
+          ticketId: _t,
+          ...message
+        } = await toMessage(
+          m,
+          thread.attachments.filter((a) => a.messageId === m.messageId).sort((a, b) => a.position - b.position),
+        );
+        return message;
+      }),
+    ),
+  };
+}
+
+/**
+ * The customer's answer on the page: a customer message, as an answer by mail would be (a closed
+ * ticket continues in a new one that names it). Answers the ticket the customer continues on.
+ */
+export async function answerOnPage(token: string, input: { body: string; attachments?: GivenFile[] }) {
+  const { ctx, ticketId } = await open(token);
+  const rate = await countRequest(
+    `ticket-page:${createHash('sha256').update(token).digest('base64url')}`,
+    PAGE_POSTS_PER_MINUTE,
+  );
+  if (rate.exceeded)
+    throw problem('rate_limit.exceeded', {
+      limit: PAGE_POSTS_PER_MINUTE,
+      retryAfter: Math.max(1, rate.reset - Math.floor(Date.now() / 1000)),
+    });
+  const { ticket } = await loadThread(ctx, ticketId);
+  if (ticket.status !== 'closed') {
+    await postMessage(ctx, ticketId, { body: input.body, senderType: 'customer', attachments: input.attachments });
+    return viewOf(ctx, ticketId);
+  }
+  const created = await createTicket(ctx, {
+    subject: ticket.subject,
+    body: input.body,
+    customer: { email: ticket.customerEmail, name: ticket.customerName },
+    attachments: input.attachments,
+    followUpOf: ticketId,
+  });
+  return viewOf(ctx, created.id);
+}

@@ -1,0 +1,38 @@
+import * as v from 'valibot';
+import { integer, isoDateTime, stringMap, uuid } from '../../kernel/api/schemas.js';
+
+export const MAX_METADATA_KEYS = 50;
+
+export const customerEmail = v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254));
+export const customerName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
+const externalId = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
+const phone = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50));
+const metadata = stringMap({ maxKeys: MAX_METADATA_KEYS, key: /^[\s\S]{1,100}$/ });
+
+/** Profile fields; null clears one on update. */
+const profile = {
+  name: v.optional(v.nullable(customerName)),
+  externalId: v.optional(v.nullable(externalId)),
+  phone: v.optional(v.nullable(phone)),
+  metadata: v.optional(v.nullable(metadata)),
+};
+
+export const createCustomerBody = v.strictObject({ email: customerEmail, ...profile });
+/** email is accepted only to be refused when it differs: it is immutable. */
+export const updateCustomerBody = v.pipe(
+  v.strictObject({ email: v.optional(v.string()), ...profile }),
+  v.check((b) => Object.keys(b).length > 0, 'Give at least one of name, externalId, phone, metadata'),
+);
+export type UpdateCustomerInput = v.InferOutput<typeof updateCustomerBody>;
+
+export const customerSchema = v.object({
+  id: uuid,
+  email: v.string(),
+  name: v.nullable(v.string()),
+  externalId: v.nullable(v.string()),
+  phone: v.nullable(v.string()),
+  metadata: v.record(v.string(), v.string()),
+  ticketCount: integer,
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});

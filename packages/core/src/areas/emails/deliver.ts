@@ -1,0 +1,180 @@
+import { releaseQuota } from '../../identity/quota.js';
+import { env } from '../../kernel/config.js';
+import { isConditionFailure } from '../../kernel/db/errors.js';
+import { Problem } from '../../kernel/errors/problem.js';
+import { bareAddress } from '../../kernel/mail/mailbox.js';
+import { recordSentMail, threadHeaders } from '../../kernel/mail/threads.js';
+import { must } from '../../kernel/must.js';
+import { isPermanentSesError, sendViaSes, sesMessageIdHeader } from '../../kernel/ports/email-sender.js';
+import { enqueue } from '../../kernel/ports/queue.js';
+import type { RenderedEmail } from '../templates/render.js';
+import { EmailLog } from './entities.js';
+import type { EmailRow } from './present.js';
+import type { DeliveryMessage, SesEvent } from './queue.js';
+import { sesEventsQueue } from './queue.js';
+import type { EmailStatus } from './schemas.js';
+import { keepSentCopy } from './sent-copy.js';
+import { sesTags } from './ses-events.js';
+import { suppressedAmong } from './suppression.js';
+import { DELIVERY_SECONDS } from './values.js';
+
+/** A claim older than the queue's visibility timeout belongs to a consumer that died: SQS has redelivered. */
+const STALE_CLAIM_MS = DELIVERY_SECONDS * 1000;
+
+type Key = { projectId: string; env: 'live' | 'sandbox'; emailId: string };
+type Finish = Partial<
+  Pick<
+    EmailRow,
+    | 'subject'
+    | 'templateVersion'
+    | 'sentAt'
+    | 'captured'
+    | 'error'
+    | 'sesMessageId'
+    | 'blocked'
+    | 'blockReason'
+    | 'threadHeaders'
+  >
+>;
+
+/** Moves a queued (or scheduled, or abandoned) row to `sending`; undefined when it is not ours to send. */
+async function claim(key: Key): Promise<EmailRow | undefined> {
+  const now = Date.now();
+  try {
+    const { data } = await EmailLog.patch(key)
+      .set({ status: 'sending', claimedAt: now })
+      .where(
+        (a, op) =>
+          `${op.eq(a.status, 'queued')} OR ${op.eq(a.status, 'scheduled')} OR (${op.eq(a.status, 'sending')} AND ${op.lt(a.claimedAt, now - STALE_CLAIM_MS)})`,
+      )
+      .go({ response: 'all_new' });
+    return data as EmailRow;
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
+const finish = (key: Key, status: EmailStatus, fields: Finish) =>
+  EmailLog.patch(key)
+    .set({ status, ...fields })
+    .where((a, op) => op.eq(a.status, 'sending'))
+    .go();
+
+/** Local stack only: SES's mailbox simulator addresses produce the events real SES would publish. */
+const SIMULATOR: Record<string, 'Bounce' | 'Complaint'> = {
+  'bounce@simulator.amazonses.com': 'Bounce',
+  'complaint@simulator.amazonses.com': 'Complaint',
+};
+
+async function simulateSesEvents(recipients: string[], tags: Record<string, string>, messageId: string) {
+  const mail = { messageId, tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])) };
+  for (const type of ['Bounce', 'Complaint'] as const) {
+    const hit = recipients
+      .filter((r) => SIMULATOR[bareAddress(r)] === type)
+      .map((r) => ({ emailAddress: bareAddress(r) }));
+    if (hit.length === 0) continue;
+    const event: SesEvent =
+      type === 'Bounce'
+        ? { eventType: type, mail, bounce: { bounceType: 'Permanent', bouncedRecipients: hit } }
+        : { eventType: type, mail, complaint: { complainedRecipients: hit } };
+    await enqueue(sesEventsQueue, event);
+  }
+}
+
+/**
+ * The email consumer: claims the row, renders it, re-checks suppression, then sends through SES
+ * (live) or stores the rendered message as `captured` (sandbox). Redelivery of a message whose row
+ * has moved on does nothing. A send that cannot succeed (template gone, SES refusal) ends `failed`
+ * and gives its quota unit back; anything else is thrown for SQS to retry.
+ */
+export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
+  const key: Key = { projectId: ctx.projectId, env: ctx.env, emailId };
+  const row = await claim(key);
+  if (!row) return;
+  const giveBack = () => (row.quotaCounted ? releaseQuota(ctx, 'emails', 1) : Promise.resolve());
+
+  try {
+    let rendered: RenderedEmail;
+    try {
+      rendered = await (await import('../templates/render.js')).renderEmail(
+        ctx,
+        row.kind === 'template'
+          ? {
+              templateKey: must(row.templateKey, 'the template of a template send'),
+              variables: JSON.parse(row.variables ?? '{}') as Record<string, unknown>,
+              // Render the version recorded when the send was accepted, not one imported since.
+              ...(row.templateVersion !== undefined && row.templateVersion !== null
+                ? { version: row.templateVersion }
+                : {}),
+            }
+          : { subject: row.subject ?? '', body: row.body ?? '', ...(row.layout ? { layout: row.layout } : {}) },
+      );
+    } catch (err) {
+      if (!(err instanceof Problem) || err.status >= 500) throw err;
+      await finish(key, 'failed', { error: err.message });
+      return giveBack();
+    }
+    const content = { subject: rendered.subject, templateVersion: rendered.templateVersion ?? row.templateVersion };
+
+    const suppressed = await suppressedAmong(key, [row.to, ...row.cc, ...row.bcc]);
+    const toReason = suppressed.get(bareAddress(row.to));
+    if (toReason) {
+      await finish(key, 'blocked', { ...content, blocked: true, blockReason: toReason });
+      return giveBack();
+    }
+    const keep = (list: string[]) => list.filter((a) => !suppressed.has(bareAddress(a)));
+
+    // A ticket's mails answer each other (In-Reply-To, References): see mail/threads.ts.
+    const threading = row.threadId ? await threadHeaders(key, row.threadId, env.mailDomain) : undefined;
+    if (ctx.env === 'sandbox') {
+      await finish(key, 'captured', {
+        ...content,
+        ...(threading ? { threadHeaders: threading } : {}),
+        captured: { subject: rendered.subject, html: rendered.html, text: rendered.text },
+      });
+      return;
+    }
+
+    const tags = sesTags({ accountId: ctx.accountId, ...key });
+    const cc = keep(row.cc);
+    const bcc = keep(row.bcc);
+    let messageId: string;
+    try {
+      messageId = await sendViaSes({
+        from: row.from,
+        to: row.to,
+        cc,
+        bcc,
+        replyTo: row.replyTo,
+        subject: rendered.subject,
+        html: rendered.html,
+        text: rendered.text,
+        headers: { ...((row.headers as Record<string, string> | undefined) ?? {}), ...threading },
+        tags,
+      });
+    } catch (err) {
+      if (!isPermanentSesError(err)) throw err;
+      await finish(key, 'failed', { ...content, error: `SES refused the message: ${(err as Error).message}` });
+      return giveBack();
+    }
+    await finish(key, 'sent', {
+      ...content,
+      sentAt: new Date().toISOString(),
+      sesMessageId: messageId,
+      ...(threading ? { threadHeaders: threading } : {}),
+    });
+    if (row.threadId) await recordSentMail(key, row.threadId, await sesMessageIdHeader(messageId));
+    await keepSentCopy(key, rendered);
+    if (env.stage === 'local') await simulateSesEvents([row.to, ...cc, ...bcc], tags, messageId);
+  } catch (err) {
+    // Hand the row back so the redelivered message can claim it at once.
+    await EmailLog.patch(key)
+      .set({ status: row.scheduledAt ? 'scheduled' : 'queued' })
+      .remove(['claimedAt'])
+      .where((a, op) => op.eq(a.status, 'sending'))
+      .go()
+      .catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,148 @@
+import { Entity } from 'electrodb';
+import { timestamps } from '../../kernel/db/attributes.js';
+import { entityConfig, SERVICE } from '../../kernel/db/client.js';
+import { lazy } from '../../kernel/db/lazy.js';
+import { tenantAttributes } from '../../kernel/db/tenant-attributes.js';
+import { BLOCK_REASONS, EMAIL_STATUSES } from './schemas.js';
+
+/** Custom sends share one partition of the template index (`@` cannot start a project key's segment here). */
+export const CUSTOM_REF = '#custom';
+
+const stringList = { type: 'list', items: { type: 'string' } } as const;
+
+/**
+ * The Email Logs row: one per send, written by the API before the send is queued and moved along its
+ * statuses by the email and SES-event consumers. Every list filter has its own index inside the
+ * project+environment partition, so a filtered list reads only matching rows.
+ */
+export const EmailLog = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'emailLog', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          emailId: { type: 'string', required: true, readOnly: true },
+          kind: { type: ['template', 'custom'] as const, required: true, readOnly: true },
+          status: { type: EMAIL_STATUSES, required: true },
+          to: { type: 'string', required: true, readOnly: true },
+          /** `to`'s bare address lower-cased (no display name): the recipient filter is case-insensitive. */
+          recipient: { type: 'string', required: true, readOnly: true },
+          cc: { ...stringList, required: true, default: () => [] },
+          bcc: { ...stringList, required: true, default: () => [] },
+          from: { type: 'string', required: true },
+          replyTo: { type: 'string' },
+          headers: { type: 'any' },
+          metadata: { type: 'any' },
+          subject: { type: 'string' },
+          templateKey: { type: 'string', readOnly: true },
+          /** The template filter's index value: the template key, or CUSTOM_REF for custom sends. */
+          templateRef: { type: 'string', required: true, readOnly: true },
+          templateVersion: { type: 'number' },
+          /** Template variables as JSON: kept until the consumer renders. */
+          variables: { type: 'string' },
+          body: { type: 'string' },
+          layout: { type: 'string' },
+          blocked: { type: 'boolean', required: true, default: false },
+          blockReason: { type: BLOCK_REASONS },
+          scheduledAt: { type: 'string' },
+          sentAt: { type: 'string' },
+          /** Sandbox only: what would have been sent. */
+          captured: {
+            type: 'map',
+            properties: { subject: { type: 'string' }, html: { type: 'string' }, text: { type: 'string' } },
+          },
+          error: { type: 'string' },
+          sesMessageId: { type: 'string' },
+          /** The conversation a system mail belongs to (a ticket id): delivery threads it (In-Reply-To, References). */
+          threadId: { type: 'string', readOnly: true },
+          /** The threading headers delivery added, as sent (or captured). */
+          threadHeaders: { type: 'any' },
+          /** Whether this send took a unit of the monthly email allowance (given back when it never goes out). */
+          quotaCounted: { type: 'boolean', required: true, default: false },
+          /** When the email consumer claimed the row; a claim older than the queue's visibility timeout is stale. */
+          claimedAt: { type: 'number' },
+          ...timestamps,
+        },
+        indexes: {
+          byId: {
+            pk: { field: 'pk', composite: ['projectId', 'env', 'emailId'] },
+            sk: { field: 'sk', composite: [] },
+          },
+          byCreated: {
+            index: 'gsi1',
+            pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
+            sk: { field: 'gsi1sk', composite: ['createdAt', 'emailId'] },
+          },
+          byRecipient: {
+            index: 'gsi2',
+            pk: { field: 'gsi2pk', composite: ['projectId', 'env', 'recipient'] },
+            sk: { field: 'gsi2sk', composite: ['createdAt', 'emailId'] },
+          },
+          byTemplate: {
+            index: 'gsi3',
+            pk: { field: 'gsi3pk', composite: ['projectId', 'env', 'templateRef'] },
+            sk: { field: 'gsi3sk', composite: ['createdAt', 'emailId'] },
+          },
+          byStatus: {
+            index: 'gsi4',
+            pk: { field: 'gsi4pk', composite: ['projectId', 'env', 'status'] },
+            sk: { field: 'gsi4sk', composite: ['createdAt', 'emailId'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/** Suppressed recipients per project and environment (address lower-cased). */
+export const Suppression = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'suppression', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          email: { type: 'string', required: true, readOnly: true },
+          reason: { type: BLOCK_REASONS, required: true },
+          /** The send whose bounce or complaint suppressed the address. */
+          emailId: { type: 'string' },
+          ...timestamps,
+        },
+        indexes: {
+          byEmail: {
+            pk: { field: 'pk', composite: ['projectId', 'env'] },
+            sk: { field: 'sk', composite: ['email'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/** Idempotency-Key records: the first request's body hash and, once done, its answer. Expire after 24 h. */
+export const IdempotencyRecord = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'emailIdempotency', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          key: { type: 'string', required: true, readOnly: true },
+          requestHash: { type: 'string', required: true },
+          /** The JSON send result; absent while the first request is still in flight. */
+          result: { type: 'string' },
+          /** Epoch ms after which an unfinished claim is considered abandoned. */
+          lockedUntil: { type: 'number', required: true },
+          expiresAt: { type: 'number', required: true },
+        },
+        indexes: {
+          byKey: {
+            pk: { field: 'pk', composite: ['projectId', 'env', 'key'] },
+            sk: { field: 'sk', composite: [] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);

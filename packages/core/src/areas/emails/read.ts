@@ -1,0 +1,70 @@
+import { paginate } from '../../kernel/api/list.js';
+import { errors } from '../../kernel/errors/common.js';
+import { bareAddress } from '../../kernel/mail/mailbox.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { EmailLog } from './entities.js';
+import { type EmailRow, toLogRow } from './present.js';
+import type { EmailStatus } from './schemas.js';
+
+export interface EmailFilters {
+  page: number;
+  limit: number;
+  status?: EmailStatus;
+  to?: string;
+  templateKey?: string;
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
+
+/** [from, until) as ISO strings: a date-only `dateTo` includes its whole day. */
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+const createdRange = (f: EmailFilters) => {
+  const from = f.dateFrom ? Date.parse(f.dateFrom) : 0;
+  // Capped: past year 9999 an ISO string gains a sign and would sort before every real date.
+  const until = Math.min(LATEST, f.dateTo ? Date.parse(f.dateTo) + (isDateOnly(f.dateTo) ? DAY_MS : 1) : LATEST);
+  if (from >= until) throw errors.validation([{ field: 'dateFrom', in: 'query', message: 'Must not be after dateTo' }]);
+  return { from: new Date(from).toISOString(), until: new Date(until).toISOString() };
+};
+
+/**
+ * GET /emails: reads the most selective index for the filters given (recipient, template, status,
+ * or all by date), bounded by the date range on its sort key, newest first; other filters apply to
+ * what that one Query returns.
+ */
+export async function listEmails(ctx: TenantContext, f: EmailFilters) {
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  const { from, until } = createdRange(f);
+  // BETWEEN on the createdAt prefix: a full sort key at exactly `until` sorts after it, so the bound is exclusive.
+  const recipient = f.to === undefined ? undefined : bareAddress(f.to);
+  const query = recipient
+    ? EmailLog.query.byRecipient({ ...tenant, recipient })
+    : f.templateKey
+      ? EmailLog.query.byTemplate({ ...tenant, templateRef: f.templateKey })
+      : f.status
+        ? EmailLog.query.byStatus({ ...tenant, status: f.status })
+        : EmailLog.query.byCreated(tenant);
+  const { data } = await query.between({ createdAt: from }, { createdAt: until }).go({ order: 'desc', pages: 'all' });
+  const rows = (data as EmailRow[]).filter(
+    (r) =>
+      (!f.status || r.status === f.status) &&
+      (!f.templateKey || r.templateKey === f.templateKey) &&
+      (!recipient || r.recipient === recipient),
+  );
+  const { rows: page, ...rest } = paginate(rows, f.page, f.limit);
+  return { emails: page.map(toLogRow), ...rest };
+}
+
+/** One GetItem; another project's or environment's id is simply not found. */
+export async function findEmail(ctx: TenantContext, emailId: string) {
+  const { data } = await EmailLog.get({ projectId: ctx.projectId, env: ctx.env, emailId }).go();
+  return data ?? undefined;
+}
+
+export async function getEmail(ctx: TenantContext, emailId: string) {
+  const row = await findEmail(ctx, emailId);
+  if (!row) throw errors.notFound('Email');
+  return toLogRow(row);
+}

@@ -1,0 +1,178 @@
+import type { EntityItem } from 'electrodb';
+import { ttlIn } from '../../kernel/db/client.js';
+import { commit, put, update } from '../../kernel/db/commit.js';
+import { must } from '../../kernel/must.js';
+import { LogIssue, LogMarker } from './entities.js';
+import type { GroupingMessage } from './events.js';
+import { GROUPING_VERSION } from './fingerprint.js';
+import { ensureMerged, liveIssue, type Tenant } from './merge.js';
+import { serially } from './serially.js';
+import { learnTemplate } from './template-store.js';
+import { Templates } from './templates.js';
+import { higherLevel } from './values.js';
+
+/** Markers outlive any redelivery: SQS keeps a message at most 14 days. */
+const MARKER_TTL_SECONDS = 15 * 86_400;
+/** Version-1 issues known to exist or not, per consumer (none is created any more, so both answers last). */
+const previousIssues = new Map<string, boolean>();
+/** `issue>target` pairs this consumer saw merged (merges are final, so they stay true). */
+const knownMerged = new Set<string>();
+/** Entries of either cache before it starts over. */
+const CACHED = 10_000;
+
+type Issue = EntityItem<typeof LogIssue>;
+type NewEvents = GroupingMessage['events'];
+
+/** The issue's fields after `events`: counts, the highest level, first/last seen, and regression. */
+function merged(issue: Issue | null, events: NewEvents) {
+  const sorted = [...events].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  const earliest = must(sorted[0], 'an event');
+  const latest = must(sorted.at(-1), 'an event');
+  const level = events.reduce((max, e) => higherLevel(max, e.level), issue?.level ?? earliest.level);
+  if (!issue) {
+    return {
+      level,
+      firstSeenAt: earliest.timestamp,
+      lastSeenAt: latest.timestamp,
+      lastEventId: latest.id,
+      status: 'open' as const,
+      regressed: false,
+    };
+  }
+  const newer = latest.timestamp >= issue.lastSeenAt;
+  return {
+    level,
+    firstSeenAt: earliest.timestamp < issue.firstSeenAt ? earliest.timestamp : issue.firstSeenAt,
+    lastSeenAt: newer ? latest.timestamp : issue.lastSeenAt,
+    lastEventId: newer ? latest.id : issue.lastEventId,
+    // A resolved issue that happens again is open again; an ignored one keeps counting, silently.
+    status: issue.status === 'resolved' ? ('open' as const) : issue.status,
+    regressed: issue.status === 'resolved' ? true : issue.regressed,
+  };
+}
+
+/**
+ * The issue a message's events belong to: with `learn`, the issue of the template the title falls
+ * into (a new template starts with the version-1 issue of its first event when that exists, so an
+ * upgrade does not split history, else with the event's own issue); otherwise the fingerprint's issue.
+ */
+async function issueFor(
+  tenant: Tenant,
+  message: GroupingMessage,
+): Promise<{ target: string; merged: string[]; title?: string }> {
+  if (!message.learn) return { target: message.issueId, merged: [] };
+  let start = message.issueId;
+  const previous = message.previousIssueId;
+  if (previous && previous !== start) {
+    const key = `${tenant.projectId}\n${tenant.env}\n${previous}`;
+    if (!previousIssues.has(key)) {
+      if (previousIssues.size >= CACHED) previousIssues.clear();
+      previousIssues.set(key, !!(await LogIssue.get({ ...tenant, issueId: previous }).go()).data);
+    }
+    if (previousIssues.get(key)) start = previous;
+  }
+  const words = Templates.wordsOf(message.title);
+  if (!words) return { target: start, merged: [] };
+  const learned = await learnTemplate(tenant, message.scope ?? '', words, start);
+  return { target: learned.issueId, merged: learned.merged, title: learned.template };
+}
+
+/**
+ * Groups a message's events: counts them in their issue (following merges), then makes sure the
+ * fingerprint's own issue and any templates the learning folded in point at that issue. Every step
+ * is idempotent, so a redelivered message completes what an earlier delivery left undone.
+ */
+export async function groupLogEvents(message: GroupingMessage) {
+  const tenant: Tenant = { projectId: message.projectId, env: message.env };
+  const { target, merged: folded, title } = await issueFor(tenant, message);
+  // The target's count and the merges into it write the same item: one at a time in this consumer.
+  await serially(`${tenant.projectId}\n${tenant.env}\n${target}`, async () => {
+    const counted = await countEvents(tenant, message, target, title);
+    const first = must(message.events[0], 'an event of the message');
+    const alias = {
+      fingerprint: message.fingerprint,
+      title: message.title,
+      level: first.level,
+      scope: message.scope,
+      firstSeenAt: first.timestamp,
+      lastSeenAt: first.timestamp,
+      lastEventId: first.id,
+    };
+    for (const id of [message.issueId, ...folded]) {
+      const pair = `${tenant.projectId}\n${tenant.env}\n${id}>${counted}`;
+      if (id === counted || knownMerged.has(pair)) continue;
+      if ((await ensureMerged(tenant, id, counted, alias)) !== counted) continue;
+      if (knownMerged.size >= CACHED) knownMerged.clear();
+      knownMerged.add(pair);
+    }
+  });
+}
+
+/**
+ * Upserts the issue and counts each event exactly once: every event's marker is created in the same
+ * transaction as the issue write, so a redelivered event fails its marker's condition and is dropped.
+ * The issue write is conditional on the version read and on the issue not being merged, so concurrent
+ * consumers (and merges) of one issue retry instead of overwriting each other; a merged issue's
+ * events go on to the issue it went into. Answers the issue counted in.
+ */
+async function countEvents(
+  tenant: Tenant,
+  message: GroupingMessage,
+  issueId: string,
+  generalTitle?: string,
+): Promise<string> {
+  let key = { ...tenant, issueId };
+  const markerExpiresAt = ttlIn(MARKER_TTL_SECONDS);
+  let pending = message.events;
+  const marker = (eventId: string) => `marker ${eventId}`;
+  const committed = await commit({
+    items: async () => {
+      let { data: issue } = await LogIssue.get(key).go({ consistent: true });
+      if (issue?.mergedInto) {
+        issue = (await liveIssue(tenant, issue.mergedInto)) ?? null;
+        if (issue) key = { ...tenant, issueId: issue.issueId };
+      }
+      const current = issue;
+      // A template that just generalized retitles its issue (`Invalid user <*> from <*>`).
+      const next = {
+        ...merged(current, pending),
+        ...(generalTitle && key.issueId === issueId ? { title: generalTitle } : {}),
+      };
+      return {
+        ...Object.fromEntries(
+          pending.map((e) => [
+            marker(e.id),
+            put(LogMarker.create({ ...tenant, eventId: e.id, expiresAt: markerExpiresAt })),
+          ]),
+        ),
+        issue: current
+          ? update(
+              LogIssue.update(key)
+                .set(next)
+                .add({ count: pending.length, version: 1 })
+                .where((a, op) => `${op.eq(a.version, current.version)} AND ${op.notExists(a.mergedInto)}`),
+            )
+          : put(
+              LogIssue.create({
+                ...key,
+                ...next,
+                title: next.title ?? message.title,
+                fingerprint: message.fingerprint,
+                scope: message.scope,
+                count: pending.length,
+                version: 1,
+                grouping: GROUPING_VERSION,
+              }),
+            ),
+      };
+    },
+    // Events whose marker exists were counted by an earlier delivery; the rest are tried again (the
+    // issue is read again in any case: a refused issue write means it changed or was merged).
+    refused: (names) => {
+      pending = pending.filter((e) => !names.has(marker(e.id)));
+      return pending.length ? undefined : 'stop';
+    },
+    exhausted: () => new Error(`Log issue ${issueId}: gave up after conflicting attempts`),
+  });
+  return committed ? key.issueId : ((await liveIssue(tenant, key.issueId))?.issueId ?? key.issueId);
+}

@@ -1,0 +1,28 @@
+import * as v from 'valibot';
+import { defineQueue } from '../../kernel/ports/queue.js';
+import { ENVIRONMENTS } from '../../kernel/tenant.js';
+import { LOG_LEVELS } from './values.js';
+
+const environment = v.picklist(ENVIRONMENTS);
+
+/** logs: one fingerprint's new events of one ingest request (logs/events.ts `GroupingMessage`). */
+const logGrouping = v.object({
+  projectId: v.string(),
+  env: environment,
+  issueId: v.string(),
+  fingerprint: v.string(),
+  title: v.string(),
+  scope: v.optional(v.string()),
+  events: v.array(v.object({ id: v.string(), level: v.picklist(LOG_LEVELS), timestamp: v.string() })),
+  learn: v.optional(v.boolean()),
+  previousIssueId: v.optional(v.string()),
+});
+
+export const logsQueue = defineQueue({
+  name: 'logs',
+  consumer: 'log-grouping',
+  batchSize: 10,
+  visibilityTimeout: 60,
+  maxReceiveCount: 5,
+  message: logGrouping,
+});

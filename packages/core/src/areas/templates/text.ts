@@ -1,0 +1,160 @@
+import type { ChildNode, Element } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+
+/**
+ * Lines of plain text under construction. Every block ends the current line; prefixes stack up for
+ * list items (the marker on an item's first line, spaces after it) and blockquotes (`> `).
+ */
+class Lines {
+  readonly out: string[] = [];
+  private line = '';
+  private space = false;
+  private prefixes: { first: string; rest: string; used: boolean }[] = [];
+
+  /** Text as HTML shows it: runs of whitespace are one space, none at the start of a line. */
+  text(raw: string) {
+    const collapsed = raw.replace(/[ \t\r\n\f\u200b]+/g, ' ');
+    if (collapsed.startsWith(' ')) this.space = true;
+    const words = collapsed.trim();
+    if (words) {
+      if (this.space && this.line) this.line += ' ';
+      this.line += words;
+      this.space = collapsed.endsWith(' ') && words !== '';
+    }
+  }
+
+  /** Text that follows without regard to the spaces around it (a link's address). */
+  raw(text: string) {
+    this.line += text;
+    this.space = false;
+  }
+
+  break() {
+    if (this.line) {
+      // A list item's marker opens its first line only; the lines after it are indented instead.
+      const prefix = this.prefixes
+        .map((p) => {
+          const part = p.used ? p.rest : p.first;
+          p.used = true;
+          return part;
+        })
+        .join('');
+      this.out.push(prefix + this.line);
+    }
+    this.line = '';
+    this.space = false;
+  }
+
+  /** Runs `inside` with every line it produces prefixed: `first` on the first, `rest` on the others. */
+  prefixed(first: string, rest: string, inside: () => void) {
+    this.break();
+    this.prefixes.push({ first, rest, used: false });
+    inside();
+    this.break();
+    this.prefixes.pop();
+  }
+}
+
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'pre',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'article',
+  'aside',
+  'footer',
+  'form',
+  'header',
+  'main',
+  'nav',
+  'section',
+]);
+const SKIPPED = new Set(['img', 'head']);
+const HR = '-'.repeat(20);
+
+const isBlankText = (node: ChildNode) => node.type === 'text' && /^\s*$/.test(node.data);
+
+/** Words of the link text, joined as the previous implementation compared them (without spaces). */
+const wordsOf = (nodes: ChildNode[]): string =>
+  nodes
+    .map((n) =>
+      n.type === 'text'
+        ? n.data.replace(/[ \t\r\n\f\u200b]+/g, '')
+        : n.type === 'tag' && !SKIPPED.has(n.name)
+          ? wordsOf(n.children)
+          : '',
+    )
+    .join('');
+
+function list(el: Element, lines: Lines, walk: (nodes: ChildNode[]) => void) {
+  let n = Number(el.attribs.start ?? '1');
+  const items = el.children
+    .filter((child) => !isBlankText(child))
+    .map((node) => ({
+      node,
+      prefix: node.type === 'tag' && node.name === 'li' ? (el.name === 'ol' ? `${n++}. ` : '- ') : '',
+    }));
+  const width = Math.max(0, ...items.map((i) => i.prefix.length));
+  for (const { node, prefix } of items) lines.prefixed(prefix.padEnd(width), ' '.repeat(width), () => walk([node]));
+}
+
+function anchor(el: Element, lines: Lines, walk: (nodes: ChildNode[]) => void) {
+  const raw = el.attribs.href ?? '';
+  const href = raw.startsWith('#') ? '' : raw.replace(/^mailto:/, '');
+  walk(el.children);
+  if (!href) return;
+  const text = wordsOf(el.children);
+  if (href === text) return;
+  if (text) lines.raw(` (${href})`);
+  else lines.text(href);
+}
+
+/** The plain-text part of an email: tags stripped, links as `text (url)`, one line per block. */
+export function htmlToText(html: string): string {
+  const lines = new Lines();
+  const walk = (nodes: ChildNode[]) => {
+    for (const node of nodes) {
+      if (node.type === 'text') lines.text(node.data);
+      if (node.type !== 'tag' || SKIPPED.has(node.name)) continue;
+      const name = node.name;
+      if (name === 'br') lines.break();
+      else if (name === 'hr') lines.prefixed('', '', () => lines.text(HR));
+      else if (name === 'a') anchor(node, lines, walk);
+      else if (name === 'ul' || name === 'ol') list(node, lines, walk);
+      else if (name === 'blockquote') lines.prefixed('> ', '> ', () => walk(node.children));
+      else if (BLOCKS.has(name)) lines.prefixed('', '', () => walk(node.children));
+      else walk(node.children);
+    }
+  };
+  const document = parseDocument(html);
+  const body = findBody(document.children);
+  walk(body ? body.children : document.children);
+  lines.break();
+  return lines.out
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .join('\n');
+}
+
+/** Only the body is text when there is one (what comes before it, comments included, is not). */
+function findBody(nodes: ChildNode[]): Element | undefined {
+  for (const node of nodes) {
+    if (node.type !== 'tag') continue;
+    if (node.name === 'body') return node;
+    const found = findBody(node.children);
+    if (found) return found;
+  }
+  return undefined;
+}

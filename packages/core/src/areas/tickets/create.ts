@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { ticketQuotaWrite } from '../../identity/quota.js';
+import { commit, put, update, type WriteItem } from '../../kernel/db/commit.js';
+import { errors } from '../../kernel/errors/common.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { matchCustomerForTicket } from '../customers/match.js';
+import { emitEvent } from '../webhooks/emit.js';
+import { memberCheck, unknownMember } from './assignee.js';
+import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED } from './entities.js';
+import { type GivenFile, prepareFiles } from './files.js';
+import { eventCustomer, eventTicket, type TicketItem } from './present.js';
+import type { CreateTicketBody } from './schemas.js';
+import { searchItemPut } from './search.js';
+import { applyCountDeltas, countDeltas, type Facets, nextTicketNumber } from './stats.js';
+import { uniqueTags } from './tags.js';
+
+/** POST /tickets's body, and what a mail that opens a ticket adds to it. */
+export type CreateTicketInput = CreateTicketBody & {
+  /** Files of the first message (inbound mail). */
+  attachments?: GivenFile[];
+  /** The closed ticket a mail answered: the new ticket continues it. */
+  followUpOf?: string;
+  /** An item committed with the ticket whose refusal means it was created before (an inbound mail's record). */
+  once?: (ticketId: string) => WriteItem;
+};
+
+/**
+ * Creates a ticket with the customer's first message. Requests: the number counter (which also counts
+ * the ticket in the list counts) and the customer's GetItem, in parallel; then ONE TransactWriteItems
+ * holding the ticket quota, the ticket and its search item, message, tags and number item, the
+ * customer's copy and ticket count (or the new customer) and the assignee's existence. A refused
+ * transaction gives the counts back; its number stays used.
+ */
+export async function createTicket(ctx: TenantContext, input: CreateTicketInput) {
+  const facets: Facets = {
+    status: 'new',
+    lastSenderType: 'customer',
+    assignee: input.assignedTo ?? UNASSIGNED,
+    priority: input.priority ?? 'medium',
+    category: input.category ?? 'other',
+  };
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  const ticketId = randomUUID();
+  const messageId = randomUUID();
+  const now = new Date().toISOString();
+  const files = await prepareFiles(ctx, ticketId, messageId, input.attachments ?? [], now);
+  const quota = ticketQuotaWrite(ctx);
+  const quotaItem = quota.update && update(quota.update);
+  const memberItem = input.assignedTo ? memberCheck(ctx, input.assignedTo) : undefined;
+  const [numbered, matched] = await Promise.allSettled([
+    nextTicketNumber(ctx, facets),
+    matchCustomerForTicket(ctx, input.customer),
+  ]);
+  let ticket: TicketItem;
+  try {
+    if (numbered.status === 'rejected') throw numbered.reason;
+    if (matched.status === 'rejected') throw matched.reason;
+    const number = numbered.value;
+    let match = matched.value;
+    const ticketOf = (customer: typeof match.customer): TicketItem => ({
+      ...tenant,
+      ...facets,
+      ticketId,
+      number,
+      subject: input.subject,
+      customerId: customer.id,
+      customerEmail: customer.email,
+      customerName: input.customer.name ?? customer.name ?? customer.email,
+      lastMessageAt: now,
+      attachmentBytes: files.totalBytes,
+      ...(input.followUpOf ? { followUpOf: input.followUpOf } : {}),
+      createdAt: now,
+      updatedAt: now,
+    });
+    const message = {
+      ...tenant,
+      ticketId,
+      messageId,
+      senderType: 'customer' as const,
+      visibility: 'public' as const,
+      body: input.body,
+      createdAt: now,
+    };
+    await files.store();
+    await commit({
+      items: () => {
+        const next = ticketOf(match.customer);
+        return {
+          quota: quotaItem,
+          member: memberItem,
+          ticket: [put(Ticket.create(next)), searchItemPut(next)],
+          message: put(Message.create(message)),
+          attachments: files.attachments.map((a) => put(Attachment.create(a))),
+          number: put(TicketNumber.create({ ...tenant, number, ticketId })),
+          customerCopy: put(
+            CustomerTicket.create({
+              ...tenant,
+              customerId: match.customer.id,
+              ticketId,
+              number,
+              subject: input.subject,
+              status: 'new',
+              createdAt: now,
+            }),
+          ),
+          tags: uniqueTags(input.tags ?? []).map((t, position) =>
+            put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now, position })),
+          ),
+          customer: match.writes,
+          once: input.once?.(ticketId),
+        };
+      },
+      refused: async (names) => {
+        if (names.has('quota')) throw await quota.refusal();
+        if (names.has('member')) throw unknownMember(input.assignedTo ?? '');
+        // The same inbound mail, delivered again: its ticket was created then.
+        if (names.has('once')) throw new DuplicateTicket(ticketId);
+        // The customer was deleted, or created by a concurrent call: the next read sees which.
+        if (names.has('customer')) match = await matchCustomerForTicket(ctx, input.customer);
+      },
+      exhausted: () => errors.conflict('The ticket'),
+    });
+    ticket = ticketOf(match.customer);
+    await match.committed();
+  } catch (err) {
+    if (numbered.status === 'fulfilled') await applyCountDeltas(ctx, countDeltas(facets, undefined));
+    await files.discard();
+    throw err;
+  }
+  await files.committed();
+  await emitEvent(ctx, 'ticket.created', { ticket: eventTicket(ticket), customer: eventCustomer(ticket) });
+  return {
+    id: ticketId,
+    number: ticket.number,
+    subject: ticket.subject,
+    status: ticket.status,
+    priority: ticket.priority,
+    customer: { email: ticket.customerEmail, name: ticket.customerName },
+    createdAt: now,
+  };
+}
+
+/** A ticket id that was committed before: the same inbound mail, delivered again. */
+export class DuplicateTicket extends Error {
+  constructor(readonly ticketId: string) {
+    super(`Ticket ${ticketId} exists`);
+  }
+}

@@ -1,0 +1,49 @@
+import { releaseStorage } from '../../identity/quota.js';
+import { isConditionFailure } from '../../kernel/db/errors.js';
+import { errors } from '../../kernel/errors/common.js';
+import { deleteObjects } from '../../kernel/ports/blob-store.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { recordCustomerTicket } from '../customers/match.js';
+import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber } from './entities.js';
+import { deleteSearchItem } from './search.js';
+import { applyCountDeltas, countDeltas } from './stats.js';
+import { loadThread } from './thread.js';
+
+/**
+ * Deletes the ticket for good. The conditional delete of the ticket item is the claim: of two
+ * concurrent deletes one answers 404 and only one releases storage and counts.
+ */
+export async function deleteTicket(ctx: TenantContext, ticketId: string) {
+  const thread = await loadThread(ctx, ticketId);
+  const { ticket } = thread;
+  const key = { projectId: ctx.projectId, env: ctx.env, ticketId };
+  try {
+    await Ticket.delete(key)
+      .where((a, op) => op.exists(a.ticketId))
+      .go();
+  } catch (err) {
+    if (isConditionFailure(err)) throw errors.notFound('Ticket');
+    throw err;
+  }
+  await Promise.all([
+    thread.messages.length ? Message.delete(thread.messages).go() : undefined,
+    thread.attachments.length ? Attachment.delete(thread.attachments).go() : undefined,
+    thread.tagItems.length ? Tag.delete(thread.tagItems).go() : undefined,
+    TicketNumber.delete({ ...key, number: ticket.number }).go(),
+    CustomerTicket.delete({ ...key, customerId: ticket.customerId, createdAt: ticket.createdAt }).go(),
+    deleteSearchItem(ticket),
+    deleteObjects(thread.attachments.map((a) => a.objectKey)),
+  ]);
+  await Promise.all([
+    releaseStorage(ctx, ticket.attachmentBytes),
+    applyCountDeltas(ctx, countDeltas(ticket, undefined)),
+    recordCustomerTicket(ctx, ticket.customerId, -1),
+  ]);
+  return {
+    deleted: true,
+    id: ticketId,
+    attachmentsRemoved: thread.attachments.length,
+    projectId: ctx.projectId,
+    projectSlug: ctx.projectSlug ?? null,
+  };
+}

@@ -1,0 +1,256 @@
+import { Entity, Service } from 'electrodb';
+import { entityConfig, SERVICE } from '../../kernel/db/client.js';
+import { lazy } from '../../kernel/db/lazy.js';
+import { tenantAttributes } from '../../kernel/db/tenant-attributes.js';
+import { customerCopy } from '../customers/copies.js';
+import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './values.js';
+
+export * from './values.js';
+
+/** Every list index sorts by the last activity, newest first when read descending. */
+const byActivity = ['updatedAt', 'ticketId'];
+
+/**
+ * The ticket. Its thread (messages, attachments, tags) shares its partition, so the detail is one
+ * Query on the `thread` collection. The four GSIs are the list's filters; each filter reads only its
+ * own partitions (see list.ts); `search` reads compact search items instead (see search.ts).
+ */
+export const Ticket = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticket', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          ticketId: { type: 'string', required: true, readOnly: true },
+          number: { type: 'number', required: true, readOnly: true },
+          subject: { type: 'string', required: true },
+          status: { type: STATUSES, required: true },
+          priority: { type: PRIORITIES, required: true },
+          category: { type: CATEGORIES, required: true },
+          /** Member id or UNASSIGNED (an index key cannot be null). */
+          assignee: { type: 'string', required: true },
+          customerId: { type: 'string', required: true, readOnly: true },
+          customerEmail: { type: 'string', required: true, readOnly: true },
+          customerName: { type: 'string', required: true },
+          lastSenderType: { type: SENDER_TYPES, required: true },
+          lastMessageAt: { type: 'string', required: true },
+          /** Bytes of stored attachments, released when the ticket is deleted. */
+          attachmentBytes: { type: 'number', required: true, default: 0 },
+          closedAt: { type: 'string' },
+          /** The closed ticket this one continues (a customer's mail answered it). */
+          followUpOf: { type: 'string', readOnly: true },
+          createdAt: { type: 'string', required: true, readOnly: true },
+          updatedAt: { type: 'string', required: true },
+        },
+        indexes: {
+          byId: {
+            collection: 'thread',
+            pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+            sk: { field: 'sk', composite: [] },
+          },
+          recent: {
+            index: 'gsi1',
+            pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
+            sk: { field: 'gsi1sk', composite: byActivity },
+          },
+          byStatus: {
+            index: 'gsi2',
+            pk: { field: 'gsi2pk', composite: ['projectId', 'env', 'status', 'lastSenderType'] },
+            sk: { field: 'gsi2sk', composite: byActivity },
+          },
+          byAssignee: {
+            index: 'gsi3',
+            pk: { field: 'gsi3pk', composite: ['projectId', 'env', 'assignee'] },
+            sk: { field: 'gsi3sk', composite: byActivity },
+          },
+          byPriority: {
+            index: 'gsi4',
+            pk: { field: 'gsi4pk', composite: ['projectId', 'env', 'priority', 'category'] },
+            sk: { field: 'gsi4sk', composite: byActivity },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+export const Message = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticketMessage', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          ticketId: { type: 'string', required: true, readOnly: true },
+          messageId: { type: 'string', required: true, readOnly: true },
+          senderType: { type: SENDER_TYPES, required: true, readOnly: true },
+          visibility: { type: VISIBILITIES, required: true, readOnly: true },
+          body: { type: 'string', required: true, readOnly: true },
+          createdAt: { type: 'string', required: true, readOnly: true },
+        },
+        indexes: {
+          byTicket: {
+            collection: 'thread',
+            pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+            sk: { field: 'sk', composite: ['createdAt', 'messageId'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+export const Attachment = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticketAttachment', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          ticketId: { type: 'string', required: true, readOnly: true },
+          messageId: { type: 'string', required: true, readOnly: true },
+          attachmentId: { type: 'string', required: true, readOnly: true },
+          /** Order within the message, as posted. */
+          position: { type: 'number', required: true, readOnly: true },
+          fileName: { type: 'string', required: true, readOnly: true },
+          fileSize: { type: 'number', required: true, readOnly: true },
+          mimeType: { type: 'string', required: true, readOnly: true },
+          objectKey: { type: 'string', required: true, readOnly: true },
+          createdAt: { type: 'string', required: true, readOnly: true },
+        },
+        indexes: {
+          byTicket: {
+            collection: 'thread',
+            pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+            sk: { field: 'sk', composite: ['messageId', 'attachmentId'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/**
+ * A file the client PUTs straight to S3 (POST /attachments), attachable to one message of its project and
+ * environment until `expiresAt` (TTL). `attachedTo` is the message that took it: an upload is used once.
+ */
+export const Upload = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticketUpload', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          uploadId: { type: 'string', required: true, readOnly: true },
+          objectKey: { type: 'string', required: true, readOnly: true },
+          fileName: { type: 'string', required: true, readOnly: true },
+          mimeType: { type: 'string', required: true, readOnly: true },
+          size: { type: 'number', required: true, readOnly: true },
+          createdAt: { type: 'string', required: true, readOnly: true },
+          /** Epoch seconds (the table's TTL attribute). */
+          expiresAt: { type: 'number', required: true, readOnly: true },
+          /** `<ticketId>/<messageId>` once attached. */
+          attachedTo: { type: 'string' },
+        },
+        indexes: {
+          byId: {
+            pk: { field: 'pk', composite: ['projectId', 'env', 'uploadId'] },
+            sk: { field: 'sk', composite: [] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+export const Tag = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticketTag', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          ticketId: { type: 'string', required: true, readOnly: true },
+          /** Lower-cased: tags compare case-insensitively. */
+          tagKey: { type: 'string', required: true, readOnly: true },
+          /** As first given. */
+          tag: { type: 'string', required: true, readOnly: true },
+          createdAt: { type: 'string', required: true, readOnly: true },
+          /** Place among the tags given on create, which share one createdAt (absent: added later). */
+          position: { type: 'number', readOnly: true },
+        },
+        indexes: {
+          byTicket: {
+            collection: 'thread',
+            pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+            sk: { field: 'sk', composite: ['tagKey'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/**
+ * A customer's tickets, newest first: a small copy of the row (status kept in step) under the
+ * customer's partition, in the customer's history collection: the detail reads them with the record.
+ */
+export const CustomerTicket = lazy(() =>
+  customerCopy('customerTicket', 'ticketId', {
+    ticketId: { type: 'string', required: true, readOnly: true },
+    number: { type: 'number', required: true, readOnly: true },
+    subject: { type: 'string', required: true, readOnly: true },
+    status: { type: STATUSES, required: true },
+  }),
+);
+
+/** Ticket number -> ticket id; its conditional put also guarantees the number is used once. */
+export const TicketNumber = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticketNumber', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          number: { type: 'number', required: true, readOnly: true },
+          ticketId: { type: 'string', required: true, readOnly: true },
+        },
+        indexes: {
+          byNumber: {
+            pk: { field: 'pk', composite: ['projectId', 'env', 'number'] },
+            sk: { field: 'sk', composite: [] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/**
+ * Per project and environment: the ticket number counter and the list's counts (see stats.ts), which
+ * are dynamic attribute names written with raw expressions on this item's key.
+ */
+export const TicketStats = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticketStats', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          lastNumber: { type: 'number' },
+        },
+        indexes: {
+          byProject: {
+            pk: { field: 'pk', composite: ['projectId', 'env'] },
+            sk: { field: 'sk', composite: [] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+export const threadService = lazy(
+  () => new Service({ ticket: Ticket, message: Message, attachment: Attachment, tag: Tag }, entityConfig()),
+);

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { env } from '../../kernel/config.js';
+import { commit, put, type WriteItem } from '../../kernel/db/commit.js';
+import { errors } from '../../kernel/errors/common.js';
+import { ticketPageLink } from '../../kernel/links/ticket-page.js';
+import { logger } from '../../kernel/logger.js';
+import { replyAddress } from '../../kernel/mail/reply-address.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { prepareSystemEmail } from '../emails/system-send.js';
+import { escapeHtml } from '../templates/escape.js';
+import { emitEvent } from '../webhooks/emit.js';
+import { Attachment, Message, Ticket } from './entities.js';
+import { prepareFiles } from './files.js';
+import { eventCustomer, eventTicket, type MessageItem, type TicketItem, toMessage } from './present.js';
+import type { PostMessageBody } from './schemas.js';
+import { applyChanges, customerCopyUpdate } from './update.js';
+import type { SenderType, Status } from './values.js';
+
+/** POST /tickets/{ticketId}/messages's body, and what an inbound mail adds to it. */
+export type PostMessageInput = PostMessageBody & {
+  /** An item committed with the message whose refusal means it was added before (an inbound mail's record). */
+  once?: WriteItem;
+};
+
+async function getTicket(ctx: TenantContext, ticketId: string) {
+  const { data } = await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go();
+  if (!data) throw errors.notFound('Ticket');
+  return data;
+}
+
+/**
+ * A staff reply (public), an internal note, or the customer's own message. Attachments go to S3 first, under reserved storage (inline
+ * files are written, uploads copied to the ticket's key); the message, its attachments, the uploads'
+ * claims, the ticket's new last-message fields, its search item and the list counts are one transaction.
+ */
+export async function postMessage(ctx: TenantContext, ticketId: string, input: PostMessageInput) {
+  const visibility = input.visibility ?? 'public';
+  let before = await getTicket(ctx, ticketId);
+  const messageId = randomUUID();
+  const createdAt = new Date().toISOString();
+  const files = await prepareFiles(ctx, ticketId, messageId, input.attachments ?? [], createdAt);
+  const senderType = input.senderType ?? 'staff';
+  const message: MessageItem = {
+    projectId: ctx.projectId,
+    env: ctx.env,
+    ticketId,
+    messageId,
+    senderType,
+    visibility,
+    body: input.body,
+    createdAt,
+  };
+  const view = await toMessage(message, files.attachments);
+  // The customer's copy of a public reply: its Email Logs row is written in the message's transaction.
+  const reply =
+    senderType === 'staff' && visibility === 'public' && ctx.env === 'live' ? replyEmail(ctx, before, view) : undefined;
+
+  const nextTicket = (current: TicketItem) =>
+    applyChanges(
+      ctx,
+      current,
+      {
+        lastSenderType: senderType,
+        lastMessageAt: createdAt,
+        attachmentBytes: current.attachmentBytes + files.totalBytes,
+        ...statusAfter(current.status, senderType, visibility),
+      },
+      createdAt,
+    );
+
+  await files.store();
+  let next = nextTicket(before);
+  try {
+    await commit({
+      items: () => ({
+        uploads: files.claims,
+        ticket: next.writes,
+        message: put(Message.create(message)),
+        attachments: files.attachments.map((a) => put(Attachment.create(a))),
+        email: reply && put(reply.params),
+        once: input.once,
+        customerCopy: next.after.status !== before.status && customerCopyUpdate(ctx, next.after),
+      }),
+      optional: ['customerCopy'],
+      refused: async (names) => {
+        if (names.has('uploads')) throw await files.uploadTaken();
+        // The same inbound mail, delivered again: its message was added then.
+        if (names.has('once')) throw new DuplicateMessage(messageId);
+        // The ticket changed (or went) since it was read: read it again.
+        if (names.has('ticket')) before = await getTicket(ctx, ticketId);
+        next = nextTicket(before);
+      },
+      exhausted: () => errors.conflict('The ticket'),
+    });
+  } catch (err) {
+    await files.discard();
+    throw err;
+  }
+  const after = next.after;
+  await files.committed();
+
+  await emitEvent(ctx, 'message.received', {
+    ticket: eventTicket(after),
+    message: { id: messageId, senderType: message.senderType, visibility, body: message.body, createdAt },
+    customer: eventCustomer(after),
+  });
+  if (reply) {
+    // A failed enqueue is logged; the reply stands and its Email Logs row says queued.
+    await reply
+      .dispatch()
+      .catch((error: unknown) =>
+        logger.error('Could not queue the ticket reply email', { ticketId, error: error as Error }),
+      );
+  }
+  return view;
+}
+
+/** A message id that was committed before: the same inbound mail delivered again. */
+export class DuplicateMessage extends Error {
+  constructor(readonly messageId: string) {
+    super(`Message ${messageId} exists`);
+  }
+}
+
+/**
+ * Where a message moves the ticket: a staff reply opens a new ticket; the customer answering reopens
+ * one that waited on them or was resolved. Every other status stays (a closed ticket is reopened by a
+ * PATCH, not by a message).
+ */
+function statusAfter(status: Status, senderType: SenderType, visibility: 'public' | 'internal'): { status?: 'open' } {
+  if (visibility !== 'public') return {};
+  const opens = senderType === 'staff' ? status === 'new' : status === 'pending' || status === 'resolved';
+  return opens ? { status: 'open' } : {};
+}
+
+/** The customer's copy of a public reply (never in sandbox), with links to its attachments. */
+function replyEmail(ctx: TenantContext, ticket: TicketItem, message: Awaited<ReturnType<typeof toMessage>>) {
+  const links = message.attachments.map((a) => `- [${escapeHtml(a.fileName)}](${a.url})`).join('\n');
+  return prepareSystemEmail(ctx, {
+    to: ticket.customerEmail,
+    subject: `Re: ${ticket.subject} [#${ticket.number}]`,
+    markdown: `${escapeHtml(message.body)}${links ? `\n\nAttachments:\n\n${links}` : ''}\n\n---\n\nAnswer this mail, or [view the ticket and answer online](${ticketPageLink(ctx, ticket.ticketId)}).`,
+    kind: 'ticket_reply',
+    metadata: { ticketId: ticket.ticketId, messageId: message.id },
+    // The customer's answer comes back to this ticket (conversations/address.ts), in one mail thread.
+    ...(env.inboundDomain ? { replyTo: replyAddress(ctx.project, ctx.env, ticket.number, env.inboundDomain) } : {}),
+    threadId: ticket.ticketId,
+  });
+}

@@ -1,0 +1,76 @@
+import type { EntityItem } from 'electrodb';
+import { presignGet } from '../../kernel/ports/blob-store.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { type Attachment, type Message, type Ticket, UNASSIGNED } from './entities.js';
+
+export type TicketItem = EntityItem<typeof Ticket>;
+export type MessageItem = EntityItem<typeof Message>;
+export type AttachmentItem = EntityItem<typeof Attachment>;
+
+/** The list row; also the base of the detail. */
+export const toRow = (ctx: TenantContext, t: TicketItem) => ({
+  id: t.ticketId,
+  projectId: t.projectId,
+  projectSlug: ctx.projectSlug ?? null,
+  number: t.number,
+  subject: t.subject,
+  status: t.status,
+  priority: t.priority,
+  category: t.category,
+  assignedTo: t.assignee === UNASSIGNED ? null : t.assignee,
+  customerEmail: t.customerEmail,
+  customerName: t.customerName,
+  lastSenderType: t.lastSenderType,
+  lastMessageAt: t.lastMessageAt,
+  createdAt: t.createdAt,
+  updatedAt: t.updatedAt,
+});
+
+export const toAttachment = async (a: AttachmentItem) => ({
+  id: a.attachmentId,
+  fileName: a.fileName,
+  fileSize: a.fileSize,
+  mimeType: a.mimeType,
+  url: await presignGet(a.objectKey),
+  createdAt: a.createdAt,
+});
+
+export const toMessage = async (m: MessageItem, attachments: AttachmentItem[]) => ({
+  id: m.messageId,
+  ticketId: m.ticketId,
+  senderType: m.senderType,
+  visibility: m.visibility,
+  body: m.body,
+  createdAt: m.createdAt,
+  attachments: await Promise.all(attachments.map(toAttachment)),
+});
+
+export const toDetail = async (
+  ctx: TenantContext,
+  t: TicketItem,
+  thread: { messages: MessageItem[]; attachments: AttachmentItem[]; tags: string[] },
+) => ({
+  ...toRow(ctx, t),
+  closedAt: t.closedAt ?? null,
+  followUpOf: t.followUpOf ?? null,
+  customer: { email: t.customerEmail, name: t.customerName },
+  messages: await Promise.all(
+    thread.messages.map((m) =>
+      toMessage(
+        m,
+        thread.attachments.filter((a) => a.messageId === m.messageId).sort((a, b) => a.position - b.position),
+      ),
+    ),
+  ),
+  tags: thread.tags,
+});
+
+/** The ticket as webhook payloads show it. */
+export const eventTicket = (t: TicketItem) => ({
+  id: t.ticketId,
+  number: t.number,
+  subject: t.subject,
+  status: t.status,
+  priority: t.priority,
+});
+export const eventCustomer = (t: TicketItem) => ({ email: t.customerEmail, name: t.customerName });

@@ -1,0 +1,171 @@
+import * as v from 'valibot';
+import { integer, isoDateTime, uuid } from '../../kernel/api/schemas.js';
+import {
+  ATTACHMENTS_PER_MESSAGE,
+  BODY_MAX,
+  CATEGORIES,
+  MAX_UPLOAD_BYTES,
+  PRIORITIES,
+  SENDER_TYPES,
+  STATUSES,
+  SUBJECT_MAX,
+  TAG_MAX,
+  TAGS_PER_CREATE,
+  VISIBILITIES,
+} from './values.js';
+
+export const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
+export const tag = text(TAG_MAX);
+export const status = v.picklist(STATUSES);
+export const priority = v.picklist(PRIORITIES);
+export const category = v.picklist(CATEGORIES);
+
+export const ticketRow = v.object({
+  id: uuid,
+  projectId: uuid,
+  projectSlug: v.nullable(v.string()),
+  number: integer,
+  subject: v.string(),
+  status,
+  priority,
+  category,
+  assignedTo: v.nullable(v.string()),
+  customerEmail: v.string(),
+  customerName: v.string(),
+  lastSenderType: v.picklist(SENDER_TYPES),
+  lastMessageAt: isoDateTime,
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+
+const attachment = v.object({
+  id: uuid,
+  fileName: v.string(),
+  fileSize: integer,
+  mimeType: v.string(),
+  url: v.string(),
+  createdAt: isoDateTime,
+});
+
+export const message = v.object({
+  id: uuid,
+  ticketId: uuid,
+  senderType: v.picklist(SENDER_TYPES),
+  visibility: v.picklist(VISIBILITIES),
+  body: v.string(),
+  createdAt: isoDateTime,
+  attachments: v.array(attachment),
+});
+
+export const customerRef = v.object({ email: v.string(), name: v.string() });
+
+export const ticketDetail = v.object({
+  ...ticketRow.entries,
+  closedAt: v.nullable(isoDateTime),
+  /** The closed ticket this one continues: a customer answered it by mail. */
+  followUpOf: v.nullable(uuid),
+  customer: customerRef,
+  messages: v.array(message),
+  tags: v.array(v.string()),
+});
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The attachment rules, shared by inline attachments and uploads. */
+export const fileName = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1),
+  v.maxLength(255),
+  v.regex(/^[^/\\\u0000-\u001f\u007f]+$/, 'A file name, without slashes or control characters'),
+  // A lone surrogate cannot be written as UTF-8 (object keys, headers).
+  v.check((s) => !LONE_SURROGATE.test(s), 'A file name of valid Unicode characters'),
+);
+// Bounded like a name (RFC 6838 allows 127 characters each side) so that an inline request's size is bounded.
+export const mimeType = v.pipe(
+  v.string(),
+  v.maxLength(255),
+  v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type such as image/png'),
+);
+
+export const tagsResponse = v.object({ id: uuid, tags: v.array(v.string()) });
+
+/** A file sent inline with a message, its bytes in base64. */
+export const inlineFile = v.strictObject({
+  fileName,
+  mimeType,
+  // A plain character-class test: valibot's base64 regex overflows the stack on megabytes.
+  content: v.pipe(
+    v.string(),
+    v.check((s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s), 'Base64-encoded content'),
+  ),
+});
+
+/** POST /tickets. */
+export const createTicketBody = v.strictObject({
+  subject: text(SUBJECT_MAX),
+  body: text(BODY_MAX),
+  customer: v.strictObject({
+    email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
+    name: v.optional(text(200)),
+  }),
+  priority: v.optional(priority),
+  category: v.optional(category),
+  tags: v.optional(v.pipe(v.array(tag), v.maxLength(TAGS_PER_CREATE))),
+  assignedTo: v.optional(uuid),
+});
+
+/** PATCH /tickets/{ticketId}: at least one field. */
+export const updateTicketBody = v.pipe(
+  v.strictObject({
+    status: v.optional(status),
+    priority: v.optional(priority),
+    category: v.optional(category),
+    assignedTo: v.optional(v.nullable(uuid)),
+  }),
+  v.check((b) => Object.keys(b).length > 0, 'Give at least one of status, priority, category, assignedTo'),
+);
+
+/** POST /tickets/{ticketId}/messages. */
+export const postMessageBody = v.pipe(
+  v.strictObject({
+    body: v.pipe(v.string(), v.minLength(1), v.maxLength(BODY_MAX)),
+    visibility: v.optional(v.picklist(VISIBILITIES)),
+    senderType: v.optional(v.picklist(SENDER_TYPES)),
+    attachments: v.optional(
+      v.pipe(
+        v.array(
+          v.union(
+            [inlineFile, v.strictObject({ uploadId: uuid })],
+            'An inline file { fileName, mimeType, content } or an upload { uploadId }',
+          ),
+        ),
+        v.maxLength(ATTACHMENTS_PER_MESSAGE),
+      ),
+    ),
+  }),
+  // The customer's own words are never an internal note.
+  v.forward(
+    v.check(
+      (m) => !(m.senderType === 'customer' && m.visibility === 'internal'),
+      'A customer message is public: internal is for staff notes',
+    ),
+    ['visibility'],
+  ),
+);
+
+/** POST /attachments. */
+export const uploadBody = v.strictObject({
+  fileName,
+  mimeType,
+  size: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(1),
+    v.maxValue(MAX_UPLOAD_BYTES, `At most ${MAX_UPLOAD_BYTES} bytes`),
+  ),
+});
+
+export type CreateTicketBody = v.InferOutput<typeof createTicketBody>;
+export type UpdateTicketBody = v.InferOutput<typeof updateTicketBody>;
+export type PostMessageBody = v.InferOutput<typeof postMessageBody>;

@@ -1,0 +1,113 @@
+import { commit, update } from '../../kernel/db/commit.js';
+import { errors } from '../../kernel/errors/common.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { emitEvent } from '../webhooks/emit.js';
+import { assigneeFor } from './assignee.js';
+import { CustomerTicket, Ticket } from './entities.js';
+import { eventCustomer, eventTicket, type TicketItem, toDetail } from './present.js';
+import type { UpdateTicketBody } from './schemas.js';
+import { searchItemPut } from './search.js';
+import { countDeltas, countsUpdate } from './stats.js';
+import { loadThread } from './thread.js';
+
+export type UpdateTicketInput = UpdateTicketBody;
+
+type Changes = Partial<
+  Pick<
+    TicketItem,
+    | 'status'
+    | 'priority'
+    | 'category'
+    | 'assignee'
+    | 'lastSenderType'
+    | 'lastMessageAt'
+    | 'closedAt'
+    | 'attachmentBytes'
+  >
+>;
+
+/**
+ * The ticket after `changes`, and the transaction items that write it only if nobody changed it since
+ * `before` was read (its `updatedAt` is the version): the ticket, with every list index key rebuilt
+ * from the full set of fields, its search item and the list counts that move.
+ */
+export function applyChanges(ctx: TenantContext, before: TicketItem, changes: Changes, time: string) {
+  // updatedAt is the version: it must move even when two writes fall in one millisecond.
+  const now = time > before.updatedAt ? time : new Date(Date.parse(before.updatedAt) + 1).toISOString();
+  const after = changedTicket(before, changes, now);
+  return {
+    after,
+    writes: [ticketWrite(before, after, now), searchItemPut(after), ...countsUpdate(ctx, countDeltas(before, after))],
+  };
+}
+
+function changedTicket(before: TicketItem, changes: Changes, now: string) {
+  const after: TicketItem = { ...before, ...changes, updatedAt: now };
+  if (changes.status === 'closed' && before.status !== 'closed') after.closedAt = now;
+  if (changes.status && changes.status !== 'closed') delete after.closedAt;
+  return after;
+}
+
+function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
+  const { projectId, env, ticketId } = before;
+  const set = Ticket.patch({ projectId, env, ticketId }).set({
+    status: after.status,
+    lastSenderType: after.lastSenderType,
+    lastMessageAt: after.lastMessageAt,
+    assignee: after.assignee,
+    priority: after.priority,
+    category: after.category,
+    attachmentBytes: after.attachmentBytes,
+    updatedAt: now,
+    ...(after.closedAt ? { closedAt: after.closedAt } : {}),
+  });
+  return update(
+    (before.closedAt && !after.closedAt ? set.remove(['closedAt']) : set).where((a, op) =>
+      op.eq(a.updatedAt, before.updatedAt),
+    ),
+  );
+}
+
+/** The status of the ticket's copy under its customer (gone once the customer is deleted). */
+export const customerCopyUpdate = (ctx: TenantContext, after: TicketItem) =>
+  update(
+    CustomerTicket.patch({
+      projectId: ctx.projectId,
+      env: ctx.env,
+      customerId: after.customerId,
+      createdAt: after.createdAt,
+      ticketId: after.ticketId,
+    }).set({
+      status: after.status,
+    }),
+  );
+
+export async function updateTicket(ctx: TenantContext, ticketId: string, input: UpdateTicketInput) {
+  const assignee = input.assignedTo === undefined ? undefined : await assigneeFor(ctx, input.assignedTo);
+  const changes: Changes = {
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.priority ? { priority: input.priority } : {}),
+    ...(input.category ? { category: input.category } : {}),
+    ...(assignee ? { assignee } : {}),
+  };
+  let thread = await loadThread(ctx, ticketId);
+  let next = applyChanges(ctx, thread.ticket, changes, new Date().toISOString());
+  await commit({
+    items: () => ({
+      ticket: next.writes,
+      customerCopy: next.after.status !== thread.ticket.status && customerCopyUpdate(ctx, next.after),
+    }),
+    optional: ['customerCopy'],
+    refused: async () => {
+      thread = await loadThread(ctx, ticketId);
+      next = applyChanges(ctx, thread.ticket, changes, new Date().toISOString());
+    },
+    exhausted: () => errors.conflict('The ticket'),
+  });
+  const before = thread.ticket;
+  const { after } = next;
+  if (after.status === 'resolved' && before.status !== 'resolved') {
+    await emitEvent(ctx, 'ticket.resolved', { ticket: eventTicket(after), customer: eventCustomer(after) });
+  }
+  return toDetail(ctx, after, thread);
+}

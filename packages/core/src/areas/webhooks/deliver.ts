@@ -1,0 +1,258 @@
+import { createHash } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { env } from '../../kernel/config.js';
+import { ttlIn } from '../../kernel/db/client.js';
+import { isConditionFailure } from '../../kernel/db/errors.js';
+import { logger } from '../../kernel/logger.js';
+import { enqueue, enqueueMany } from '../../kernel/ports/queue.js';
+import { scheduleOnce } from '../../kernel/ports/scheduler.js';
+import { WebhookDeadLetter, WebhookDelivery, WebhookEndpoint } from './entities.js';
+import { deliveryBody } from './payload.js';
+import type { EventEnvelope, WebhookMessage } from './queue.js';
+import { webhooksQueue } from './queue.js';
+import { openSecret } from './secret.js';
+import { type HostResolver, type PinnedTarget, pinWebhookTarget } from './target.js';
+import { signPayload } from './verify.js';
+
+/** What the webhooks queue carries: a domain event to fan out, or one attempt at one endpoint. */
+/**
+ * One event for one endpoint, one attempt: what fan-out and retries put on the webhooks queue.
+ * `deliveryId` (X-Service-Delivery) is the same on every attempt, so receivers can deduplicate; a
+ * `test` job is the test action's sample: sent regardless of filters, never retried, no effect on health.
+ */
+export type DeliveryJob = Extract<WebhookMessage, { kind: 'delivery' }>;
+
+export const DELIVERY_TIMEOUT_MS = 5000;
+/** Retry delays in units of the base (60 s): about 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
+export const RETRY_STEPS = [1, 5, 30, 120, 360, 720, 1440] as const;
+export const MAX_ATTEMPTS = RETRY_STEPS.length + 1;
+const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000;
+const LOG_TTL_SECONDS = 30 * 24 * 3600;
+/** SQS's longest DelaySeconds; longer waits go through the scheduler. */
+const MAX_QUEUE_DELAY_SECONDS = 900;
+
+/** Deterministic per (event, endpoint): a fan-out SQS delivers twice yields the same delivery id. */
+const deliveryIdFor = (eventId: string, webhookId: string) => {
+  const h = createHash('sha256').update(`${eventId}:${webhookId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.charAt(16), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+const jitteredDelaySeconds = (attempt: number) =>
+  env.webhookRetryBaseSeconds * (RETRY_STEPS[attempt - 1] ?? RETRY_STEPS.at(-1) ?? 0) * (0.9 + Math.random() * 0.2);
+
+/**
+ * An event becomes one job per subscribed, enabled endpoint of its project and environment. Each
+ * job is delivered and retried on its own, so a slow endpoint delays no other and a retry re-sends
+ * to nobody else.
+ */
+export async function fanOut(envelope: EventEnvelope) {
+  const { data: endpoints } = await WebhookEndpoint.query
+    .byProject({ projectId: envelope.projectId, env: envelope.env })
+    .go({ pages: 'all' });
+  const jobs: DeliveryJob[] = endpoints
+    // An endpoint registered after the event happened does not receive it, however late the queue runs.
+    .filter((e) => e.enabled && e.createdAt <= envelope.timestamp && (!e.events || e.events.includes(envelope.event)))
+    .map((e) => ({
+      kind: 'delivery',
+      deliveryId: deliveryIdFor(envelope.id, e.webhookId),
+      webhookId: e.webhookId,
+      accountId: envelope.accountId,
+      projectId: envelope.projectId,
+      env: envelope.env,
+      event: envelope.event,
+      timestamp: envelope.timestamp,
+      data: envelope.data,
+      attempt: 1,
+    }));
+  await enqueueMany(webhooksQueue, jobs);
+}
+
+interface Outcome {
+  ok: boolean;
+  statusCode?: number;
+  error?: string;
+}
+
+/** A receiver's reply is drained up to this much and then cut off: only its status matters. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+class DeliveryTimeout extends Error {}
+
+/**
+ * POSTs to the checked addresses only: the connection's lookup answers with them instead of asking
+ * DNS again (which could answer differently by now). The Host header and TLS server name stay the
+ * URL's host, so certificates are still verified against the name. Resolves with the status.
+ */
+function send(target: PinnedTarget, headers: Record<string, string>, body: string): Promise<number> {
+  const families = target.addresses.map((address) => ({ address, family: isIP(address) }));
+  const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
+    const candidates = options.family ? families.filter((a) => a.family === options.family) : families;
+    if (candidates.length === 0) {
+      callback(Object.assign(new Error(`No checked IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 0);
+    } else if (options.all) {
+      (callback as unknown as (err: null, addresses: LookupAddress[]) => void)(null, candidates);
+    } else {
+      const [first] = candidates as [LookupAddress, ...LookupAddress[]];
+      callback(null, first.address, first.family);
+    }
+  };
+  return new Promise((resolve, reject) => {
+    let status: number | undefined;
+    const req = (target.url.protocol === 'https:' ? https : http).request(
+      {
+        method: 'POST',
+        hostname: target.host,
+        port: target.url.port || undefined,
+        path: target.url.pathname + target.url.search,
+        headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+        lookup: pinnedLookup,
+        // A fresh connection per attempt: a pooled socket would skip the pinned lookup.
+        agent: false,
+      },
+      (res) => {
+        status = res.statusCode;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_RESPONSE_BYTES) finish();
+        });
+        res.on('end', finish);
+        res.on('error', finish);
+      },
+    );
+    // One deadline for connecting, sending and reading the reply; a status already received stands.
+    const timer = setTimeout(() => finish(new DeliveryTimeout()), DELIVERY_TIMEOUT_MS);
+    function finish(err?: Error) {
+      clearTimeout(timer);
+      req.destroy();
+      if (status !== undefined) resolve(status);
+      else reject(err ?? new Error('The connection closed without a response'));
+    }
+    req.on('error', finish);
+    req.end(body);
+  });
+}
+
+async function post(
+  endpoint: { webhookId: string; url: string; format: 'json' | 'chat'; sealedSecret: string },
+  job: DeliveryJob,
+  resolve?: HostResolver,
+): Promise<Outcome> {
+  // Again at delivery: the name may have been re-pointed at an internal address since registration.
+  const target = await pinWebhookTarget(endpoint.url, resolve);
+  if ('refused' in target) return { ok: false, error: `Target refused: ${target.refused}` };
+  const body = deliveryBody(endpoint.format, job.event, job.timestamp, job.data);
+  try {
+    const status = await send(
+      target,
+      {
+        'Content-Type': 'application/json',
+        'X-Service-Event': job.event,
+        'X-Service-Signature': signPayload(body, openSecret(endpoint.sealedSecret, endpoint.webhookId)),
+        'X-Service-Delivery': job.deliveryId,
+        'X-Service-Timestamp': job.timestamp,
+      },
+      body,
+    );
+    if (status >= 200 && status < 300) return { ok: true, statusCode: status };
+    const error = status >= 300 && status < 400 ? `Redirect (HTTP ${status}) not followed` : `HTTP ${status}`;
+    return { ok: false, statusCode: status, error };
+  } catch (err) {
+    if (err instanceof DeliveryTimeout) return { ok: false, error: `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s` };
+    const e = err as NodeJS.ErrnoException;
+    return { ok: false, error: `Connection failed: ${e.code ?? e.message}` };
+  }
+}
+
+async function scheduleRetry(job: DeliveryJob, delaySeconds: number, at: Date) {
+  const next: DeliveryJob = { ...job, attempt: job.attempt + 1 };
+  if (delaySeconds <= MAX_QUEUE_DELAY_SECONDS) {
+    await enqueue(webhooksQueue, next, { delaySeconds });
+  } else {
+    await scheduleOnce({ jobId: `${job.deliveryId}-${next.attempt}`, at, queue: webhooksQueue, message: next });
+  }
+}
+
+/** One attempt of one job: POST, log the attempt, then retry, dead-letter or disable as the outcome says. */
+export async function attemptDelivery(job: DeliveryJob, options: { resolve?: HostResolver } = {}) {
+  const key = { projectId: job.projectId, env: job.env, webhookId: job.webhookId };
+  const { data: endpoint } = await WebhookEndpoint.get(key).go();
+  // A deleted endpoint's pending retries end here; a disabled or unsubscribed one gets nothing more.
+  if (!endpoint) return;
+  if (!job.test && (!endpoint.enabled || (endpoint.events && !endpoint.events.includes(job.event)))) return;
+
+  const started = Date.now();
+  const outcome = await post(endpoint, job, options.resolve);
+  const now = Date.now();
+
+  let disable: string | undefined;
+  let retry: { delaySeconds: number; at: Date } | undefined;
+  if (!outcome.ok && !job.test) {
+    if (outcome.statusCode === 410) disable = 'The endpoint answered 410 Gone.';
+    else if (endpoint.failingSince && now - Date.parse(endpoint.failingSince) >= DISABLE_AFTER_MS) {
+      disable = 'Every delivery attempt failed for 3 days.';
+    } else if (job.attempt < MAX_ATTEMPTS) {
+      const delaySeconds = jitteredDelaySeconds(job.attempt);
+      retry = { delaySeconds, at: new Date(now + delaySeconds * 1000) };
+    }
+  }
+
+  try {
+    await WebhookDelivery.create({
+      ...key,
+      deliveryId: job.deliveryId,
+      attempt: job.attempt,
+      event: job.event,
+      statusCode: outcome.statusCode,
+      durationMs: now - started,
+      error: disable ? `${outcome.error}. Endpoint disabled: ${disable}` : outcome.error,
+      createdAt: new Date(started).toISOString(),
+      nextRetryAt: retry?.at.toISOString(),
+      expiresAt: ttlIn(LOG_TTL_SECONDS),
+    }).go();
+  } catch (err) {
+    // This attempt was already made and logged by an earlier copy of the job: its follow-up is done too.
+    if (isConditionFailure(err)) return;
+    throw err;
+  }
+
+  if (job.test) return;
+  if (outcome.ok) {
+    if (endpoint.failingSince) await WebhookEndpoint.patch(key).remove(['failingSince']).go();
+    return;
+  }
+  if (disable) {
+    await WebhookEndpoint.patch(key).set({ enabled: false, disabledReason: disable }).go();
+    logger.warn('Webhook endpoint disabled', { webhookId: job.webhookId, reason: disable });
+  } else if (!endpoint.failingSince) {
+    await WebhookEndpoint.patch(key)
+      .set({ failingSince: new Date(now).toISOString() })
+      .go();
+  }
+  if (retry) {
+    await scheduleRetry(job, retry.delaySeconds, retry.at);
+    return;
+  }
+  await WebhookDeadLetter.create({
+    ...key,
+    deliveryId: job.deliveryId,
+    event: job.event,
+    timestamp: job.timestamp,
+    data: JSON.stringify(job.data),
+    attempts: job.attempt,
+    lastError: outcome.error ?? 'Delivery failed',
+    expiresAt: ttlIn(LOG_TTL_SECONDS),
+  }).go();
+  logger.warn('Webhook delivery dead-lettered', {
+    webhookId: job.webhookId,
+    deliveryId: job.deliveryId,
+    attempts: job.attempt,
+  });
+}
+
+/** The webhooks queue carries both emitted events (fanned out) and delivery jobs (attempted). */
+export const handleWebhookMessage = (message: WebhookMessage) =>
+  'kind' in message ? attemptDelivery(message) : fanOut(message);

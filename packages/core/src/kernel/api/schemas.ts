@@ -1,0 +1,181 @@
+import * as v from 'valibot';
+
+/** Shared valibot building blocks for parameters; areas compose their own schemas from these. */
+export const uuid = v.pipe(v.string(), v.uuid());
+export const integer = v.pipe(v.number(), v.integer());
+
+/** The paging fields every list answers beside its rows. */
+export const pageMeta = { total: integer, page: integer, limit: integer };
+
+/** A query parameter holding an integer, with bounds and a default. */
+export const intQuery = <D extends number | undefined = undefined>(opts: {
+  default?: D;
+  min?: number;
+  max?: number;
+}) => {
+  const min = opts.min ?? Number.MIN_SAFE_INTEGER;
+  const max = opts.max ?? Number.MAX_SAFE_INTEGER;
+  return v.pipe(
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^-?\d+$/, 'Expected an integer'),
+        v.transform(Number),
+        v.integer(),
+        v.minValue(min),
+        v.maxValue(max),
+      ),
+      // Typed so that a parameter with a default reads as a number, never undefined.
+      (opts.default === undefined ? undefined : String(opts.default)) as D extends number ? string : undefined,
+    ),
+    // The document shows the integer and its bounds (the string pattern is how the query arrives).
+    v.metadata({ type: 'integer', pattern: undefined, minimum: min, maximum: max, default: opts.default }),
+  );
+};
+
+/** `true`/`1` and `false`/`0`, as the spec's awaitingReply accepts. */
+export const boolQuery = (fallback: boolean) =>
+  v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0']),
+      v.transform((s) => s === 'true' || s === '1'),
+    ),
+    fallback ? 'true' : 'false',
+  );
+
+/** A comma-separated list of allowed values (`level=error,fatal`). */
+export const csvQuery = <const T extends readonly [string, ...string[]]>(values: T) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+      v.array(v.picklist(values)),
+      v.minLength(1),
+    ),
+  );
+
+/** A real calendar day (2026-02-30 parses in JavaScript, as 2 March). */
+const isCalendarDay = (s: string) => {
+  const t = Date.parse(`${s.slice(0, 10)}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s.slice(0, 10);
+};
+
+/**
+ * An ISO 8601 date-time with a zone (`2026-01-31T10:00:00Z`) naming an instant that exists: valibot's
+ * format alone takes 2026-02-30 and offsets such as `+05` that Date.parse cannot read. The one schema
+ * for every date-time, in bodies, queries and responses.
+ */
+export const isoDateTime = v.pipe(
+  v.string(),
+  v.isoTimestamp('Expected an ISO 8601 date-time with a time zone'),
+  // Judged only once the format holds, so a malformed value gets one message.
+  v.check(
+    (s) => !v.ISO_TIMESTAMP_REGEX.test(s) || (!Number.isNaN(Date.parse(s)) && isCalendarDay(s)),
+    'Expected a date and time that exist on the calendar',
+  ),
+);
+
+/** An ISO date (`2026-01-31`) that exists on the calendar. */
+export const isoDate = v.pipe(
+  v.string(),
+  v.isoDate('Expected an ISO 8601 date'),
+  v.check(isCalendarDay, 'Expected a date that exists on the calendar'),
+);
+
+/** A date (a whole UTC day) or a date-time in a query string (`dateFrom`, `dateTo`). */
+export const dateQuery = v.optional(
+  v.pipe(
+    v.string(),
+    v.check(
+      (s) => v.is(isoDate, s) || v.is(isoDateTime, s),
+      'Expected an ISO date or a date-time with a time zone, that exists on the calendar',
+    ),
+  ),
+);
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
+
+/** Nesting a caller's JSON may have; deeper values would overflow recursive serializers. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Depth of a parsed JSON value, walked without recursion (it may be arbitrarily deep). */
+export const depthWithin = (value: unknown, max: number) => {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [node, depth] = top;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return false;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return true;
+};
+
+/** A JSON object passed through as sent (arrays and null refused), documented as `type: object`. */
+export const jsonObject = v.pipe(
+  v.custom<Record<string, unknown>>(isPlainObject, 'Expected a JSON object'),
+  v.check((o) => depthWithin(o, MAX_JSON_DEPTH), `Nested deeper than ${MAX_JSON_DEPTH} levels`),
+  // to-json-schema spreads metadata into the generated schema: this is what the OpenAPI document shows.
+  v.metadata({ type: 'object' }),
+);
+
+/**
+ * The highest `page` any list takes: page x limit stays far below DynamoDB's 32-bit Limit, and deeper
+ * offsets would read (and pay for) every row before them. Tickets go further with their cursor.
+ */
+export const MAX_PAGE = 10_000;
+
+/** The common list rules: 1 <= page <= MAX_PAGE (default 1), 1 <= limit <= max (default 25). */
+export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {}) => ({
+  page: intQuery({ default: 1, min: 1, max: MAX_PAGE }),
+  limit: intQuery({ default: opts.defaultLimit ?? 25, min: 1, max: opts.maxLimit ?? 100 }),
+});
+
+export const errorBody = v.object({
+  error: v.object({
+    code: v.string(),
+    message: v.string(),
+    details: v.optional(v.record(v.string(), v.unknown())),
+  }),
+});
+
+/** Characters no header-like or map value may carry: controls and the Unicode line separators. */
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
+
+/**
+ * A JSON object of string values (metadata, headers): arrays and null refused, every key kept as sent,
+ * values free of control characters; at most `maxKeys` keys.
+ */
+export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegExp }) =>
+  v.pipe(
+    jsonObject,
+    v.metadata({ additionalProperties: { type: 'string' }, maxProperties: opts.maxKeys }),
+    v.check((o) => Object.keys(o).length <= opts.maxKeys, `At most ${opts.maxKeys} keys`),
+    v.check((o) => Object.values(o).every((x) => typeof x === 'string'), 'Every value must be a string'),
+    v.check(
+      (o) =>
+        Object.values(o).every(
+          (x) => typeof x !== 'string' || (!CONTROL.test(x) && x.length <= (opts.maxValue ?? 1000)),
+        ),
+      `Values must be at most ${opts.maxValue ?? 1000} characters without control characters or line breaks`,
+    ),
+    v.check((o) => !opts.key || Object.keys(o).every((k) => opts.key?.test(k)), `Every key must match ${opts.key}`),
+    v.transform((o) => o as Record<string, string>),
+  );
+
+/** A file part as the multipart parser hands it over. */
+export const filePart = v.object(
+  {
+    filename: v.string(),
+    mimetype: v.string(),
+    encoding: v.string(),
+    truncated: v.boolean(),
+    content: v.custom<Buffer>((x) => Buffer.isBuffer(x), 'Expected a file'),
+  },
+  'A file part named file is required',
+);

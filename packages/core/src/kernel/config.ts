@@ -1,0 +1,146 @@
+import * as v from 'valibot';
+
+/**
+ * Runtime configuration: the environment, parsed once with valibot on first use (at cold start, by
+ * the handler factories) and then read from memory. First use rather than import, so the local stack,
+ * the CLI and the tests can point the same code at their stand-ins in any import order.
+ * `reloadConfig()` parses again (the local stack and tests that change a setting).
+ */
+export const STAGES = ['local', 'dev', 'sandbox', 'prod'] as const;
+export type Stage = (typeof STAGES)[number];
+type Service = 'dynamodb' | 'sqs' | 's3' | 'ses';
+const SERVICES: Service[] = ['dynamodb', 'sqs', 's3', 'ses'];
+
+/** Unset and empty are the same: CDK and shells write empty values for absent settings. */
+const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
+const text = v.optional(nonEmpty);
+const flag = v.optional(v.picklist(['true', 'false']), 'false');
+const seconds = (fallback: string) =>
+  v.pipe(
+    v.optional(v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'a number of seconds')), fallback),
+    v.transform(Number),
+  );
+
+const Settings = v.object({
+  STAGE: v.optional(v.picklist(STAGES), 'local'),
+  TABLE_NAME: text,
+  SIGNING_SECRET: text,
+  ATTACHMENTS_BUCKET: v.optional(nonEmpty, 'helpdesk-attachments'),
+  PUBLIC_BASE_URL: v.optional(nonEmpty, 'http://127.0.0.1:3000'),
+  DEFAULT_SENDER: v.optional(nonEmpty, 'no-reply@helpdesk.local'),
+  /** The domain whose mail SES (or the local SMTP stand-in) receives: inbound and reply addresses. */
+  INBOUND_DOMAIN: text,
+  SES_CONFIGURATION_SET: text,
+  /** Webhook targets on loopback/private networks are only allowed where explicitly enabled (local stack). */
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: flag,
+  /** Unit of the webhook retry backoff (1, 5, 30, 120, 360, 720, 1440 units); tests shrink it. */
+  WEBHOOK_RETRY_BASE_SECONDS: seconds('60'),
+  SCHEDULER_MODE: v.optional(v.picklist(['eventbridge', 'table']), 'table'),
+  SCHEDULER_GROUP: v.optional(nonEmpty, 'default'),
+  SCHEDULER_ROLE_ARN: text,
+  EMBEDDER: v.optional(v.picklist(['bedrock', 'local']), 'local'),
+  EMBEDDING_MODEL_ID: v.optional(nonEmpty, 'amazon.titan-embed-text-v2:0'),
+});
+
+/** What a deployed stage cannot run without (the stack sets each; the local stack has defaults). */
+const REQUIRED_IN_DEPLOYED_STAGES = ['TABLE_NAME', 'SIGNING_SECRET'] as const;
+
+const missingMessage = (stage: Stage, names: string[]) =>
+  `Stage ${stage} cannot start: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not set (the CDK stack sets ${names.length === 1 ? 'it' : 'them'}; see docs/architecture.md, Deployment).`;
+
+function parse(source: NodeJS.ProcessEnv) {
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(Settings, given);
+  if (!result.success) {
+    // The setting's name and what it must be, never the value (it may be a secret).
+    const problems = result.issues.map(
+      (issue) => `${v.getDotPath(issue) ?? '?'} (expected ${issue.expected ?? 'a valid value'})`,
+    );
+    throw new Error(`Configuration is invalid: ${problems.join(', ')}`);
+  }
+  const s = result.output;
+  const missing = s.STAGE === 'local' ? [] : REQUIRED_IN_DEPLOYED_STAGES.filter((name) => s[name] === undefined);
+  if (missing.length) throw new Error(missingMessage(s.STAGE, missing));
+  const endpoints = Object.fromEntries(
+    SERVICES.map((service) => [service, given[`${service.toUpperCase()}_ENDPOINT`]]),
+  ) as Record<Service, string | undefined>;
+  const queueUrls = new Map(
+    Object.entries(given).flatMap(([name, url]) =>
+      name.startsWith('QUEUE_URL_') && url ? [[name.slice('QUEUE_URL_'.length), url] as const] : [],
+    ),
+  );
+  return {
+    stage: s.STAGE,
+    tableName: s.TABLE_NAME ?? 'helpdesk',
+    /** Signs links and seals webhook secrets; only the local stack has a development value. */
+    signingSecret: s.SIGNING_SECRET ?? 'local-development-signing-secret',
+    attachmentsBucket: s.ATTACHMENTS_BUCKET,
+    publicBaseUrl: s.PUBLIC_BASE_URL,
+    defaultSender: s.DEFAULT_SENDER,
+    /** Receiving mail is optional in a deployed stage (`-c inboundDomain=`); the local stack always receives. */
+    inboundDomain: s.INBOUND_DOMAIN?.toLowerCase() ?? (s.STAGE === 'local' ? 'inbound.helpdesk.local' : undefined),
+    /** The domain of Message-IDs the service makes up (a thread's root): the inbound domain, else the API's host. */
+    get mailDomain(): string {
+      return this.inboundDomain ?? new URL(this.publicBaseUrl).hostname;
+    },
+    sesConfigurationSet: s.SES_CONFIGURATION_SET,
+    allowPrivateWebhookTargets: s.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
+    webhookRetryBaseSeconds: s.WEBHOOK_RETRY_BASE_SECONDS,
+    schedulerMode: s.SCHEDULER_MODE,
+    schedulerGroup: s.SCHEDULER_GROUP,
+    schedulerRoleArn: s.SCHEDULER_ROLE_ARN,
+    embedderMode: s.EMBEDDER,
+    embeddingModelId: s.EMBEDDING_MODEL_ID,
+    /** Endpoint overrides, set only by the local stack and the tests. */
+    endpoint: (service: Service) => endpoints[service],
+    queueUrl: (name: string) => queueUrls.get(name.toUpperCase()),
+    /** Stand-ins accept any region but the SDK still needs one to sign. */
+    localRegion: given.AWS_REGION ?? 'us-east-1',
+  };
+}
+
+export type Config = ReturnType<typeof parse>;
+
+let current: Config | undefined;
+
+/** The parsed configuration; throws, naming the setting, when it is invalid or a deployed stage lacks one. */
+export const config = (): Config => (current ??= parse(process.env));
+
+/** Parses the environment again on next use (the local stack and tests that change a setting). */
+export function reloadConfig() {
+  current = undefined;
+}
+
+/** `env.tableName` and the like: the parsed configuration's fields, read through `config()`. */
+export const env: Readonly<Config> = new Proxy({} as Config, { get: (_, name) => config()[name as keyof Config] });
+
+/**
+ * Called by every handler factory at cold start: a deployed stage refuses to start without its
+ * settings and secrets, naming them, rather than running with a development default.
+ */
+export function assertDeployedConfig() {
+  reloadConfig();
+  config();
+}
+
+/** Credentials for the local stand-ins; real deployments use the Lambda role. */
+export const localCredentials = (service: 's3' | 'other') =>
+  service === 's3'
+    ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
+    : { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/**
+ * An SDK client's configuration. Against a stand-in (its `*_ENDPOINT` set): that endpoint, its
+ * credentials and a region. Otherwise nothing: the SDK resolves region and credentials itself
+ * (AWS_REGION, then the profile's `region`), so the admin CLI signs for the profile's region.
+ */
+export function awsClientConfig(service: Service) {
+  const endpoint = env.endpoint(service);
+  if (!endpoint) return {};
+  return {
+    endpoint,
+    region: env.localRegion,
+    credentials: localCredentials(service === 's3' ? 's3' : 'other'),
+    ...(service === 's3' ? { forcePathStyle: true } : {}),
+  };
+}

@@ -1,0 +1,123 @@
+import {
+  CATEGORIES,
+  type Category,
+  PRIORITIES,
+  type Priority,
+  STATUSES,
+  type Status,
+} from '../../areas/tickets/entities.js';
+import { listTickets } from '../../areas/tickets/list.js';
+import { postMessage } from '../../areas/tickets/messages.js';
+import { ticketRoutes } from '../../areas/tickets/routes.js';
+import { getTicketDetail } from '../../areas/tickets/thread.js';
+import { type UpdateTicketInput, updateTicket } from '../../areas/tickets/update.js';
+import { listMembers } from '../../identity/accounts.js';
+import { errors } from '../../kernel/errors/common.js';
+import { must } from '../../kernel/must.js';
+import { bodyFrom, csrfField, filtersFrom, pager, selectField, textField, when } from './forms.js';
+import { redirect, show, signedIn } from './guard.js';
+import { html } from './html.js';
+
+const UNASSIGNED = 'unassigned';
+
+export const ticketsList = signedIn('any', async (req) => {
+  const f = filtersFrom(ticketRoutes.listTickets.query, req.query);
+  const [result, members] = await Promise.all([listTickets(req.ctx, f), listMembers(req.ctx.accountId)]);
+  const memberName = (id: string | null) => (id ? (members.find((m) => m.id === id)?.name ?? id) : '—');
+  const chosen = f.assignee?.[0];
+  return show(
+    req,
+    'tickets',
+    'Tickets',
+    html`<h1>Tickets</h1>
+<form method="get" class="filters" role="search" aria-label="Filter tickets">
+${selectField('status', 'Status', STATUSES, f.status)}
+${selectField('priority', 'Priority', PRIORITIES, f.priority)}
+${selectField('category', 'Category', CATEGORIES, f.category)}
+<div><label for="f-assignee">Assignee</label><select id="f-assignee" name="assignee"><option value="">anyone</option>
+<option value="${UNASSIGNED}"${chosen === UNASSIGNED ? html` selected` : ''}>unassigned</option>
+${members.map((m) => html`<option value="${m.id}"${chosen === m.id ? html` selected` : ''}>${m.name}</option>`)}</select></div>
+${textField('search', 'Search', f.search, 'search')}
+<div><label><input type="checkbox" name="awaitingReply" value="true"${f.awaitingReply ? html` checked` : ''}> Awaiting reply</label></div>
+<button type="submit">Filter</button>
+</form>
+${
+  result.tickets.length === 0
+    ? html`<p>No tickets match.</p>`
+    : html`<div class="scroll"><table><thead><tr><th scope="col">#</th><th scope="col">Subject</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Assignee</th><th scope="col">Last activity</th></tr></thead>
+<tbody>${result.tickets.map(
+        (
+          t,
+        ) => html`<tr><td>${t.number}</td><td><a href="/console/tickets/${t.id}">${t.subject}</a></td><td>${t.customerName} <span class="muted">${t.customerEmail}</span></td>
+<td><span class="badge">${t.status}</span></td><td>${t.priority}</td><td>${memberName(t.assignedTo)}</td><td>${when(t.updatedAt)}</td></tr>`,
+      )}</tbody></table></div>`
+}
+${pager('/console/tickets', req.query, result.page, result.limit, result.total)}`,
+  );
+});
+
+export const ticketDetail = signedIn('any', async (req) => {
+  const [t, members] = await Promise.all([
+    getTicketDetail(req.ctx, must(req.params.ticketId, 'the ticketId of the path')),
+    listMembers(req.ctx.accountId),
+  ]);
+  return show(
+    req,
+    'tickets',
+    `#${t.number} ${t.subject}`,
+    html`<h1>#${t.number} ${t.subject}</h1>
+<p>${t.customer.name} &lt;${t.customer.email}&gt; · opened ${when(t.createdAt)}${t.tags.length ? html` · tags: ${t.tags.join(', ')}` : ''}</p>
+<form method="post" action="/console/tickets/${t.id}/update" class="card filters" aria-label="Ticket properties">${csrfField(req)}
+${selectField('status', 'Status', STATUSES, t.status, '')}
+${selectField('priority', 'Priority', PRIORITIES, t.priority, '')}
+<div><label for="f-assignedTo">Assignee</label><select id="f-assignedTo" name="assignedTo"><option value="">unassigned</option>
+${members.map((m) => html`<option value="${m.id}"${t.assignedTo === m.id ? html` selected` : ''}>${m.name}</option>`)}</select></div>
+<button type="submit">Save</button>
+</form>
+<h2>Thread</h2>
+${t.messages.map(
+  (
+    m,
+  ) => html`<article class="msg ${m.senderType}${m.visibility === 'internal' ? ' internal' : ''}" aria-label="${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Reply' : 'Customer message'}"><span class="muted">${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Support' : t.customer.name} · ${when(m.createdAt)}</span>
+${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href="${a.url}">${a.fileName}</a> `)}` : ''}</article>`,
+)}
+<form method="post" action="/console/tickets/${t.id}/messages" class="card">${csrfField(req)}
+<label for="reply-body">Reply or note</label>
+<textarea id="reply-body" name="body" required maxlength="10000"></textarea>
+<fieldset><legend>Visibility</legend>
+<label style="font-weight:400"><input type="radio" name="visibility" value="public" checked> Reply to the customer (emailed)</label>
+<label style="font-weight:400"><input type="radio" name="visibility" value="internal"> Internal note (staff only)</label>
+</fieldset>
+<button type="submit">Send</button>
+</form>`,
+  );
+});
+
+export const ticketReply = signedIn('any', async (req) => {
+  // The form always says which it is: a note must never go to the customer by default.
+  if (req.form.visibility === undefined)
+    throw errors.validation([{ field: 'visibility', in: 'body', message: 'Choose a reply or an internal note' }]);
+  const input = bodyFrom(ticketRoutes.postTicketMessage.body, {
+    body: (req.form.body ?? '').trim(),
+    visibility: req.form.visibility,
+  });
+  await postMessage(req.ctx, must(req.params.ticketId, 'the ticketId of the path'), input);
+  return redirect(`/console/tickets/${req.params.ticketId}`);
+});
+
+export const ticketUpdate = signedIn('any', async (req) => {
+  const { status, priority, category, assignedTo } = req.form;
+  const bad = (field: string, allowed: readonly string[]) =>
+    errors.validation([{ field, in: 'body', message: `Expected one of ${allowed.join(', ')}` }]);
+  if (status && !STATUSES.includes(status as Status)) throw bad('status', STATUSES);
+  if (priority && !PRIORITIES.includes(priority as Priority)) throw bad('priority', PRIORITIES);
+  if (category && !CATEGORIES.includes(category as Category)) throw bad('category', CATEGORIES);
+  const input: UpdateTicketInput = {
+    ...(status ? { status: status as Status } : {}),
+    ...(priority ? { priority: priority as Priority } : {}),
+    ...(category ? { category: category as Category } : {}),
+    ...(assignedTo !== undefined ? { assignedTo: assignedTo || null } : {}),
+  };
+  await updateTicket(req.ctx, must(req.params.ticketId, 'the ticketId of the path'), input);
+  return redirect(`/console/tickets/${req.params.ticketId}`);
+});

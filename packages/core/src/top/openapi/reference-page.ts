@@ -1,0 +1,34 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { API_PREFIX } from '../../kernel/api/route.js';
+
+export const REDOC_FILE = 'redoc.standalone.js';
+
+/** The reference page: Redoc rendering this API's own OpenAPI document. */
+export const referencePageHtml = () => `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Helpdesk API reference</title>
+  <style>body { margin: 0; padding: 0; }</style>
+</head>
+<body>
+  <redoc spec-url="${API_PREFIX}/openapi.json" hide-download-button="false"></redoc>
+  <script src="/docs/${REDOC_FILE}"></script>
+</body>
+</html>`;
+
+let script: string | undefined;
+
+/**
+ * The Redoc bundle: copied beside the Lambda bundle at deploy time, read from the installed package
+ * locally.
+ */
+export function redocScript(): string {
+  if (script) return script;
+  const beside = fileURLToPath(new URL(`./${REDOC_FILE}`, import.meta.url));
+  const path = existsSync(beside) ? beside : createRequire(import.meta.url).resolve(`redoc/bundles/${REDOC_FILE}`);
+  return (script = readFileSync(path, 'utf8'));
+}

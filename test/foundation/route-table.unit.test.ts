@@ -1,0 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+describe('route table', () => {
+  it('loads without the database or any AWS client (CDK, the local server and the OpenAPI generator import it)', () => {
+    const script = `
+      await import('@helpdesk/core/top/routes/table');
+      const { createRequire } = await import('node:module');
+      const cache = Object.keys(createRequire(import.meta.url).cache);
+      console.log(JSON.stringify(cache.filter((m) => /electrodb|@aws-sdk/.test(m))));
+    `;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual([]);
+  });
+});
