@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import './validation.js';
 
 /**
  * Runtime configuration: the environment, parsed once with valibot on first use (at cold start, by

@@ -1,4 +1,5 @@
 import { must } from '../../kernel/must.js';
+import { trimChars } from '../../kernel/text.js';
 
 /**
  * The plain text of an article: the HTML marked renders for it, laid out line by line exactly as
@@ -18,7 +19,7 @@ type Node = Element | string;
 
 const VOID = new Set(['br', 'hr', 'img', 'input', 'wbr']);
 // marked escapes `<` and `>` in text and attribute values, so a tag ends at the first `>` (one linear pass).
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>/g;
+const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)(?![a-zA-Z0-9])([^<>]*)>/g;
 const ATTR = /([^\s/>=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
 /** The character references marked itself writes (its `escape()`), as they decode. */
@@ -258,7 +259,7 @@ function table(el: Element, b: Builder, walk: (nodes: Node[]) => void) {
       const parent = b.block;
       b.block = new Block(parent, 1, COLUMN_WIDTH);
       walk(cell.children);
-      cells.push(b.block.text().replace(/^\n+|\n+$/g, ''));
+      cells.push(trimChars(b.block.text(), '\n'));
       b.block = parent;
     }
     rows.push(cells);
@@ -329,8 +330,7 @@ export async function articleHtmlToText(html: string): Promise<string> {
         b.open(2, { reserved: 2 });
         walk(children, node);
         b.close(2, (text) =>
-          text
-            .replace(/^\n+|\n+$/g, '')
+          trimChars(text, '\n')
             .split('\n')
             .map((line) => `> ${line}`)
             .join('\n'),

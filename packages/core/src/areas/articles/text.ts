@@ -1,4 +1,5 @@
 import { Marked } from 'marked';
+import { trimChars } from '../../kernel/text.js';
 import { escapeHtml } from '../templates/escape.js';
 import { articleHtmlToText } from './plain-text.js';
 
@@ -6,14 +7,12 @@ const MAX_SLUG = 80;
 
 /** Lowercase ASCII with dashes: accents folded, everything else a separator. */
 export function slugify(text: string): string {
-  const slug = text
+  const words = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, MAX_SLUG)
-    .replace(/-+$/g, '');
+    .replace(/[^a-z0-9]+/g, '-');
+  const slug = trimChars(trimChars(words, '-').slice(0, MAX_SLUG), '-', 'end');
   return slug || 'article';
 }
 
@@ -34,7 +33,7 @@ export async function deriveExcerpt(body: string): Promise<string | null> {
   if (text.length <= EXCERPT_LENGTH) return text;
   const cut = text.slice(0, EXCERPT_LENGTH);
   const space = cut.lastIndexOf(' ');
-  return `${(space > EXCERPT_LENGTH / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/, '')}…`;
+  return `${trimChars(space > EXCERPT_LENGTH / 2 ? cut.slice(0, space) : cut, ' \t\n\r\f\v.,;:!?-', 'end')}…`;
 }
 
 const CHUNK_SIZE = 1200;

@@ -2,6 +2,7 @@ import { API_PREFIX } from '../../kernel/api/route.js';
 import { env } from '../../kernel/config.js';
 import { signToken, verifyToken } from '../../kernel/links/signed.js';
 import type { Environment } from '../../kernel/tenant.js';
+import { trimChars } from '../../kernel/text.js';
 
 /** `r`: a feedback request's rating link (single use); `c`: a conversation's read-only thread link. */
 export type TokenKind = 'r' | 'c';
@@ -31,4 +32,4 @@ export function verifyFeedbackToken(token: string): TokenClaims | undefined {
 }
 
 export const feedbackLink = (claims: TokenClaims) =>
-  `${env.publicBaseUrl.replace(/\/+$/, '')}${API_PREFIX}/public/feedback/${createFeedbackToken(claims)}`;
+  `${trimChars(env.publicBaseUrl, '/', 'end')}${API_PREFIX}/public/feedback/${createFeedbackToken(claims)}`;

@@ -6,9 +6,34 @@ export { parameterize };
 
 const MAX_FRAMES = 5;
 
-/** V8 (`at fn (file:1:2)`, `at file:1:2`) and Firefox/Safari (`fn@file:1:2`) frame lines. */
-const V8_FRAME = /^\s*at\s+(?:(.*?)\s+\()?(.+?)(?::\d+)?(?::\d+)?\)?\s*$/;
+/** Firefox/Safari frame lines (`fn@file:1:2`). */
 const GECKO_FRAME = /^\s*([^\s@]*)@(\S+?):\d+(?::\d+)?\s*$/;
+const V8_AT = /^\s*at\s+/;
+const LINE_NUMBER = /:\d+$/;
+
+/**
+ * A V8 frame line (`at fn (file:1:2)`, `at file:1:2`) as [line, function, location], read in one pass:
+ * the function is what stands before the first `(` that follows white space, the location what is
+ * inside (or the whole rest), without a closing `)` and its line and column numbers.
+ */
+function v8Frame(line: string): [string, string | undefined, string] | undefined {
+  const at = V8_AT.exec(line);
+  if (!at) return undefined;
+  const rest = line.slice(at[0].length).trimEnd();
+  const paren = rest.search(/\s\(/);
+  let fn: string | undefined;
+  let location = rest;
+  if (paren >= 0 && paren + 2 < rest.length) {
+    fn = rest.slice(0, paren).trimEnd();
+    location = rest.slice(paren + 2);
+  }
+  if (location.endsWith(')') && location.length > 1) location = location.slice(0, -1);
+  for (let i = 0; i < 2; i++) {
+    const number = LINE_NUMBER.exec(location);
+    if (number && number.index > 0) location = location.slice(0, number.index);
+  }
+  return [line, fn, location];
+}
 
 // A location without a path (`native`, `<anonymous>`, `index 0`) is not a file of the app.
 const isInApp = (file: string) =>
@@ -18,9 +43,11 @@ const isInApp = (file: string) =>
 export function inAppFrames(stack: string): string[] {
   const frames: string[] = [];
   for (const line of stack.split('\n')) {
-    const m = V8_FRAME.exec(line) ?? GECKO_FRAME.exec(line);
+    const m = v8Frame(line) ?? GECKO_FRAME.exec(line);
     if (!m) continue;
-    const file = (m[2] ?? '').replace(/^file:\/\//, '').replace(/[?#].*$/, '');
+    const location = (m[2] ?? '').replace(/^file:\/\//, '');
+    const query = location.search(/[?#]/);
+    const file = query < 0 ? location : location.slice(0, query);
     if (!isInApp(file)) continue;
     const fn = (m[1] ?? '').replace(/^async\s+/, '').trim() || '<anonymous>';
     frames.push(`${fn} ${file}`);

@@ -14,8 +14,8 @@ const CLOCK = '\\d{1,2}:\\d{2}(?::\\d{2})?(?:[.,]\\d+)?';
 export type TokenClass = [RegExp, string | ((match: string) => string)];
 
 // The local part allows RFC 5322's characters except quotes, which far more often delimit an address.
-export const EMAIL: TokenClass = [/[\w.!#$%&*+/=?^{|}~-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'];
-export const URL_CLASS: TokenClass = [/\b[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi, '<url>'];
+export const EMAIL: TokenClass = [/(?<![\w.!#$%&*+/=?^{|}~-])[\w.!#$%&*+/=?^{|}~-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'];
+export const URL_CLASS: TokenClass = [/(?<![\w+.-])[a-z][a-z\d+.-]*:\/\/[^\s"'`<>]+/gi, '<url>'];
 export const UUID: TokenClass = [/\b[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}\b/gi, '<uuid>'];
 // IPv6 candidates are checked by a parser: a clock like 12:30:45 looks similar but is not one.
 export const IPV6: TokenClass = [
@@ -45,7 +45,7 @@ const CLASSES: TokenClass[] = [
   [/(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?(?![\w.])/g, '<ip>'],
   IPV6,
   // Paths: two or more segments, absolute or relative with a slash inside (Windows drive letters too).
-  [/(?<![\w<])(?:[a-z]:)?(?:\.{0,2}\/)?[\w.$@%+~-]*(?:\/[\w.$@%+~:-]+){2,}\/?/gi, '<path>'],
+  [/(?<![\w<.$@%+~-])(?:[a-z]:)?(?:\.{0,2}\/)?[\w.$@%+~-]*(?:\/[\w.$@%+~:-]+){2,}\/?/gi, '<path>'],
   [/(?<![\w<])\/[\w.$@%+~-]+\/?(?=[\s,;)\]}]|$)/g, '<path>'],
   [/(?<![\w<])[a-z]:\\[^\s"'<>|]*/gi, '<path>'],
   // Host names: dotted lower-case labels ending in a top-level-domain-like label; `host:port`.
@@ -61,7 +61,7 @@ const CLASSES: TokenClass[] = [
   // Any word holding a digit is data (ids, counters, numbered names: blk_-69, subdir51, test9,
   // core.2275, 250ms), and so is a signed number.
   [/(?<![\w<>-])[-+]?\d[\w.:+-]*(?<![.:])/g, '<num>'],
-  [/(?<![\w<>])[a-z_$@#][\w$@#-]*\d[\w$@#.:-]*(?<![.:])/gi, '<id>'],
+  [/(?<![\w<>$@#-])[a-z_$@#][\w$@#-]*\d[\w$@#.:-]*(?<![.:])/gi, '<id>'],
 ];
 
 /** The message with its variable parts replaced by placeholders: the issue title and the words that are learned. */
@@ -87,4 +87,8 @@ export const wordsOf = (title: string) => title.split(/\s+/).filter(Boolean);
 /** The placeholders of the token classes; consecutive ones are one value (`<path><uuid>`). */
 export const PLACEHOLDER = /(?:<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id)>)+/g;
 
-export const isVariable = (word: string) => word.includes('<') && new RegExp(PLACEHOLDER.source).test(word);
+const ONE_PLACEHOLDER = /<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id)>/;
+export const isVariable = (word: string) => word.includes('<') && ONE_PLACEHOLDER.test(word);
+
+/** Every pattern built from strings here (test/foundation/regex-safety.unit.test.ts checks them). */
+export const BUILT_PATTERNS = [...CLASSES.map(([pattern]) => pattern), VALUE_WITH_UNIT];

@@ -80,9 +80,9 @@ export function readDirectives(ast: Program): { subject?: string; layout?: strin
   const out: { subject?: string; layout?: string } = {};
   for (const node of ast.body) {
     if (node.type !== 'CommentStatement') continue;
-    const m = /^\s*(subject|layout)\s*:\s*([\s\S]*?)\s*$/i.exec((node as hbs.AST.CommentStatement).value);
-    const [, name, value] = m ?? [];
-    if (name && value !== undefined) out[name.toLowerCase() as 'subject' | 'layout'] ??= value;
+    const comment = (node as hbs.AST.CommentStatement).value.trim();
+    const m = /^(subject|layout)\s*:/i.exec(comment);
+    if (m?.[1]) out[m[1].toLowerCase() as 'subject' | 'layout'] ??= comment.slice(m[0].length).trim();
   }
   return out;
 }

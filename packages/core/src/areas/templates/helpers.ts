@@ -86,7 +86,53 @@ function offsetMinutes(value: unknown): number | undefined {
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** SendGrid's tokens (moment's subset); `[text]` is kept literally. */
-const TOKENS = /\[([^\]]*)]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|hh|h|HH|H|mm|m|ss|s|A|ZZ|Z/g;
+/** Format tokens, longest first where one begins another (the order the scan tries them in). */
+const TOKENS = [
+  'YYYY',
+  'YY',
+  'MMMM',
+  'MMM',
+  'MM',
+  'M',
+  'DD',
+  'D',
+  'dddd',
+  'ddd',
+  'hh',
+  'h',
+  'HH',
+  'H',
+  'mm',
+  'm',
+  'ss',
+  's',
+  'A',
+  'ZZ',
+  'Z',
+];
+
+/**
+ * The format with each token replaced and `[text]` kept as text, in one pass: a `[` with no `]` after
+ * it is an ordinary character (a regular expression would look for the `]` again from every `[`).
+ */
+function formatTokens(format: string, values: Record<string, string>): string {
+  let out = '';
+  let closeAfter = format.indexOf(']');
+  for (let i = 0; i < format.length; ) {
+    if (format[i] === '[') {
+      if (closeAfter >= 0 && closeAfter < i) closeAfter = format.indexOf(']', i);
+      if (closeAfter > i) {
+        out += format.slice(i + 1, closeAfter);
+        i = closeAfter + 1;
+        continue;
+      }
+    }
+    const token = TOKENS.find((t) => format.startsWith(t, i));
+    out += token ? (values[token] ?? token) : format.charAt(i);
+    i += token ? token.length : 1;
+  }
+  return out;
+}
 
 export function formatDate(value: unknown, format: unknown, offset?: unknown): string {
   const date = toDate(value);
@@ -123,7 +169,7 @@ export function formatDate(value: unknown, format: unknown, offset?: unknown): s
     ZZ: `${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`,
     Z: `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`,
   };
-  return format.replace(TOKENS, (token, literal: string | undefined) => literal ?? values[token] ?? token);
+  return formatTokens(format, values);
 }
 
 /** `{{insert name "default=Customer"}}`, `{{insert name "Customer"}}` or `{{insert name default="Customer"}}`. */

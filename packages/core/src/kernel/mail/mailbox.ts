@@ -1,5 +1,4 @@
 import { domainToASCII } from 'node:url';
-import addresses from 'email-addresses';
 import * as v from 'valibot';
 import { PLAIN_LINE } from './plain-line.js';
 
@@ -23,29 +22,88 @@ export const MAX_MAILBOX_FIELD = 320;
 const SENDABLE_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
 const SENDABLE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 
-const parserOptions = (input: string) => ({ input, rfc6532: true, rejectTLD: true });
+/** Specials (RFC 5322) outside a quoted name: a plain display name may not hold them ('.' is obs-phrase). */
+const SPECIALS = '()<>[]:;@\\,"';
+
+/** Splits `text` at commas outside quoted strings; linear, for telling a list from one mailbox. */
+function hasTopLevel(text: string, wanted: string): boolean {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (quoted && c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (!quoted && wanted.includes(c)) return true;
+  }
+  return false;
+}
+
+/** A display name: a quoted string (escapes undone) or a phrase of words without specials; undefined if neither. */
+function displayName(phrase: string): string | undefined {
+  if (phrase.startsWith('"')) {
+    let name = '';
+    for (let i = 1; i < phrase.length; i++) {
+      const c = phrase.charAt(i);
+      if (c === '\\') name += phrase.charAt(++i);
+      else if (c === '"') return i === phrase.length - 1 ? name : undefined;
+      else name += c;
+    }
+    return undefined;
+  }
+  for (const c of phrase) if (SPECIALS.includes(c)) return undefined;
+  return phrase.replace(/\s+/g, ' ');
+}
+
+const PROBLEMS = {
+  list: 'Expected one address, not a list or a group (cc and bcc take a list)',
+  form: 'Expected an email address, or a display name and address as "Name <address@example.com>"',
+  sendable: `Expected an email address (ASCII before the @) of at most ${MAX_ADDRESS} characters`,
+};
 
 /**
- * Parses one mailbox with email-addresses (an RFC 5322 recursive-descent parser; RFC 6532 lets names
- * carry UTF-8). Answers the mailbox, or why the text is not one mailbox.
+ * Parses one mailbox: `address`, `<address>` or `Name <address>` with the name a phrase (UTF-8 allowed,
+ * RFC 6532) or a quoted string. One linear pass, no backtracking: the RFC 5322 forms the service never
+ * sends (comments, quoted or obsolete local parts, groups, IP-literal domains) are refused, since SES
+ * takes only an ASCII dot-atom before the @ and a host name after it.
  */
 export function parseMailbox(text: string): Mailbox | { problem: string } {
   const input = text.trim();
+  if (input.length > MAX_MAILBOX_FIELD) return { problem: `At most ${MAX_MAILBOX_FIELD} characters` };
   if (!PLAIN_LINE.test(input)) return { problem: 'Control characters and line breaks are not allowed' };
-  const one = addresses.parseOneAddress(parserOptions(input));
-  if (one?.type !== 'mailbox') {
-    const list = addresses.parseAddressList(parserOptions(input));
-    if (list && (list.length > 1 || list.some((a) => a.type === 'group'))) {
-      return { problem: 'Expected one address, not a list or a group (cc and bcc take a list)' };
-    }
-    return { problem: 'Expected an email address, or a display name and address as "Name <address@example.com>"' };
+  if (hasTopLevel(input, ',;')) return { problem: PROBLEMS.list };
+  let name: string | undefined;
+  let spec = input;
+  if (input.endsWith('>')) {
+    const open = input.lastIndexOf('<');
+    if (open < 0) return { problem: PROBLEMS.form };
+    const phrase = input.slice(0, open).trim();
+    const parsedName = phrase ? displayName(phrase) : '';
+    if (parsedName === undefined) return { problem: PROBLEMS.form };
+    name = parsedName || undefined;
+    spec = input.slice(open + 1, -1).trim();
   }
-  const domain = domainToASCII(one.domain);
-  const address = `${one.local}@${domain}`;
-  if (!SENDABLE_LOCAL.test(one.local) || !SENDABLE_DOMAIN.test(domain) || address.length > MAX_ADDRESS) {
-    return { problem: `Expected an email address (ASCII before the @) of at most ${MAX_ADDRESS} characters` };
-  }
-  return one.name ? { name: one.name, address } : { address };
+  const at = spec.lastIndexOf('@');
+  if (
+    at <= 0 ||
+    at === spec.length - 1 ||
+    hasTopLevel(spec, SPECIALS.replace('@', '').replace('\\', '')) ||
+    /\s/.test(spec)
+  )
+    return { problem: PROBLEMS.form };
+  const local = spec.slice(0, at);
+  const rawDomain = spec.slice(at + 1);
+  if (local.includes('@')) return { problem: PROBLEMS.form };
+  const dotAtom = !local.startsWith('.') && !local.endsWith('.') && !local.includes('..');
+  const domain = domainToASCII(rawDomain);
+  const address = `${local}@${domain}`;
+  if (
+    !dotAtom ||
+    !SENDABLE_LOCAL.test(local) ||
+    !domain ||
+    !SENDABLE_DOMAIN.test(domain) ||
+    address.length > MAX_ADDRESS
+  )
+    return { problem: PROBLEMS.sendable };
+  return name ? { name, address } : { address };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.js';
 import type { Environment } from '../tenant.js';
+import { trimChars } from '../text.js';
 
 /**
  * The addresses customers write to (docs/decisions.md, Conversations).
@@ -76,11 +77,14 @@ const mac = (projectId: string, environment: Environment, ticketNumber: number) 
 
 /** Slugs are already lower-case letters, digits and hyphens; anything else is dropped to be safe. */
 const cosmetic = (slug: string, room: number) =>
-  slug
-    .toLowerCase()
-    .replace(/[^a-z0-9-]/g, '')
-    .slice(0, Math.max(0, room))
-    .replace(/-+$/, '') || 'support';
+  trimChars(
+    slug
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '')
+      .slice(0, Math.max(0, room)),
+    '-',
+    'end',
+  ) || 'support';
 
 export interface ProjectRef {
   id: string;

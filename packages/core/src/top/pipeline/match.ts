@@ -20,6 +20,9 @@ const compile = (route: RouteDef): Compiled => {
   return { route, regex: new RegExp(`^${pattern}$`), names };
 };
 
+/** The pattern a route's path is matched with. */
+export const routePattern = (route: RouteDef) => compile(route).regex;
+
 export type MatchResult =
   | { kind: 'route'; route: RouteDef; routeKey: string; pathParameters: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] };

@@ -1,0 +1,11 @@
+/**
+ * Trimming by character, in one pass: a regular expression such as /-+$/ tries every start of a run
+ * and takes quadratic time on a long run that does not end the text.
+ */
+export function trimChars(text: string, chars: string, side: 'start' | 'end' | 'both' = 'both'): string {
+  let start = 0;
+  let end = text.length;
+  if (side !== 'end') while (start < end && chars.includes(text.charAt(start))) start++;
+  if (side !== 'start') while (end > start && chars.includes(text.charAt(end - 1))) end--;
+  return text.slice(start, end);
+}
