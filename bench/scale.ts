@@ -41,7 +41,10 @@ export async function tenantContext(key: string, project: string): Promise<Tenan
   const { resolveTenant } = await import('@helpdesk/core/top/pipeline/tenancy');
   const principal = await resolvePrincipal(key);
   if (!principal) throw new Error('Bench key does not resolve');
-  return resolveTenant(principal, true, { project: { value: project, from: 'header' } }) as TenantContext;
+  return resolveTenant(principal, true, {
+    project: [{ value: project, from: 'header' }],
+    environment: [],
+  }) as TenantContext;
 }
 
 /**

@@ -11,6 +11,7 @@ import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
 import { enqueue } from '@helpdesk/core/kernel/ports/queue';
 import nodemailer from 'nodemailer';
 import { describe, expect, it, vi } from 'vitest';
+import { LOCAL_AUTH_HEADER } from '../../packages/local/src/smtp.js';
 import { mailsTo, type StoredMail } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
@@ -37,9 +38,16 @@ interface Sent {
   references?: string;
   headers?: Record<string, string>;
   attachments?: { filename: string; content: string | Buffer; contentType?: string }[];
+  /** What the stand-in reports as SPF, DKIM and DMARC (X-Local-Authentication): a customer's own mail passes. */
+  authentication?: 'pass' | 'fail' | 'none';
 }
 
-const send = (mail: Sent) => smtp.sendMail({ subject: 'Re: your ticket', ...mail });
+const send = ({ authentication = 'pass', headers, ...mail }: Sent) =>
+  smtp.sendMail({
+    subject: 'Re: your ticket',
+    ...mail,
+    headers: { ...(authentication === 'none' ? {} : { [LOCAL_AUTH_HEADER]: authentication }), ...headers },
+  });
 
 /** A ticket with one staff reply, and the reply mail as the customer received it. */
 async function answeredTicket(t: TenantFixture, key = t.liveKey) {
@@ -200,6 +208,81 @@ describe('inbound: mail becomes customer messages', () => {
     expect((await detail(t.liveKey, ticket.id)).messages).toHaveLength(2);
     const other = (await ticketsOf(t.liveKey)).find((r) => r.id !== ticket.id);
     expect(await detail(t.liveKey, other!.id)).toMatchObject({ customer: { email: stranger }, followUpOf: null });
+  });
+
+  it('never joins a mail whose sender is not verified: the reply address, In-Reply-To, DMARC fail', async () => {
+    const t = await createTenant();
+    const { ticket, email, mail } = await answeredTicket(t);
+    const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
+    const staffMessageId = (mail!.headers ?? []).find((h) => h.name === 'References')?.value;
+    const before = await detail(t.liveKey, ticket.id);
+    // Anyone can write the customer's From: without SPF, DKIM or DMARC backing it, or with DMARC failing.
+    await send({ from: email, to: mail!.replyTo![0]!, text: 'Forged: wire the refund to me.', authentication: 'none' });
+    await send({
+      from: email,
+      to: inbound,
+      text: 'Forged through the shared address.',
+      inReplyTo: staffMessageId,
+      references: staffMessageId,
+      authentication: 'fail',
+    });
+    await app.drain();
+    const thread = await detail(t.liveKey, ticket.id);
+    expect(thread.messages.map((m: { body: string }) => m.body)).toEqual([
+      expect.any(String),
+      'Have you tried turning it off?',
+    ]);
+    expect(thread.status).toBe(before.status);
+    expect(thread.lastSenderType).toBe('staff');
+    // Kept, not lost: each became a ticket of its own, tagged for the team and naming no ticket.
+    const others = (await ticketsOf(t.liveKey)).filter((r) => r.id !== ticket.id);
+    expect(others).toHaveLength(2);
+    for (const other of others) {
+      expect(await detail(t.liveKey, other.id)).toMatchObject({ tags: ['unverified-sender'], followUpOf: null });
+    }
+    // The same mail, authenticated, joins.
+    await send({ from: email, to: mail!.replyTo![0]!, text: 'The real customer.' });
+    await app.drain();
+    expect((await detail(t.liveKey, ticket.id)).messages.at(-1).body).toBe('The real customer.');
+  });
+
+  it('drops the auto-replies Exchange and other responders mark with their own headers', async () => {
+    const t = await createTenant();
+    const { ticket, email, mail } = await answeredTicket(t);
+    await app.call('PATCH', `/tickets/${ticket.id}`, { key: t.liveKey, body: { status: 'resolved' } });
+    const to = mail!.replyTo![0]!;
+    await send({ from: email, to, text: 'Away.', headers: { Precedence: 'auto_reply' } });
+    await send({ from: email, to, text: 'Away.', headers: { 'X-Auto-Response-Suppress': 'All' } });
+    await send({ from: email, to, text: 'Forwarded by a rule.', headers: { 'X-MS-Exchange-Inbox-Rules-Loop': email } });
+    await send({
+      from: email,
+      to,
+      subject: 'Automatic reply: Printer on fire',
+      text: 'I am on leave until Monday.',
+      headers: { 'X-MS-Exchange-Organization-AuthAs': 'Internal' },
+    });
+    await send({
+      from: email,
+      to,
+      subject: 'Abwesenheitsnotiz: Printer on fire',
+      text: 'Ich bin nicht im Büro.',
+      headers: { 'X-MS-Exchange-Organization-SCL': '-1' },
+    });
+    await app.drain();
+    const d = await detail(t.liveKey, ticket.id);
+    expect(d.messages).toHaveLength(2);
+    expect(d.status).toBe('resolved');
+    expect(await ticketsOf(t.liveKey)).toHaveLength(1);
+    // A person's subject that merely starts like one, sent through Exchange, is a message.
+    await send({
+      from: email,
+      to,
+      subject: 'Out of office hours support?',
+      text: 'Do you answer at night?',
+      headers: { 'X-MS-Exchange-Organization-SCL': '-1' },
+    });
+    await app.drain();
+    expect((await detail(t.liveKey, ticket.id)).messages).toHaveLength(3);
   });
 
   it('drops auto-replies, bulk mail, bounces, forged tokens and spam verdicts without answering', async () => {

@@ -199,8 +199,8 @@ export interface paths {
      */
     get: operations["showCustomerTicket"];
     /**
-     * The customer's answer on the page (JSON, or the page's multipart form)
-     * @description A customer message, with the effects of an answer by mail: a pending or resolved ticket opens, `lastSenderType` becomes customer, `message.received` fires. A closed ticket's answer opens a new ticket that names it (`followUpOf`). Files: inline in JSON (as POST /tickets/{id}/messages takes them) or one file in the form, at most 4000000 bytes. One link may post 10 times a minute (429).
+     * The customer's answer on the page (JSON, or the page's form: urlencoded, or multipart with files)
+     * @description A customer message, with the effects of an answer by mail: a pending or resolved ticket opens, `lastSenderType` becomes customer, `message.received` fires. A closed ticket's answer opens a new ticket that names it (`followUpOf`). Files: inline in JSON (as POST /tickets/{id}/messages takes them) or files in the multipart form, at most 4000000 bytes. A ticket may be answered on its page 10 times a minute (429).
      */
     post: operations["answerCustomerTicket"];
   };
@@ -7963,8 +7963,8 @@ export interface operations {
     };
   };
   /**
-   * The customer's answer on the page (JSON, or the page's multipart form)
-   * @description A customer message, with the effects of an answer by mail: a pending or resolved ticket opens, `lastSenderType` becomes customer, `message.received` fires. A closed ticket's answer opens a new ticket that names it (`followUpOf`). Files: inline in JSON (as POST /tickets/{id}/messages takes them) or one file in the form, at most 4000000 bytes. One link may post 10 times a minute (429).
+   * The customer's answer on the page (JSON, or the page's form: urlencoded, or multipart with files)
+   * @description A customer message, with the effects of an answer by mail: a pending or resolved ticket opens, `lastSenderType` becomes customer, `message.received` fires. A closed ticket's answer opens a new ticket that names it (`followUpOf`). Files: inline in JSON (as POST /tickets/{id}/messages takes them) or files in the multipart form, at most 4000000 bytes. A ticket may be answered on its page 10 times a minute (429).
    */
   answerCustomerTicket: {
     parameters: {
@@ -7981,40 +7981,14 @@ export interface operations {
               mimeType: string;
               content: string;
             }[];
-          file?: {
-            filename: string;
-            mimetype: string;
-            encoding: string;
-            truncated: boolean;
-            content: unknown;
-          } | {
-              filename: string;
-              mimetype: string;
-              encoding: string;
-              truncated: boolean;
-              content: unknown;
-            }[];
+        };
+        "application/x-www-form-urlencoded": {
+          body: string;
         };
         "multipart/form-data": {
           body: string;
-          attachments?: {
-              fileName: string;
-              mimeType: string;
-              content: string;
-            }[];
-          file?: {
-            filename: string;
-            mimetype: string;
-            encoding: string;
-            truncated: boolean;
-            content: unknown;
-          } | {
-              filename: string;
-              mimetype: string;
-              encoding: string;
-              truncated: boolean;
-              content: unknown;
-            }[];
+          /** @description One part per file (the part repeated) */
+          file?: string[];
         };
       };
     };

@@ -8,6 +8,27 @@ import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
 import { enqueue } from '@helpdesk/core/kernel/ports/queue';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 
+/**
+ * The authentication results SES would report, decided by the sender (no DNS here to check SPF or
+ * DKIM against): `X-Local-Authentication: pass` (or `fail`) in the mail's header marks it; without it
+ * a mail is unauthenticated (GRAY), as SES reports mail from a domain without SPF, DKIM or DMARC
+ * records. Only this stand-in reads the header; deployed, SES's own checks decide (README, Inbound mail).
+ */
+export const LOCAL_AUTH_HEADER = 'X-Local-Authentication';
+
+function localVerdicts(raw: Buffer) {
+  const head = raw.subarray(0, Math.max(0, raw.indexOf('\r\n\r\n'))).toString('latin1');
+  const line = head
+    .split(/\r\n(?![ \t])/)
+    .find((l) => l.toLowerCase().startsWith(`${LOCAL_AUTH_HEADER.toLowerCase()}:`));
+  const value = line
+    ?.slice(LOCAL_AUTH_HEADER.length + 1)
+    .trim()
+    .toLowerCase();
+  const status = value === 'pass' ? 'PASS' : value === 'fail' ? 'FAIL' : 'GRAY';
+  return { spfVerdict: { status }, dkimVerdict: { status }, dmarcVerdict: { status } };
+}
+
 const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
 /**
@@ -41,7 +62,8 @@ export async function startSmtpServer(host = '127.0.0.1') {
         const recipients = session.envelope.rcptTo.map((r) => r.address);
         const now = new Date().toISOString();
         const objectKey = `${INBOUND_PREFIX}${id}`;
-        putObject(objectKey, Buffer.concat(chunks), 'message/rfc822')
+        const raw = Buffer.concat(chunks);
+        putObject(objectKey, raw, 'message/rfc822')
           .then(() =>
             enqueue(inboundQueue, {
               notificationType: 'Received',
@@ -56,6 +78,7 @@ export async function startSmtpServer(host = '127.0.0.1') {
                 recipients,
                 spamVerdict: { status: 'PASS' },
                 virusVerdict: { status: 'PASS' },
+                ...localVerdicts(raw),
                 action: { type: 'S3', bucketName: env.attachmentsBucket, objectKeyPrefix: INBOUND_PREFIX, objectKey },
               },
             }),

@@ -46,6 +46,7 @@ async function load(hash: string): Promise<Principal | null> {
     scopes: key.scopes,
     allowIps: key.allowIps,
     rateLimit: key.rateLimit,
+    reachesAllProjects: !allowed,
     projects: reachable
       .map((p) => ({
         id: p.projectId,

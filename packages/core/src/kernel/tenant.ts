@@ -40,6 +40,8 @@ export interface Principal {
   rateLimit: number;
   /** Projects the key can reach. */
   projects: ProjectRef[];
+  /** The key is not limited to some projects (it reaches every project, also ones made later). */
+  reachesAllProjects: boolean;
 }
 
 /** What every account-level core call takes. */

@@ -16,8 +16,39 @@ export function slugify(text: string): string {
   return slug || 'article';
 }
 
-// Raw HTML inside an article's Markdown is shown as text: bodyHtml is safe to embed in a help center page.
-const markdown = new Marked({ gfm: true, renderer: { html: ({ text }) => escapeHtml(text) } });
+const LINKABLE = new Set(['http:', 'https:', 'mailto:']);
+
+/**
+ * A link target a page may carry: http(s), mailto or relative. Judged on the exact text the browser
+ * will read (the attribute is written escaped, so `&#106;avascript:` stays text and never decodes to a
+ * scheme) by the URL parser browsers use, which also drops the tabs and newlines a scheme may hide.
+ */
+export function linkable(href: string): boolean {
+  try {
+    return LINKABLE.has(new URL(href, 'https://relative.invalid/').protocol);
+  } catch {
+    return false;
+  }
+}
+
+const title = (text: string | null | undefined) => (text ? ` title="${escapeHtml(text)}"` : '');
+
+/**
+ * bodyHtml is safe to embed in a help center page: raw HTML inside the Markdown is shown as text, and
+ * a link or image with any other target (`javascript:`, `data:`, `vbscript:`) keeps only its text.
+ */
+const markdown = new Marked({
+  gfm: true,
+  renderer: {
+    html: ({ text }) => escapeHtml(text),
+    link({ href, title: hint, tokens }) {
+      const text = this.parser.parseInline(tokens);
+      return linkable(href) ? `<a href="${escapeHtml(href)}"${title(hint)}>${text}</a>` : text;
+    },
+    image: ({ href, title: hint, text }) =>
+      linkable(href) ? `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title(hint)}>` : escapeHtml(text),
+  },
+});
 
 export const markdownToHtml = (body: string) => markdown.parse(body, { async: false });
 

@@ -12,6 +12,7 @@ import { createTicket, DuplicateTicket } from '../tickets/create.js';
 import { Ticket, TicketNumber } from '../tickets/entities.js';
 import { DuplicateMessage, postMessage } from '../tickets/messages.js';
 import type { TicketItem } from '../tickets/present.js';
+import { senderVerdict, type Verdict } from './authentication.js';
 import { automaticReason } from './automatic.js';
 import type { ReceivedMail } from './queue.js';
 import { type ReadMail, readMail } from './read-mail.js';
@@ -53,14 +54,22 @@ export async function receiveMail(notification: ReceivedMail): Promise<void> {
 
   const ticket =
     target.kind === 'ticket' ? await ticketByNumber(ctx, target.ticketNumber) : await ticketByThread(ctx, mail);
-  if (ticket && ticket.status !== 'closed' && ticket.customerEmail === mail.from.address) {
-    return answer(ctx, ticket, mail, messageId);
+  const verdict = senderVerdict(receipt, sesMail.source, mail);
+  const theirs = ticket?.customerEmail === mail.from.address;
+  if (ticket && theirs && !verdict.verified) {
+    // Anyone can write the customer's From: an unverified mail never enters their thread. It is kept as
+    // a ticket of its own, tagged for the team, and names no ticket (nothing confirms it belongs there).
+    logger.warn('Inbound mail not joined: its sender is not verified', {
+      reason: verdict.why,
+      ticketId: ticket.ticketId,
+      sesMessageId: sesMail.messageId,
+    });
+    return open(ctx, mail, messageId, undefined, verdict);
   }
+  if (ticket && theirs && ticket.status !== 'closed') return answer(ctx, ticket, mail, messageId);
   // A closed ticket's answer continues in a new ticket; a stranger holding a reply address (a
   // forwarded mail) starts their own conversation rather than joining the customer's.
-  const followUpOf =
-    ticket?.status === 'closed' && ticket.customerEmail === mail.from.address ? ticket.ticketId : undefined;
-  return open(ctx, mail, messageId, followUpOf);
+  return open(ctx, mail, messageId, ticket?.status === 'closed' && theirs ? ticket.ticketId : undefined, verdict);
 }
 
 /** Refused before parsing; the local SMTP stand-in refuses larger mail with 552 (README, Inbound mail). */
@@ -103,7 +112,16 @@ async function answer(ctx: TenantContext, ticket: TicketItem, mail: ReadMail, me
   }
 }
 
-async function open(ctx: TenantContext, mail: ReadMail, messageId: string, followUpOf: string | undefined) {
+/** The tag a ticket opened by mail from an unverified sender carries (docs/decisions.md, Conversations). */
+export const UNVERIFIED_TAG = 'unverified-sender';
+
+async function open(
+  ctx: TenantContext,
+  mail: ReadMail,
+  messageId: string,
+  followUpOf: string | undefined,
+  verdict: Verdict,
+) {
   const from = must(mail.from, 'the sender of a mail that opens a ticket');
   try {
     await withinStorage(mail, (attachments, body) =>
@@ -113,6 +131,7 @@ async function open(ctx: TenantContext, mail: ReadMail, messageId: string, follo
         customer: { email: from.address, ...(from.name ? { name: from.name } : {}) },
         attachments,
         ...(followUpOf ? { followUpOf } : {}),
+        ...(verdict.verified ? {} : { tags: [UNVERIFIED_TAG] }),
         once: (ticketId) => receivedMailItem(ctx, ticketId, messageId),
       }),
     );

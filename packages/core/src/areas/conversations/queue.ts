@@ -14,6 +14,9 @@ const receivedMail = v.looseObject({
     recipients: v.array(v.string()),
     spamVerdict: verdict,
     virusVerdict: verdict,
+    spfVerdict: verdict,
+    dkimVerdict: verdict,
+    dmarcVerdict: verdict,
     action: v.looseObject({ type: v.literal('S3'), bucketName: v.string(), objectKey: v.string() }),
   }),
 });

@@ -12,6 +12,8 @@ export interface ReadMail {
   references: string[];
   /** Header values by lower-cased name (the first of each), for the automatic-mail rules. */
   headers: Map<string, string>;
+  /** The signing domain (`d=`) of every DKIM-Signature header, lower-cased, in order. */
+  dkimDomains: string[];
   /** The customer's new text only: quoted history and signature removed; HTML-only mail reduced to text. */
   body: string;
   /** Files kept as attachments, within the API's limits. */
@@ -21,12 +23,26 @@ export interface ReadMail {
 const CONTROL = /[\u0000-\u001f\u007f]+/g;
 const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 
+/** The `d=` tag of a DKIM-Signature (RFC 6376 tag list: `tag=value;` with folding white space). */
+function dkimDomain(signature: string): string {
+  for (const tag of signature.split(';')) {
+    const eq = tag.indexOf('=');
+    if (eq > 0 && tag.slice(0, eq).trim().toLowerCase() === 'd')
+      return tag
+        .slice(eq + 1)
+        .replace(/\s/g, '')
+        .toLowerCase();
+  }
+  return '';
+}
+
 /** Parses raw RFC 5322 mail with postal-mime (loaded on the first mail). */
 export async function readMail(raw: Buffer): Promise<ReadMail> {
   const { default: PostalMime } = await import('postal-mime');
   const mail = await PostalMime.parse(raw, { attachmentEncoding: 'base64' });
   const headers = new Map<string, string>();
   for (const h of mail.headers) if (!headers.has(h.key)) headers.set(h.key, h.value);
+  const dkimDomains = mail.headers.filter((h) => h.key === 'dkim-signature').map((h) => dkimDomain(h.value));
   const from =
     mail.from && 'address' in mail.from && mail.from.address
       ? { address: mail.from.address.toLowerCase(), ...(mail.from.name ? { name: mail.from.name.slice(0, 200) } : {}) }
@@ -50,6 +66,7 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
     messageId: mail.messageId,
     references: [...new Set([...ids(mail.references), ...ids(mail.inReplyTo)])],
     headers,
+    dkimDomains,
     body: body.slice(0, BODY_MAX),
     attachments: kept,
   };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
+import { verifyTicketToken } from '../../kernel/links/ticket-page.js';
 import { MAX_ATTACHMENT_BYTES } from '../tickets/values.js';
 import { customerTicket, pageAnswer } from './schemas.js';
 import { PAGE_POSTS_PER_MINUTE } from './values.js';
@@ -13,7 +14,14 @@ const base = {
   tenancy: 'public' as const,
   tags: ['Tickets'],
   page: true,
-  params: { token: v.pipe(v.string(), v.maxLength(512)) },
+  // A token this service did not sign is a 404 before anything else is read (the body included).
+  params: {
+    token: v.pipe(
+      v.string(),
+      v.maxLength(512),
+      v.check((token) => verifyTicketToken(token) !== undefined),
+    ),
+  },
 };
 
 export const publicTicketRoutes = {
@@ -33,9 +41,9 @@ export const publicTicketRoutes = {
     id: 'answerCustomerTicket',
     method: 'POST',
     path: '/public/tickets/{token}',
-    summary: "The customer's answer on the page (JSON, or the page's multipart form)",
-    description: `A customer message, with the effects of an answer by mail: a pending or resolved ticket opens, \`lastSenderType\` becomes customer, \`message.received\` fires. A closed ticket's answer opens a new ticket that names it (\`followUpOf\`). Files: inline in JSON (as POST /tickets/{id}/messages takes them) or one file in the form, at most ${MAX_ATTACHMENT_BYTES} bytes. One link may post ${PAGE_POSTS_PER_MINUTE} times a minute (429).`,
-    bodyType: 'multipart-or-json',
+    summary: "The customer's answer on the page (JSON, or the page's form: urlencoded, or multipart with files)",
+    description: `A customer message, with the effects of an answer by mail: a pending or resolved ticket opens, \`lastSenderType\` becomes customer, \`message.received\` fires. A closed ticket's answer opens a new ticket that names it (\`followUpOf\`). Files: inline in JSON (as POST /tickets/{id}/messages takes them) or files in the multipart form, at most ${MAX_ATTACHMENT_BYTES} bytes. A ticket may be answered on its page ${PAGE_POSTS_PER_MINUTE} times a minute (429).`,
+    bodyType: 'any-form-or-json',
     body: pageAnswer,
     response: customerTicket,
     problems: ['not_found', 'rate_limit.exceeded', 'ticket.attachments_too_large', 'plan.storage_limit'],

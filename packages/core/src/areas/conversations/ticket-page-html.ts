@@ -1,14 +1,18 @@
+import * as v from 'valibot';
 import { type RawResult, rawResponse } from '../../kernel/api/route.js';
+import { errors } from '../../kernel/errors/common.js';
 import { Problem } from '../../kernel/errors/problem.js';
 import { esc, HTML_HEADERS, layout, notFoundPage } from '../feedback/pages.js';
 import type { GivenFile } from '../tickets/files.js';
+import { fileName } from '../tickets/schemas.js';
 import { answerOnPage, customerTicket } from './ticket-page.js';
 
 type View = Awaited<ReturnType<typeof customerTicket>>;
 
 const wantsJson = (headers: Record<string, string | undefined>) => /\bapplication\/json\b/i.test(headers.accept ?? '');
+/** A browser's form post (either encoding): it gets pages back, errors included. */
 const isForm = (headers: Record<string, string | undefined>) =>
-  /^multipart\/form-data/i.test(headers['content-type'] ?? '');
+  /^(?:multipart\/form-data|application\/x-www-form-urlencoded)/i.test(headers['content-type'] ?? '');
 
 const STATUS_TEXT: Record<View['status'], string> = {
   new: 'Received',
@@ -61,31 +65,37 @@ interface FilePart {
   content: Buffer;
 }
 
+/** A file name from the form, held to the API's rule (a refused name answers 422 like the API's). */
+function formFileName(given: string) {
+  const checked = v.safeParse(fileName, given || 'attachment');
+  if (!checked.success) throw errors.validation([{ field: 'file', in: 'body', message: checked.issues[0].message }]);
+  return checked.output;
+}
+
 /** POST: the answer; the form gets the page again (or its error as a page), JSON the ticket's data. */
 export async function answerTicketPage(
   token: string,
   body: { body: string; attachments?: GivenFile[]; file?: FilePart | FilePart[] },
   headers: Record<string, string | undefined>,
 ): Promise<View | RawResult> {
-  // The multipart parser lists repeated parts newest first; a browser sends an empty part for a file input left empty.
-  const parts = Array.isArray(body.file) ? [...body.file].reverse() : body.file ? [body.file] : [];
-  const attachments: GivenFile[] = [
-    ...(body.attachments ?? []),
-    ...parts
-      .filter((f) => f.content.length > 0)
-      .map((f) => ({
-        fileName: f.filename || 'attachment',
-        mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(f.mimetype) ? f.mimetype : 'application/octet-stream',
-        content: f.content.toString('base64'),
-      })),
-  ];
-  if (!isForm(headers)) return answerOnPage(token, { body: body.body, attachments });
+  const answer = () => {
+    // The multipart parser lists repeated parts newest first; a browser sends an empty part for a file input left empty.
+    const parts = Array.isArray(body.file) ? [...body.file].reverse() : body.file ? [body.file] : [];
+    const attachments: GivenFile[] = [
+      ...(body.attachments ?? []),
+      ...parts
+        .filter((f) => f.content.length > 0)
+        .map((f) => ({
+          fileName: formFileName(f.filename),
+          mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(f.mimetype) ? f.mimetype : 'application/octet-stream',
+          content: f.content.toString('base64'),
+        })),
+    ];
+    return answerOnPage(token, { body: body.body, attachments });
+  };
+  if (!isForm(headers)) return answer();
   try {
-    return rawResponse(
-      200,
-      ticketHtml(await answerOnPage(token, { body: body.body, attachments }), 'Thank you: your answer was sent.'),
-      HTML_HEADERS,
-    );
+    return rawResponse(200, ticketHtml(await answer(), 'Thank you: your answer was sent.'), HTML_HEADERS);
   } catch (err) {
     if (!(err instanceof Problem)) throw err;
     if (err.status === 404) return rawResponse(404, notFoundPage(), HTML_HEADERS);

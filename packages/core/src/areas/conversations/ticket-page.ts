@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { countRequest } from '../../identity/rate-limit.js';
 import { tenantOfProject } from '../../identity/tenant.js';
 import { errors } from '../../kernel/errors/common.js';
@@ -55,10 +54,8 @@ async function viewOf(ctx: TenantContext, ticketId: string) {
  */
 export async function answerOnPage(token: string, input: { body: string; attachments?: GivenFile[] }) {
   const { ctx, ticketId } = await open(token);
-  const rate = await countRequest(
-    `ticket-page:${createHash('sha256').update(token).digest('base64url')}`,
-    PAGE_POSTS_PER_MINUTE,
-  );
+  // Counted per ticket, not per token string: however a link is spelled, its ticket has one allowance.
+  const rate = await countRequest(`ticket-page:${ctx.projectId}:${ctx.env}:${ticketId}`, PAGE_POSTS_PER_MINUTE);
   if (rate.exceeded)
     throw problem('rate_limit.exceeded', {
       limit: PAGE_POSTS_PER_MINUTE,

@@ -65,6 +65,7 @@ export const templateRoutes = {
     method: 'POST',
     path: '/account/email-templates/import',
     tenancy: 'account',
+    accountWrite: true,
     scope: 'emails:manage',
     summary: 'Import a .hbs file into the account scope, shared by every project as @account/<key>',
     bodyType: 'multipart',

@@ -31,7 +31,7 @@ export const toAttachment = async (a: AttachmentItem) => ({
   fileName: a.fileName,
   fileSize: a.fileSize,
   mimeType: a.mimeType,
-  url: await presignGet(a.objectKey),
+  url: await presignGet(a.objectKey, a),
   createdAt: a.createdAt,
 });
 

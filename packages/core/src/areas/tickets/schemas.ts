@@ -77,7 +77,11 @@ export const fileName = v.pipe(
   v.trim(),
   v.minLength(1),
   v.maxLength(255),
-  v.regex(/^[^/\\\u0000-\u001f\u007f]+$/, 'A file name, without slashes or control characters'),
+  // Bidi controls (U+202A-U+202E, U+2066-U+2069) can make `invoice\u202Efdp.exe` read as `invoiceexe.pdf`.
+  v.regex(
+    /^[^/\\\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+$/,
+    'A file name, without slashes, control or bidi control characters',
+  ),
   // A lone surrogate cannot be written as UTF-8 (object keys, headers).
   v.check((s) => !LONE_SURROGATE.test(s), 'A file name of valid Unicode characters'),
 );

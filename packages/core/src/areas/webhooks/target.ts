@@ -16,6 +16,8 @@ export interface PinnedTarget {
   addresses: string[];
 }
 
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
 /**
  * Why an address is no place to send a webhook, or undefined for a public unicast address. Only
  * ipaddr.js's `unicast` range passes: loopback, private, link-local (169.254/16, cloud metadata),
@@ -24,8 +26,13 @@ export interface PinnedTarget {
  */
 export function blockedAddressReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' ? undefined : `${address} is a ${range} address`;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range !== 'unicast') return `${address} is a ${range} address`;
+  // IPv6 outside 2000::/3 has no public route: ipaddr.js calls the IPv4-compatible ::/96 (`::127.0.0.1`)
+  // and other unassigned space unicast, so IPv6 must also be global unicast by prefix.
+  if (parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST)) return `${address} is not a global unicast address`;
+  return undefined;
 }
 
 function parseTarget(rawUrl: string): URL | string {

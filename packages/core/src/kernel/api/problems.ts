@@ -17,6 +17,7 @@ export function routeProblems(route: RouteDef): ProblemCode[] {
     if (route.method !== 'GET') add('conflict');
   }
   if (route.tenancy === 'project') add('project.required', 'project.forbidden');
+  if (route.accountWrite) add('auth.account_key_required');
   if (route.plan) add('plan.upgrade_required');
   if (route.params) add('not_found');
   if (route.query || route.body) add('validation.failed');

@@ -59,6 +59,8 @@ export interface RouteDef {
    * `public`: no key at all (the spec document, the emailed rating page).
    */
   tenancy: 'project' | 'account' | 'public';
+  /** An account-wide write: only a live key that reaches every project, on live (403 `auth.account_key_required`). */
+  accountWrite?: true;
   scope?: Scope;
   /** A plan-gated feature: lower plans get 403 `plan.upgrade_required` before their input is even read. */
   plan?: { minimum: Plan; feature: string };
@@ -66,7 +68,11 @@ export interface RouteDef {
   params?: ObjectEntries;
   query?: ObjectEntries;
   body?: AnySchema;
-  bodyType?: 'json' | 'multipart' | 'form-or-json' | 'multipart-or-json';
+  /**
+   * What the body may be sent as: JSON (the default); `multipart` only; `form-or-json` also an HTML
+   * form (urlencoded); `any-form-or-json` also an HTML form in either encoding (a page with a file input).
+   */
+  bodyType?: 'json' | 'multipart' | 'form-or-json' | 'any-form-or-json';
   /** Schema of the 200 body (absent for non-JSON answers). */
   response?: AnySchema;
   /**

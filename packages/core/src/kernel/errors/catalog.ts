@@ -138,6 +138,12 @@ export const PROBLEMS = {
       a.wanted === undefined ? 'This API key reaches no project.' : `This API key cannot reach project "${a.wanted}".`,
     toDetails: (a) => (a.projects ? { projects: a.projects } : undefined),
   }),
+  'auth.account_key_required': define({
+    status: 403,
+    summary: 'an account-wide write needs a live key that reaches every project, acting on live',
+    message: () =>
+      'This changes every project of the account: use a live key that reaches every project, without Service-Environment: sandbox.',
+  }),
   'environment.forbidden': define({
     status: 403,
     summary: 'a sandbox key asked for live data',

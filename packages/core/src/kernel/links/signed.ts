@@ -19,6 +19,9 @@ export function verifyToken(token: string): string[] | undefined {
   const [encoded, signature, ...rest] = token.split('.');
   if (!encoded || !signature || rest.length) return undefined;
   const payload = Buffer.from(encoded, 'base64url').toString('utf8');
+  // The decoder skips what is not base64url (and stops at `=`): only the canonical spelling of the
+  // payload counts, so one link is one token and cannot be varied into endless others.
+  if (Buffer.from(payload).toString('base64url') !== encoded) return undefined;
   const expected = Buffer.from(mac(payload));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;

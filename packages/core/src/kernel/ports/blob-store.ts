@@ -51,15 +51,34 @@ export async function deleteObjects(keys: string[]) {
   }
 }
 
-/** A time-limited GET URL for a stored object. */
-export async function presignGet(key: string, expiresInSeconds = 3600) {
+/** Raster images a browser shows inline without running anything (SVG can hold script: it is a download). */
+const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
+
+/** `attachment` (or `inline`) with the file name, ASCII fallback and RFC 6266/5987 UTF-8 form. */
+const disposition = (kind: 'inline' | 'attachment', fileName: string) => {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+};
+
+/**
+ * A time-limited GET URL for a stored file. The uploader's type is never trusted to render: S3 answers
+ * the download with the headers signed into the URL, so a raster image shows inline under its type and
+ * anything else (an upload declared `text/html` included) comes as `application/octet-stream` with
+ * `Content-Disposition: attachment`, which browsers save and never render or sniff into a page.
+ */
+export async function presignGet(key: string, file: { fileName: string; mimeType: string }, expiresInSeconds = 3600) {
   const [{ sdk, client: s3 }, { getSignedUrl }] = await Promise.all([
     s3Client(),
     import('@aws-sdk/s3-request-presigner'),
   ]);
-  return getSignedUrl(s3, new sdk.GetObjectCommand({ Bucket: env.attachmentsBucket, Key: key }), {
-    expiresIn: expiresInSeconds,
+  const image = INLINE_IMAGES.has(file.mimeType.toLowerCase());
+  const command = new sdk.GetObjectCommand({
+    Bucket: env.attachmentsBucket,
+    Key: key,
+    ResponseContentType: image ? file.mimeType.toLowerCase() : 'application/octet-stream',
+    ResponseContentDisposition: disposition(image ? 'inline' : 'attachment', file.fileName),
   });
+  return getSignedUrl(s3, command, { expiresIn: expiresInSeconds });
 }
 
 /**

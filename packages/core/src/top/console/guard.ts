@@ -43,7 +43,8 @@ export const errorPage = (status: number, message: string, chrome?: Chrome) => {
 };
 
 /** Lets a form post only from our own pages: SameSite=Lax already withholds the cookie from most cross-site posts. */
-const sameOrigin = (event: APIGatewayProxyEventV2) => {
+/** A POST from this host's own pages (or from no browser: browsers send Origin with every POST). */
+export const sameOrigin = (event: APIGatewayProxyEventV2) => {
   const origin = event.headers?.origin;
   if (!origin || origin === 'null') return origin === undefined;
   try {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { htmlPage, redirect, signedIn } from './guard.js';
+import { errorPage, htmlPage, redirect, sameOrigin, signedIn } from './guard.js';
 import { html } from './html.js';
 import { bareLayout } from './layout.js';
 import { clearedCookie, endSession, loadSession, sessionIdOf } from './session.js';
@@ -21,7 +21,20 @@ ${message ? html`<p class="notice" role="status">${message}</p>` : ''}
 export const signInForm = async ({ event }: { event: APIGatewayProxyEventV2 }) =>
   (await loadSession(sessionIdOf(event.cookies))) ? redirect('/console') : htmlPage(200, form());
 
-export async function sendSignInLink({ body, sourceIp }: { body: unknown; sourceIp: string }) {
+/** A sign-in POST from another site's page: refused like any console POST (login CSRF). */
+const foreignPost = () =>
+  errorPage(403, 'This form was sent from another site. Open the console yourself and try again.');
+
+export async function sendSignInLink({
+  event,
+  body,
+  sourceIp,
+}: {
+  event: APIGatewayProxyEventV2;
+  body: unknown;
+  sourceIp: string;
+}) {
+  if (!sameOrigin(event)) return foreignPost();
   const email = String((body as Record<string, unknown>)?.email ?? '');
   const outcome = await requestSignIn(email, sourceIp);
   if (outcome === 'invalid') return htmlPage(422, form('Enter a valid email address.', email));
@@ -60,7 +73,9 @@ const expiredLink = () =>
     ),
   );
 
-export async function finishSignIn({ params }: { params: { token: string } }) {
+export async function finishSignIn({ event, params }: { event: APIGatewayProxyEventV2; params: { token: string } }) {
+  // Else another site could sign a visitor into the attacker's account with the attacker's link.
+  if (!sameOrigin(event)) return foreignPost();
   const cookie = await completeSignIn(params.token);
   return cookie ? redirect('/console', { 'set-cookie': cookie }) : expiredLink();
 }

@@ -54,31 +54,59 @@ const parametersOf = (route: RouteDef) => {
   return params;
 };
 
-type ObjectSchema = { properties?: Record<string, { properties?: Record<string, unknown> }> };
+type ObjectSchema = { properties?: Record<string, JsonSchema>; required?: string[] };
+type JsonSchema = { type?: string; properties?: Record<string, unknown>; anyOf?: JsonSchema[]; items?: JsonSchema };
 
-/** In multipart bodies the parser's file objects ({ filename, content, ... }) are the uploaded file parts. */
-const asFileParts = (schema: ObjectSchema) => {
-  const properties = schema.properties ?? {};
-  for (const [name, property] of Object.entries(properties)) {
-    if (property.properties && 'filename' in property.properties && 'content' in property.properties) {
-      properties[name] = { type: 'string', format: 'binary' } as never;
-    }
-  }
-  return schema;
+/** The parser's file object ({ filename, content, ... }): in the document, an uploaded file part. */
+const isFilePart = (schema: JsonSchema | undefined): boolean =>
+  !!schema?.properties && 'filename' in schema.properties && 'content' in schema.properties;
+const holdsFiles = (schema: JsonSchema): boolean =>
+  isFilePart(schema) || isFilePart(schema.items) || !!schema.anyOf?.some((s) => holdsFiles(s));
+const binary = { type: 'string', format: 'binary' };
+
+/** The body as a multipart form: file fields become (repeatable) binary parts. */
+const asMultipart = (schema: ObjectSchema): ObjectSchema => ({
+  ...schema,
+  properties: Object.fromEntries(
+    Object.entries(schema.properties ?? {}).map(([name, property]) => [
+      name,
+      isFilePart(property)
+        ? binary
+        : holdsFiles(property)
+          ? { type: 'array', items: binary, description: 'One part per file (the part repeated)' }
+          : property,
+    ]),
+  ),
+});
+
+/** The fields a body is sent with: JSON (files go inline in JSON), an urlencoded form (text), a multipart one. */
+const fieldsFor = (schema: ObjectSchema, form: 'json' | 'urlencoded' | 'multipart'): ObjectSchema => {
+  const kept = Object.entries(schema.properties ?? {}).filter(([, property]) =>
+    form === 'json'
+      ? !holdsFiles(property)
+      : property.type === 'string' || (form === 'multipart' && holdsFiles(property)),
+  );
+  return {
+    ...schema,
+    properties: Object.fromEntries(kept),
+    ...(schema.required ? { required: schema.required.filter((name) => kept.some(([k]) => k === name)) } : {}),
+  };
 };
 
 const requestBodyOf = (route: RouteDef) => {
   if (!route.body) return undefined;
-  const schema = jsonSchemaOf(route.body);
-  const body = route.body;
-  const parts = () => asFileParts(jsonSchemaOf(body));
+  const schema = jsonSchemaOf(route.body) as ObjectSchema;
   const content: Record<string, unknown> =
     route.bodyType === 'multipart'
-      ? { 'multipart/form-data': { schema: parts() } }
+      ? { 'multipart/form-data': { schema: asMultipart(schema) } }
       : route.bodyType === 'form-or-json'
         ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } }
-        : route.bodyType === 'multipart-or-json'
-          ? { 'application/json': { schema }, 'multipart/form-data': { schema: parts() } }
+        : route.bodyType === 'any-form-or-json'
+          ? {
+              'application/json': { schema: fieldsFor(schema, 'json') },
+              'application/x-www-form-urlencoded': { schema: fieldsFor(schema, 'urlencoded') },
+              'multipart/form-data': { schema: asMultipart(fieldsFor(schema, 'multipart')) },
+            }
           : { 'application/json': { schema } };
   return { required: true, content };
 };

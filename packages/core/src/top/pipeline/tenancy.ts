@@ -4,10 +4,6 @@ import type { AccountContext, Environment, Principal, TenantContext } from '../.
 
 const choices = (principal: Principal) => principal.projects.map(({ id, slug, name }) => ({ id, slug, name }));
 
-/**
- * Resolves the request's project and environment from the key and what the request names.
- * The service never guesses a project: several reachable and none named is a 400.
- */
 interface Named {
   value: string;
   /** Where the request named it: the Service-* header or the query parameter. */
@@ -19,17 +15,33 @@ const fieldOf = (named: Named, header: string, query: string) =>
 
 const isEnvironment = (value: string | undefined): value is Environment => value === 'live' || value === 'sandbox';
 
+/**
+ * Resolves the request's project and environment from the key and what the request names (the header
+ * first, then the query parameter). The service never guesses a project: several reachable and none
+ * named is a 400.
+ */
 export function resolveTenant(
   principal: Principal,
   needsProject: boolean,
-  named: { project?: Named; environment?: Named },
+  given: { project: Named[]; environment: Named[] },
 ): AccountContext | TenantContext {
-  const requested = named.environment?.value.trim().toLowerCase();
-  if (named.environment && !isEnvironment(requested)) {
-    throw errors.validation([
-      { ...fieldOf(named.environment, 'Service-Environment', 'environment'), message: 'Expected live or sandbox' },
-    ]);
+  // Every value the request sent is checked, also one that a header overrides (the header decides).
+  for (const named of given.environment) {
+    if (!isEnvironment(named.value.trim().toLowerCase())) {
+      throw errors.validation([
+        { ...fieldOf(named, 'Service-Environment', 'environment'), message: 'Expected live or sandbox' },
+      ]);
+    }
   }
+  for (const named of given.project) {
+    // Repeated headers arrive joined by commas (API Gateway does the same); no slug or id has one.
+    if (named.value.includes(',')) {
+      throw errors.validation([
+        { ...fieldOf(named, 'Service-Project', 'project'), message: 'Name exactly one project' },
+      ]);
+    }
+  }
+  const requested = given.environment[0]?.value.trim().toLowerCase();
   if (principal.keyEnv === 'sandbox' && requested === 'live') {
     throw problem('environment.forbidden');
   }
@@ -43,13 +55,7 @@ export function resolveTenant(
   };
   if (!needsProject) return base;
 
-  const wanted = named.project?.value.trim();
-  if (named.project && wanted?.includes(',')) {
-    // Repeated headers arrive joined by commas (API Gateway does the same); no slug or id has one.
-    throw errors.validation([
-      { ...fieldOf(named.project, 'Service-Project', 'project'), message: 'Name exactly one project' },
-    ]);
-  }
+  const wanted = given.project[0]?.value.trim();
   if (wanted) {
     const project = principal.projects.find((p) => p.id === wanted || p.slug === wanted);
     if (!project) {
@@ -66,4 +72,15 @@ export function resolveTenant(
     throw problem('project.forbidden', {});
   }
   throw problem('project.required', { projects: choices(principal) });
+}
+
+/**
+ * A write that changes every project of the account (account-wide templates, which every project's
+ * live mail renders): only a live key that reaches every project, acting on live, may make it. A
+ * sandbox key, a project-restricted key or a sandbox request would otherwise reach live mail.
+ */
+export function requireAccountWriter(principal: Principal, ctx: AccountContext) {
+  if (principal.keyEnv !== 'live' || ctx.env !== 'live' || !principal.reachesAllProjects) {
+    throw problem('auth.account_key_required');
+  }
 }

@@ -24,7 +24,8 @@ const decodeBody = (event: Event) =>
 const parseBody = (event: Event, route: RouteDef): unknown => {
   const text = decodeBody(event);
   const type = (headerOf(event, 'content-type') ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  if (route.bodyType === 'form-or-json' && type === 'application/x-www-form-urlencoded') {
+  const takesForms = route.bodyType === 'form-or-json' || route.bodyType === 'any-form-or-json';
+  if (takesForms && type === 'application/x-www-form-urlencoded') {
     return Object.fromEntries(new URLSearchParams(text));
   }
   // No body at all reads as {}: routes whose fields are all optional (POST /webhooks/{id}/test) need none.
@@ -82,7 +83,7 @@ export const validate = (multipart: MultipartParser | undefined): Middleware => 
     if (!route.body) return;
     let input: unknown;
     const multipartSent = /^multipart\/form-data/i.test((headerOf(event, 'content-type') ?? '').trim());
-    if (route.bodyType === 'multipart' || (route.bodyType === 'multipart-or-json' && multipartSent)) {
+    if (route.bodyType === 'multipart' || (route.bodyType === 'any-form-or-json' && multipartSent)) {
       if (!multipart) throw new Error(`Route ${route.id} takes multipart but its group handler has no parser`);
       assertCompleteMultipart(event);
       await (await multipart()).before?.(request as never);
