@@ -63,6 +63,23 @@ describe('SSRF guard', () => {
     expect(blockedAddressReason(address)).toContain(range);
   });
 
+  it.each([
+    '::7f00:1',
+    '::a9fe:a9fe',
+    '::a00:1',
+    '::1:2',
+    '100::1',
+    '3fff::1',
+  ])('refuses IPv6 outside global unicast, IPv4-compatible ::/96 included (%s)', (address) => {
+    expect(blockedAddressReason(address)).toBeDefined();
+  });
+
+  it('refuses the IPv4-compatible spelling of a loopback URL host', async () => {
+    setEnv({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false' });
+    expect(await checkWebhookTarget('https://[::127.0.0.1]/hook')).toBeDefined();
+    expect(await checkWebhookTarget('https://[::169.254.169.254]/hook')).toBeDefined();
+  });
+
   it('passes public unicast addresses', () => {
     expect(blockedAddressReason('93.184.216.34')).toBeUndefined();
     expect(blockedAddressReason('2606:4700::1111')).toBeUndefined();
