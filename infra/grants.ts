@@ -45,8 +45,8 @@ export const HTTP_GRANTS: Record<Group, FunctionGrants> = {
   public: { send: HTTP_SENDS },
   /** The OpenAPI document and its viewer: static, emits nothing. */
   docs: { send: [] },
-  /** The console: sign-in links go straight to SES; ticket replies, webhook tests and attachment links as in their groups. */
-  console: { send: HTTP_SENDS, bucket: true, ses: true },
+  /** The console: sign-in requests go to the emails queue (its consumer mails the links); ticket replies, webhook tests and attachment links as in their groups. */
+  console: { send: HTTP_SENDS, bucket: true },
 };
 
 export const httpGrants = (group: Group): FunctionGrants => {

@@ -81,17 +81,25 @@ export class HelpdeskStack extends Stack {
       removalPolicy,
     });
 
-    // HMAC key for webhook signatures and signed links. Generated once per stage and resolved by
-    // CloudFormation into the functions' environment (core reads SIGNING_SECRET as the value).
+    // The stage's signing secret (links, reply addresses, sealed webhook secrets): JSON
+    // `{ current, previous: [{ secret, until }] }` (kernel/secrets.ts), read by each function at cold
+    // start through its ARN; never in a function's environment. Rotated with `admin secret:rotate`,
+    // which keeps the previous secret valid for an overlap and seals stored secrets again.
     this.signingSecret = new secretsmanager.Secret(this, 'SigningSecret', {
-      description: `helpdesk-${stage} signing secret (webhook signatures, signed links)`,
-      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      secretName: `helpdesk/${stage}/signing-secret`,
+      description: `helpdesk-${stage} signing secret (signed links, reply addresses, sealed webhook secrets)`,
+      generateSecretString: {
+        secretStringTemplate: '{}',
+        generateStringKey: 'current',
+        passwordLength: 48,
+        excludePunctuation: true,
+      },
       removalPolicy,
     });
     Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'Customers verify webhook signatures with this secret and signed links outlive a rotation; rotating needs a dual-key overlap that core does not implement yet. Rotate manually and redeploy.',
+        'Rotation keeps the previous secret valid for weeks (mails already sent carry links and reply addresses signed with it) and re-seals stored webhook secrets: it is the admin CLI command secret:rotate (README, Operations), not a rotation Lambda.',
     });
 
     const queueEnv: Record<string, string> = {};
@@ -110,7 +118,7 @@ export class HelpdeskStack extends Stack {
       SCHEDULER_MODE: 'eventbridge',
       SCHEDULER_GROUP: this.schedules.group.scheduleGroupName,
       SCHEDULER_ROLE_ARN: this.schedules.role.roleArn,
-      SIGNING_SECRET: this.signingSecret.secretValue.unsafeUnwrap(),
+      SIGNING_SECRET_ARN: this.signingSecret.secretArn,
       EMBEDDER: 'bedrock',
       EMBEDDING_MODEL_ID: settings.embeddingModelId,
       ...(settings.inboundDomain ? { INBOUND_DOMAIN: settings.inboundDomain } : {}),
@@ -126,6 +134,7 @@ export class HelpdeskStack extends Stack {
       configurationSetName: this.mail.configurationSet.configurationSetName,
       scheduleGroup: this.schedules.group,
       schedulerRole: this.schedules.role,
+      signingSecret: this.signingSecret,
       embeddingModelArn: this.formatArn({
         service: 'bedrock',
         account: '',

@@ -61,6 +61,7 @@ export const SEPARATE_SDK_MODULES = [
   '@aws-sdk/client-bedrock-runtime',
   '@aws-sdk/client-s3',
   '@aws-sdk/client-scheduler',
+  '@aws-sdk/client-secrets-manager',
   '@aws-sdk/client-sesv2',
   '@aws-sdk/s3-request-presigner',
 ];

@@ -9,6 +9,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { FunctionGrants } from '../grants.js';
@@ -47,6 +48,8 @@ export interface SharedResources {
   configurationSetName: string;
   scheduleGroup: scheduler.IScheduleGroup;
   schedulerRole: iam.IRole;
+  /** The stage's signing secret: every function reads it at cold start. */
+  signingSecret: secretsmanager.ISecret;
   /** ARN of the Bedrock foundation model used for embeddings. */
   embeddingModelArn: string;
   /** Environment shared by every function (table, queues, bucket, stage, ...). */
@@ -136,6 +139,7 @@ export class HelpdeskFunction extends Construct {
     ]);
 
     for (const queue of grants.send) shared.queues[queue].grantSendMessages(this.role);
+    shared.signingSecret.grantRead(this.role);
 
     if (grants.bucket) {
       allow(['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], [shared.bucket.arnForObjects('*')]);

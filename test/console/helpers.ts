@@ -14,13 +14,28 @@ export async function mailsTo(address: string): Promise<StoredMail[]> {
   return emails.filter((m) => m.destination.to.some((d) => d.toLowerCase().includes(address.toLowerCase())));
 }
 
-/** The path of the newest console sign-in link mailed to an address. */
-export async function signInLinkPath(address: string): Promise<string> {
-  const mails = (await mailsTo(address)).filter((m) => m.subject.startsWith('Sign in to'));
-  const link = /https?:\/\/\S+?(\/console\/sign-in\/[A-Za-z0-9_-]+)/.exec(mails.at(-1)?.body.text ?? '')?.[1];
-  if (!link) throw new Error(`No sign-in link mailed to ${address}`);
-  return link;
+const signInLinks = async (address: string) =>
+  (await mailsTo(address))
+    .filter((m) => m.subject.startsWith('Sign in to'))
+    .map((m) => /https?:\/\/\S+?(\/console\/sign-in\/[A-Za-z0-9_-]+)/.exec(m.body.text ?? '')?.[1]);
+
+/**
+ * The path of the console sign-in link mailed to an address for the request just made: the emails
+ * consumer mails it from the queue, so this waits (up to 10 s) for a link newer than `seen`.
+ */
+export async function signInLinkPath(address: string, seen?: number): Promise<string> {
+  const before = seen ?? 0;
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    const links = await signInLinks(address);
+    const link = links.length > before ? links.at(-1) : undefined;
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No sign-in link mailed to ${address}`);
 }
+
+/** How many sign-in links an address has been mailed so far. */
+export const signInLinkCount = async (address: string) => (await signInLinks(address)).length;
 
 export interface ConsoleResponse {
   status: number;
@@ -50,6 +65,8 @@ export class ConsoleClient {
       this.cookie = value ? `console_session=${value}` : undefined;
     }
     const text = await res.text();
+    // The emails consumer mails sign-in links from the queue: let it, so the mail is there to read.
+    if (method === 'POST' && path === '/console/sign-in') await this.app.drain();
     const csrf = /name="csrf" value="([^"]+)"/.exec(text)?.[1];
     if (csrf) this.csrf = csrf;
     return { status: res.status, headers: res.headers, text };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { env } from '@helpdesk/core/kernel/config';
+import { signingSecret } from '@helpdesk/core/kernel/secrets';
 import { ConsoleSignIn } from '@helpdesk/core/top/console/entities';
 import { sha256 } from '@helpdesk/core/top/console/session';
 import { SIGN_IN_LIMITS } from '@helpdesk/core/top/console/sign-in';
@@ -101,7 +101,7 @@ describe('console sign-in, sessions and CSRF', () => {
     await client.request('POST', '/console/sign-in', { email });
     const path = await signInLinkPath(email);
     // A deployed stage starts only with its secret (the same one, so the link still verifies).
-    setEnv({ STAGE: 'dev', SIGNING_SECRET: env.signingSecret });
+    setEnv({ STAGE: 'dev', SIGNING_SECRET: signingSecret() });
     try {
       const done = await client.request('POST', path, {});
       expect(done.headers.get('set-cookie')).toMatch(/; Secure$/);

@@ -1,4 +1,5 @@
 import { assertDeployedConfig, config, env, reloadConfig } from '@helpdesk/core/kernel/config';
+import { signingSecret } from '@helpdesk/core/kernel/secrets';
 import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 import { consumer } from '@helpdesk/core/top/queues/consumer';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,24 +23,28 @@ describe('configuration of a deployed stage', () => {
     process.env.STAGE = 'prod';
     delete process.env.SIGNING_SECRET;
     process.env.TABLE_NAME = 'helpdesk-prod';
-    expect(() => assertDeployedConfig()).toThrow(/Stage prod cannot start: SIGNING_SECRET is not set/);
-    expect(() => createGroupHandler({}, {})).toThrow(/SIGNING_SECRET/);
-    expect(() => consumer('emails', { each: async () => {} })).toThrow(/SIGNING_SECRET/);
-    // Never a silent development secret outside the local stack.
-    expect(() => env.signingSecret).toThrow(/SIGNING_SECRET/);
+    expect(() => assertDeployedConfig()).toThrow(/Stage prod cannot start: SIGNING_SECRET_ARN is not set/);
+    expect(() => createGroupHandler({}, {})).toThrow(/SIGNING_SECRET_ARN/);
+    expect(() => consumer('emails', { each: () => Promise.resolve() })).toThrow(/SIGNING_SECRET_ARN/);
     delete process.env.TABLE_NAME;
-    expect(() => assertDeployedConfig()).toThrow(/TABLE_NAME, SIGNING_SECRET are not set/);
+    expect(() => assertDeployedConfig()).toThrow(/TABLE_NAME, SIGNING_SECRET_ARN are not set/);
     process.env.TABLE_NAME = 'helpdesk-prod';
-    process.env.SIGNING_SECRET = 'a-real-secret';
+    process.env.SIGNING_SECRET_ARN =
+      'arn:aws:secretsmanager:us-east-1:111111111111:secret:helpdesk/prod/signing-secret';
     expect(() => assertDeployedConfig()).not.toThrow();
-    expect(env.signingSecret).toBe('a-real-secret');
+    // Never a silent development secret outside the local stack: nothing signs before the secret is read.
+    expect(() => signingSecret()).toThrow(/not been read/);
+    delete process.env.SIGNING_SECRET_ARN;
+    process.env.SIGNING_SECRET = 'a-real-secret-of-some-length';
+    expect(() => assertDeployedConfig()).not.toThrow();
+    expect(signingSecret()).toBe('a-real-secret-of-some-length');
   });
 
   it('lets the local stack run on its development defaults', () => {
     delete process.env.STAGE;
     delete process.env.SIGNING_SECRET;
     expect(() => assertDeployedConfig()).not.toThrow();
-    expect(env.signingSecret).toBe('local-development-signing-secret');
+    expect(signingSecret()).toBe('local-development-signing-secret');
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { signToken } from '@helpdesk/core/kernel/links/signed';
 import { allRoutes } from '@helpdesk/core/top/routes/table';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +39,10 @@ describe('JSON bodies', () => {
     const wrong: string[] = [];
     for (const route of jsonRoutes) {
       // Root routes (the console's forms) have absolute paths; the others are under /api/v1, which app.call adds.
-      const path = route.path.replace(/\{[^}]+\}/g, () => randomUUID());
+      // A page token must verify (a forged one is 404 before the body is read); any id will do.
+      const path = route.path.replace(/\{([^}]+)\}/g, (_, name) =>
+        name === 'token' ? signToken(['t', randomUUID(), 'live', randomUUID()]) : randomUUID(),
+      );
       for (const raw of ['[]', 'null', '"x"', '1', '[{"event":"ticket.created"}]']) {
         const res = await app.call(route.method, path, {
           key: route.tenancy === 'public' ? undefined : key,

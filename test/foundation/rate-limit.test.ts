@@ -14,14 +14,16 @@ const otherInstanceAdds = (keyId: string, n: number, now = T0) =>
     .go();
 
 describe('rate limit counting (per instance, in batches while well under the limit)', () => {
-  it('counts locally while under budget and adds the batch in one write, with exact remaining', async () => {
+  it('writes the first request of a minute, then counts locally while under budget and adds the batch in one write', async () => {
     const keyId = randomUUID();
-    // Limit 10,000: a budget of floor(10,000 / 100) = 100 requests before the first write.
-    for (let i = 1; i <= 100; i++) {
+    // The first request reads the shared total (1); limit 10,000 then leaves a budget of floor(9,999 / 100) = 99.
+    expect(await countRequest(keyId, 10_000, T0)).toMatchObject({ remaining: 9_999, exceeded: false });
+    expect(await sharedCount(keyId)).toBe(1);
+    for (let i = 2; i <= 100; i++) {
       const state = await countRequest(keyId, 10_000, T0);
       expect(state).toMatchObject({ remaining: 10_000 - i, exceeded: false });
     }
-    expect(await sharedCount(keyId)).toBeUndefined();
+    expect(await sharedCount(keyId)).toBe(1);
     const flushed = await countRequest(keyId, 10_000, T0);
     expect(flushed.remaining).toBe(10_000 - 101);
     expect(await sharedCount(keyId)).toBe(101);
@@ -30,11 +32,9 @@ describe('rate limit counting (per instance, in batches while well under the lim
   it("learns the other instances' counts at each write and counts exactly near the limit", async () => {
     const keyId = randomUUID();
     await otherInstanceAdds(keyId, 985);
-    // This instance still believes the total is 0: budget 10, so 10 requests are served locally.
-    for (let i = 1; i <= 10; i++) expect((await countRequest(keyId, 1_000, T0)).exceeded).toBe(false);
-    // The 11th adds the batch and learns 985 + 11 = 996; from now on every request is a write.
-    expect(await countRequest(keyId, 1_000, T0)).toMatchObject({ remaining: 4, exceeded: false });
-    for (let i = 1; i <= 4; i++) expect((await countRequest(keyId, 1_000, T0)).exceeded).toBe(false);
+    // This instance's first request is a write: it learns 986, which leaves no local budget (14 / 100).
+    expect(await countRequest(keyId, 1_000, T0)).toMatchObject({ remaining: 14, exceeded: false });
+    for (let i = 1; i <= 14; i++) expect((await countRequest(keyId, 1_000, T0)).exceeded).toBe(false);
     expect(await sharedCount(keyId)).toBe(1_000);
     const over = await countRequest(keyId, 1_000, T0);
     expect(over).toMatchObject({ remaining: 0, exceeded: true });

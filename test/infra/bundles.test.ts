@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,7 @@ const app = await startTestApp({ consumers: false });
 let outdir = '';
 let scratch = '';
 let bedrock: http2.Http2Server | undefined;
+let secrets: http.Server | undefined;
 let assembly: ReturnType<typeof readAssembly>;
 let outcomes: Map<string, Invocation & { events: string[] }>;
 
@@ -74,6 +76,27 @@ async function startBedrockStub() {
   return server;
 }
 
+/** Secrets Manager has no stand-in: answers GetSecretValue (JSON 1.1) with the signing secret's JSON, as the stack generates it. */
+async function startSecretsStub() {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const target = req.headers['x-amz-target'];
+      res.writeHead(target === 'secretsmanager.GetSecretValue' ? 200 : 400, {
+        'content-type': 'application/x-amz-json-1.1',
+      });
+      res.end(
+        JSON.stringify({
+          Name: `helpdesk/${STAGE}/signing-secret`,
+          SecretString: JSON.stringify({ current: 'bundle-test-signing-secret-0123456789' }),
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
 /** The Lambda runtime's own variables, and the stand-ins the local stack points the code at. */
 function runtimeEnvironment() {
   return {
@@ -84,6 +107,7 @@ function runtimeEnvironment() {
     // Port 9 (discard) on loopback: an AWS call with no stand-in is refused here, never sent to the internet.
     AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: `http://127.0.0.1:${(bedrock!.address() as AddressInfo).port}`,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(secrets!.address() as AddressInfo).port}`,
     LOG_LEVEL: 'ERROR',
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(DYNAMODB|SQS|S3|SES)_ENDPOINT$/.test(k))),
   } as Record<string, string>;
@@ -188,6 +212,7 @@ beforeAll(async () => {
   const t = await createTenant({ plan: 'pro' });
   await produceMessages(t.liveKey, { accountId: t.accountId, projectId: t.projects.main!.id });
   bedrock = await startBedrockStub();
+  secrets = await startSecretsStub();
   const runtime = runtimeEnvironment();
   const routes = routesByFunction(assembly.resources);
   const sources = queueSources(assembly.resources);
@@ -210,6 +235,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   bedrock?.close();
+  secrets?.close();
   if (scratch) removeScratch(scratch);
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });

@@ -286,11 +286,14 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
         'SES_CONFIGURATION_SET',
         'SCHEDULER_GROUP',
         'SCHEDULER_ROLE_ARN',
-        'SIGNING_SECRET',
+        'SIGNING_SECRET_ARN',
         'SERVICE_NAME',
       ]) {
         expect(env, key).toHaveProperty(key);
       }
+      // The secret's value is read at run time through its ARN, never resolved into the environment.
+      expect(env).not.toHaveProperty('SIGNING_SECRET');
+      expect(JSON.stringify(env)).not.toContain('{{resolve:');
       for (const q of QUEUE_NAMES) {
         expect(env).toHaveProperty(`QUEUE_URL_${q.toUpperCase()}`);
         expect(env).toHaveProperty(`QUEUE_ARN_${q.toUpperCase()}`);
@@ -411,6 +414,8 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
       expect(actions.has('bedrock:InvokeModel'), label).toBe(!!grants.bedrock);
       expect(actions.has('scheduler:CreateSchedule'), label).toBe(!!grants.scheduler);
       expect(actions.has('iam:PassRole'), label).toBe(!!grants.scheduler);
+      // Every function reads the stage's signing secret at cold start.
+      expect(actions.has('secretsmanager:GetSecretValue'), label).toBe(true);
     };
     for (const group of GROUPS) check(stack.api.functions[group]!, HTTP_GRANTS[group], `http ${group}`);
     for (const name of QUEUE_NAMES) {
@@ -457,6 +462,13 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
     expect(actionsOf(resources, stack.async.consumers.inbound!).has('s3:GetObject')).toBe(true);
     const fn = resources[logicalId(stack.async.consumers.inbound!, 'fn')]!;
     expect(fn.Properties?.Environment?.Variables?.INBOUND_DOMAIN).toBe('mail.example.com');
+  });
+
+  it('keeps the signing secret in Secrets Manager as JSON with a generated current secret, under a name the CLI finds', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Name: 'helpdesk/prod/signing-secret',
+      GenerateSecretString: Match.objectLike({ SecretStringTemplate: '{}', GenerateStringKey: 'current' }),
+    });
   });
 
   it('retains the table in prod with deletion protection', () => {

@@ -309,9 +309,11 @@ describe('POST /account/email-templates/import', () => {
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ subject: 'Hi Ann', html: '<p>Hi Ann</p><i>Support</i>' });
     }
-    // A sandbox import writes the same shared item: no sandbox copy.
+    // One shared item, which live mail renders: a sandbox key may read it but never change it.
     const fromSandbox = await importer(app, t.sandboxKey, { account: true })('welcome.hbs', '<p>v2</p>');
-    expect(fromSandbox.body).toMatchObject({ id: res.body.id, version: 2 });
+    expect(fromSandbox.status).toBe(403);
+    const fromLive = await importer(app, t.liveKey, { account: true })('welcome.hbs', '<p>v2</p>');
+    expect(fromLive.body).toMatchObject({ id: res.body.id, version: 2 });
     const live = await app.call('GET', '/email-templates', { key: t.liveKey, headers: { 'Service-Project': 'one' } });
     expect(live.body.templates).toEqual([
       expect.objectContaining({ key: '@account/sig', type: 'partial', scope: 'account' }),

@@ -1,4 +1,5 @@
 import { checkProjectSender } from '@helpdesk/core/areas/emails/sender';
+import { resealWebhookSecrets } from '@helpdesk/core/areas/webhooks/reseal';
 import {
   addMember,
   createAccount,
@@ -10,6 +11,7 @@ import {
 import { isValidCidr } from '@helpdesk/core/identity/ip-allowlist';
 import { createApiKey, revokeApiKey } from '@helpdesk/core/identity/keys';
 import { SCOPES } from '@helpdesk/core/kernel/api/route';
+import { rotateSigningSecret } from '@helpdesk/core/kernel/secrets';
 import { ENVIRONMENTS, type Environment, PLANS, type Plan } from '@helpdesk/core/kernel/tenant';
 import { list, optional, positiveInt, required, UsageError } from './args.js';
 
@@ -28,6 +30,14 @@ async function tenantOf(accountId: string) {
 }
 
 export const commands: Record<string, { usage: string; run(flags: Flags): Promise<unknown> }> = {
+  'secret:rotate': {
+    usage: '[--overlap-days 90]',
+    async run(flags) {
+      const overlapDays = positiveInt('overlap-days', optional(flags, 'overlap-days')) ?? 90;
+      const { previousUntil } = await rotateSigningSecret(overlapDays);
+      return { rotated: true, previousAcceptedUntil: previousUntil, webhookSecrets: await resealWebhookSecrets() };
+    },
+  },
   'account:create': {
     usage: '--name N --plan free|starter|pro|business',
     async run(flags) {

@@ -1,5 +1,6 @@
 import { env } from '@helpdesk/core/kernel/config';
 import { dynamo } from '@helpdesk/core/kernel/db/client';
+import { loadSigningSecret } from '@helpdesk/core/kernel/secrets';
 import { readStackFile } from '@helpdesk/local/stack-file';
 import { parseFlags, UsageError } from './args.js';
 import { commands } from './commands.js';
@@ -31,9 +32,10 @@ if (!process.env.TABLE_NAME) {
     STAGE: 'local',
   });
 } else {
-  // A deployed table: deployed-stage rules apply (a project sender must be on a verified SES identity);
-  // which stage it is does not matter to the CLI.
+  // A deployed table: deployed-stage rules apply (a project sender must be on a verified SES identity).
+  // The stage names its signing secret in Secrets Manager (read the way the Lambdas read it).
   process.env.STAGE ||= 'prod';
+  if (!process.env.SIGNING_SECRET) process.env.SIGNING_SECRET_ARN ||= `helpdesk/${process.env.STAGE}/signing-secret`;
 }
 
 const usage = () =>
@@ -56,6 +58,7 @@ async function target() {
 }
 
 try {
+  await loadSigningSecret();
   const result = await cmd.run(parseFlags(rest));
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   process.exit(0);

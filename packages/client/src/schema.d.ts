@@ -293,6 +293,11 @@ export interface components {
           }[];
       };
     };
+    /** @description an account-wide write needs a live key that reaches every project, acting on live */
+    "Problem.auth.account_key_required": {
+      /** @constant */
+      code: "auth.account_key_required";
+    };
     /** @description a sandbox key asked for live data */
     "Problem.environment.forbidden": {
       /** @constant */
@@ -3624,6 +3629,7 @@ export interface operations {
       };
       /**
        * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `auth.account_key_required`: an account-wide write needs a live key that reaches every project, acting on live
        * - `environment.forbidden`: a sandbox key asked for live data
        */
       403: {
@@ -3631,8 +3637,8 @@ export interface operations {
           "application/json": components["schemas"]["Error"] & ({
             error?: ({
               /** @enum {string} */
-              code?: "auth.forbidden" | "environment.forbidden";
-            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+              code?: "auth.forbidden" | "auth.account_key_required" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.auth.account_key_required"] | components["schemas"]["Problem.environment.forbidden"]);
           });
         };
       };

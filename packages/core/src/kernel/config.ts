@@ -26,6 +26,7 @@ const Settings = v.object({
   STAGE: v.optional(v.picklist(STAGES), 'local'),
   TABLE_NAME: text,
   SIGNING_SECRET: text,
+  SIGNING_SECRET_ARN: text,
   ATTACHMENTS_BUCKET: v.optional(nonEmpty, 'helpdesk-attachments'),
   PUBLIC_BASE_URL: v.optional(nonEmpty, 'http://127.0.0.1:3000'),
   DEFAULT_SENDER: v.optional(nonEmpty, 'no-reply@helpdesk.local'),
@@ -44,7 +45,7 @@ const Settings = v.object({
 });
 
 /** What a deployed stage cannot run without (the stack sets each; the local stack has defaults). */
-const REQUIRED_IN_DEPLOYED_STAGES = ['TABLE_NAME', 'SIGNING_SECRET'] as const;
+const REQUIRED_IN_DEPLOYED_STAGES = ['TABLE_NAME'] as const;
 
 const missingMessage = (stage: Stage, names: string[]) =>
   `Stage ${stage} cannot start: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not set (the CDK stack sets ${names.length === 1 ? 'it' : 'them'}; see docs/architecture.md, Deployment).`;
@@ -60,7 +61,13 @@ function parse(source: NodeJS.ProcessEnv) {
     throw new Error(`Configuration is invalid: ${problems.join(', ')}`);
   }
   const s = result.output;
-  const missing = s.STAGE === 'local' ? [] : REQUIRED_IN_DEPLOYED_STAGES.filter((name) => s[name] === undefined);
+  const missing =
+    s.STAGE === 'local'
+      ? []
+      : [
+          ...REQUIRED_IN_DEPLOYED_STAGES.filter((name) => s[name] === undefined),
+          ...(s.SIGNING_SECRET === undefined && s.SIGNING_SECRET_ARN === undefined ? ['SIGNING_SECRET_ARN'] : []),
+        ];
   if (missing.length) throw new Error(missingMessage(s.STAGE, missing));
   const endpoints = Object.fromEntries(
     SERVICES.map((service) => [service, given[`${service.toUpperCase()}_ENDPOINT`]]),
@@ -73,8 +80,9 @@ function parse(source: NodeJS.ProcessEnv) {
   return {
     stage: s.STAGE,
     tableName: s.TABLE_NAME ?? 'helpdesk',
-    /** Signs links and seals webhook secrets; only the local stack has a development value. */
-    signingSecret: s.SIGNING_SECRET ?? 'local-development-signing-secret',
+    /** The signing secret's value when given directly (local stack, tests); deployed stages give its ARN (kernel/secrets.ts). */
+    signingSecret: s.SIGNING_SECRET,
+    signingSecretArn: s.SIGNING_SECRET_ARN,
     attachmentsBucket: s.ATTACHMENTS_BUCKET,
     publicBaseUrl: s.PUBLIC_BASE_URL,
     defaultSender: s.DEFAULT_SENDER,

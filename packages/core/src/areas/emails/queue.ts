@@ -21,15 +21,22 @@ const emailDelivery = v.object({
   }),
 });
 
+/**
+ * A console sign-in request, mailed by the consumer: the request itself does the same work for a
+ * member and a stranger (it queues this), so its timing tells nobody which addresses are members.
+ */
+const signInRequest = v.object({ kind: v.literal('console-sign-in'), email: v.pipe(v.string(), v.maxLength(254)) });
+
 export const emailsQueue = defineQueue({
   name: 'emails',
   consumer: 'emails',
   batchSize: 10,
   visibilityTimeout: DELIVERY_SECONDS,
   maxReceiveCount: 5,
-  message: emailDelivery,
+  message: v.union([signInRequest, emailDelivery]),
 });
 export type DeliveryMessage = v.InferOutput<typeof emailDelivery>;
+export type SignInRequest = v.InferOutput<typeof signInRequest>;
 
 const recipients = v.optional(v.array(v.looseObject({ emailAddress: v.string() })));
 /** The parts of an SES event (configuration set event publishing) the service reads; the rest is kept. */

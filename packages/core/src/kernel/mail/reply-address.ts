@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { config } from '../config.js';
+import { acceptedSecrets, signingSecret } from '../secrets.js';
 import type { Environment } from '../tenant.js';
 import { trimChars } from '../text.js';
 
@@ -67,9 +67,9 @@ function base32ToUuid(text: string): string | undefined {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const mac = (projectId: string, environment: Environment, ticketNumber: number) =>
+const mac = (projectId: string, environment: Environment, ticketNumber: number, secret = signingSecret()) =>
   base32(
-    createHmac('sha256', config().signingSecret)
+    createHmac('sha256', secret)
       .update(`reply:${projectId}:${environment}:${ticketNumber}`)
       .digest()
       .subarray(0, MAC_BYTES),
@@ -99,8 +99,8 @@ export function inboundAddress(project: ProjectRef, environment: Environment, do
 }
 
 /** The token of a ticket's reply address: project, environment, MAC, ticket number (all base32). */
-const replyToken = (projectId: string, environment: Environment, ticketNumber: number) =>
-  `${uuidToBase32(projectId)}${environment === 'sandbox' ? 's' : 'l'}${mac(projectId, environment, ticketNumber)}${base32(uintBytes(ticketNumber))}`;
+const replyToken = (projectId: string, environment: Environment, ticketNumber: number, secret?: string) =>
+  `${uuidToBase32(projectId)}${environment === 'sandbox' ? 's' : 'l'}${mac(projectId, environment, ticketNumber, secret)}${base32(uintBytes(ticketNumber))}`;
 
 /** The Reply-To of mail about one ticket. */
 export function replyAddress(
@@ -151,9 +151,12 @@ export function parseRecipient(address: string, domain: string): Recipient | und
   const environment: Environment = envChar === 's' ? 'sandbox' : 'live';
   const ticketNumber = numberBytes.reduce((n, byte) => n * 256 + byte, 0);
   // Only the canonical spelling verifies: one token per ticket, whatever padding bits or zeros a forger adds.
-  const expected = Buffer.from(replyToken(projectId, environment, ticketNumber));
   const given = Buffer.from(tag);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const verified = acceptedSecrets().some((secret) => {
+    const expected = Buffer.from(replyToken(projectId, environment, ticketNumber, secret));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!verified) return undefined;
   return { kind: 'ticket', projectId, env: environment, ticketNumber };
 }
 

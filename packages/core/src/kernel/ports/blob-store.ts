@@ -1,5 +1,5 @@
 import { awsClientConfig, env } from '../config.js';
-import { lazyClient } from './lazy-client.js';
+import { lazyClient } from '../lazy-client.js';
 
 // The S3 client (~250 KB bundled) loads on the first object operation, not at every cold start.
 const s3Client = lazyClient(

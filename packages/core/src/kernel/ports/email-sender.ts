@@ -1,6 +1,6 @@
 import { awsClientConfig, env } from '../config.js';
+import { lazyClient } from '../lazy-client.js';
 import { headerMailbox } from '../mail/mailbox.js';
-import { lazyClient } from './lazy-client.js';
 
 // The SES client loads on the first send (sandbox deliveries never send).
 const sesClient = lazyClient(

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { env } from '../config.js';
-import { lazyClient } from './lazy-client.js';
+import { lazyClient } from '../lazy-client.js';
 
 /**
  * Turns texts into unit-length vectors for semantic search. In AWS it is Amazon Bedrock (Titan Text

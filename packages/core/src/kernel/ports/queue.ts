@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
 import { awsClientConfig, env } from '../config.js';
-import { lazyClient } from './lazy-client.js';
+import { lazyClient } from '../lazy-client.js';
 
 /**
  * An SQS queue and the consumer Lambda it feeds. Each area defines its queues beside the code that

@@ -2,7 +2,7 @@ import { Entity } from 'electrodb';
 import { env } from '../config.js';
 import { entityConfig, SERVICE } from '../db/client.js';
 import { lazy } from '../db/lazy.js';
-import { lazyClient } from './lazy-client.js';
+import { lazyClient } from '../lazy-client.js';
 import { enqueueStored, type QueueInput, type QueueSpec } from './queue.js';
 
 /**

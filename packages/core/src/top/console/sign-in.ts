@@ -1,9 +1,11 @@
+import { emailsQueue, type SignInRequest } from '../../areas/emails/queue.js';
 import { getMember, loadTenant } from '../../identity/accounts.js';
 import { Member } from '../../identity/entities.js';
 import { countRequest } from '../../identity/rate-limit.js';
 import { env } from '../../kernel/config.js';
 import { isExpired, ttlIn } from '../../kernel/db/client.js';
 import { sendViaSes } from '../../kernel/ports/email-sender.js';
+import { enqueue } from '../../kernel/ports/queue.js';
 import { ConsoleSignIn } from './entities.js';
 import { escapeText } from './html.js';
 import { randomToken, sha256, startSession } from './session.js';
@@ -41,8 +43,10 @@ async function mailLink(to: string, accountName: string, link: string) {
 }
 
 /**
- * POST /console/sign-in. Answers the same whether or not the address is a member (no account
- * enumeration); `limited` when the address or the IP asked too often this minute.
+ * POST /console/sign-in. Answers the same, after the same work, whether or not the address is a
+ * member (no account enumeration by answer or by timing): it counts the request and queues it; the
+ * emails consumer looks the address up and mails the links (`mailSignInLinks`). `limited` when the
+ * address or the IP asked too often this minute.
  */
 export async function requestSignIn(rawEmail: string, sourceIp: string): Promise<'sent' | 'invalid' | 'limited'> {
   const email = rawEmail.trim().toLowerCase();
@@ -52,6 +56,12 @@ export async function requestSignIn(rawEmail: string, sourceIp: string): Promise
     countRequest(`console-sign-in-ip:${sourceIp}`, SIGN_IN_LIMITS.perIp),
   ]);
   if (byAddress.exceeded || byIp.exceeded) return 'limited';
+  await enqueue(emailsQueue, { kind: 'console-sign-in', email });
+  return 'sent';
+}
+
+/** The emails consumer's half of a sign-in request: one link per membership of the address, none for a stranger. */
+export async function mailSignInLinks({ email }: SignInRequest) {
   const { data: memberships } = await Member.query.byEmail({ email }).go({ pages: 'all' });
   for (const m of memberships) {
     const token = randomToken();
@@ -64,7 +74,6 @@ export async function requestSignIn(rawEmail: string, sourceIp: string): Promise
     const { account } = await loadTenant(m.accountId);
     await mailLink(email, account?.name ?? 'your account', `${env.publicBaseUrl}/console/sign-in/${token}`);
   }
-  return 'sent';
 }
 
 /** Is this link still usable (for the confirm page; does not use it up)? */

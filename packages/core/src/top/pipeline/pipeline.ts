@@ -4,6 +4,7 @@ import type { Context } from 'aws-lambda';
 import { type RawResult, type RouteDef, type RouteImpl, type RouteImpls, routeKey } from '../../kernel/api/route.js';
 import { assertDeployedConfig } from '../../kernel/config.js';
 import { must } from '../../kernel/must.js';
+import { loadSigningSecret } from '../../kernel/secrets.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { errorResponder } from './middleware/error-responder.js';
@@ -78,8 +79,11 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
         ))
     : undefined;
 
+  // Read at cold start, awaited by every request (a no-op once read, until its refresh is due).
+  loadSigningSecret().catch(() => undefined);
   return middy<Event, Result, Error, Context, PipelineState>()
     .use(errorResponder())
+    .before(() => loadSigningSecret())
     .use(resolveRoute(bound, options.allRoutes ?? (async () => Object.values(routes))))
     .use(authenticate())
     .use(rateLimit())

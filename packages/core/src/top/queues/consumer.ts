@@ -2,6 +2,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { assertDeployedConfig } from '../../kernel/config.js';
 import { logger } from '../../kernel/logger.js';
+import { loadSigningSecret } from '../../kernel/secrets.js';
 import { QUEUES, type QueueMessage, type QueueName } from './registry.js';
 
 /**
@@ -41,7 +42,10 @@ function readRecord<Q extends QueueName>(queue: Q, record: Pick<SQSRecord, 'body
 export function consumer<Q extends QueueName>(queue: Q, work: ConsumerWork<QueueMessage<Q>>) {
   assertDeployedConfig();
   type M = QueueMessage<Q>;
+  // Read at cold start, awaited by every batch (a no-op once read, until its refresh is due).
+  loadSigningSecret().catch(() => undefined);
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    await loadSigningSecret();
     const failed: string[] = [];
     const groups = new Map<unknown, { record: SQSRecord; message: M }[]>();
     for (const record of event.Records) {
