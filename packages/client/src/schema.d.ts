@@ -2195,11 +2195,11 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). */
+          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). The address is what SES sends to: an ASCII dot-atom before the @ (no quotes, no comments) and a host name with a top-level domain. */
           to: string;
-          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). */
+          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). The address is what SES sends to: an ASCII dot-atom before the @ (no quotes, no comments) and a host name with a top-level domain. */
           from?: string;
-          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). */
+          /** @description One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). The address is what SES sends to: an ASCII dot-atom before the @ (no quotes, no comments) and a host name with a top-level domain. */
           replyTo?: string;
           cc?: string[];
           bcc?: string[];

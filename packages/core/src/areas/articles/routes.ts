@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute } from '../../kernel/api/route.js';
-import { integer, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
+import { integer, pageMeta, pageQuery, patchBody, uuid } from '../../kernel/api/schemas.js';
 import {
   articleCreate,
   articleItem,
@@ -119,10 +119,7 @@ export const articleRoutes = {
     summary: 'Update an article category',
     scope: 'articles:write',
     params: categoryId,
-    body: v.pipe(
-      v.strictObject(v.partial(v.object(categoryFields)).entries),
-      v.check((body) => Object.keys(body).length > 0, 'Send at least one field to update'),
-    ),
+    body: patchBody(v.partial(v.object(categoryFields)).entries, 'Send at least one field to update'),
     response: category,
     problems: ['category.slug_taken'],
   }),

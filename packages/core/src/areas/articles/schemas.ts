@@ -1,11 +1,12 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
 import { ARTICLE_STATUSES, SLUG_MAX, SLUG_RE } from './values.js';
 
 const slug = v.pipe(
   v.string(),
   v.maxLength(SLUG_MAX),
   v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'),
+  v.metadata({ examples: ['getting-started'] }),
 );
 const title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 
@@ -20,10 +21,7 @@ const articleFields = {
 };
 
 export const articleCreate = v.strictObject(articleFields);
-export const articleUpdate = v.pipe(
-  v.strictObject(v.partial(v.object(articleFields)).entries),
-  v.check((body) => Object.keys(body).length > 0, 'Send at least one field to update'),
-);
+export const articleUpdate = patchBody(v.partial(v.object(articleFields)).entries, 'Send at least one field to update');
 
 export const articleItem = v.object({
   id: uuid,

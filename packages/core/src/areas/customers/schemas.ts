@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, stringMap, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, patchBody, stringMap, uuid } from '../../kernel/api/schemas.js';
 
 export const MAX_METADATA_KEYS = 50;
 
@@ -19,9 +19,9 @@ const profile = {
 
 export const createCustomerBody = v.strictObject({ email: customerEmail, ...profile });
 /** email is accepted only to be refused when it differs: it is immutable. */
-export const updateCustomerBody = v.pipe(
-  v.strictObject({ email: v.optional(v.string()), ...profile }),
-  v.check((b) => Object.keys(b).length > 0, 'Give at least one of name, externalId, phone, metadata'),
+export const updateCustomerBody = patchBody(
+  { email: v.optional(v.string()), ...profile },
+  'Give at least one of name, externalId, phone, metadata',
 );
 export type UpdateCustomerInput = v.InferOutput<typeof updateCustomerBody>;
 

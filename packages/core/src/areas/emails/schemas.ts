@@ -71,7 +71,15 @@ const sendEntries = {
   scheduledAt: v.optional(isoDateTime),
   templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(TEMPLATE_KEY_MAX))),
   variables: v.optional(jsonObject),
-  subject: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), plainLine)),
+  subject: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(200),
+      plainLine,
+      v.metadata({ examples: ['Your order has shipped'] }),
+    ),
+  ),
   body: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50000))),
   layout: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
 };
@@ -93,6 +101,22 @@ const contentProblem = (s: {
   return undefined;
 };
 
+/** The same rule for the document: exactly one of the two kinds of send. */
+const oneKindOfSend = {
+  oneOf: [
+    {
+      title: 'A template send',
+      required: ['templateKey'],
+      not: { anyOf: [{ required: ['subject'] }, { required: ['body'] }, { required: ['layout'] }] },
+    },
+    {
+      title: 'A custom send',
+      required: ['subject', 'body'],
+      not: { anyOf: [{ required: ['templateKey'] }, { required: ['variables'] }] },
+    },
+  ],
+};
+
 const withContentCheck = <S extends v.GenericSchema<Parameters<typeof contentProblem>[0]>>(schema: S) =>
   v.pipe(
     schema,
@@ -100,6 +124,7 @@ const withContentCheck = <S extends v.GenericSchema<Parameters<typeof contentPro
       const problem = dataset.typed ? contentProblem(dataset.value) : undefined;
       if (problem) addIssue({ message: problem });
     }),
+    v.metadata(oneKindOfSend),
   );
 
 export const sendBody = withContentCheck(v.strictObject(sendEntries));

@@ -14,6 +14,7 @@ import {
   submitRatingBody,
   updateConversationBody,
 } from './schemas.js';
+import { verifyFeedbackToken } from './token.js';
 
 /** Feedback is a Pro feature: the pipeline refuses lower plans before reading anything. */
 const base = {
@@ -113,9 +114,16 @@ export const feedbackApiRoutes = {
 
 /**
  * The emailed rating link (no API key: the signed token names the project, environment and request).
- * The token is checked in the handler so that a bad one gets the same answer as a used one.
+ * A forged token is refused with the path (404); a used or expired one by the handler (its 404 page).
  */
-const tokenParams = { token: v.pipe(v.string(), v.maxLength(512)) };
+// A token this service did not sign is a 404 before anything else is read (the body included).
+const tokenParams = {
+  token: v.pipe(
+    v.string(),
+    v.maxLength(512),
+    v.check((token) => verifyFeedbackToken(token) !== undefined),
+  ),
+};
 const publicBase = { group: 'public' as const, tenancy: 'public' as const, tags: ['Feedback'], params: tokenParams };
 
 export const publicFeedbackRoutes = {

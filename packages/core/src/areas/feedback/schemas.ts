@@ -27,7 +27,10 @@ export const createRequestBody = v.strictObject({
 
 /** The rating form posts strings; JSON clients send numbers. */
 export const submitRatingBody = v.strictObject({
-  rating: v.union([rating, v.pipe(v.string(), v.regex(/^[1-5]$/, RATING), v.transform(Number))], RATING),
+  rating: v.union(
+    [rating, v.pipe(v.string(), v.regex(/^[1-5]$/, RATING), v.metadata({ examples: ['5'] }), v.transform(Number))],
+    RATING,
+  ),
   comment: v.optional(
     v.pipe(
       v.string(),

@@ -4,7 +4,7 @@ import { KEY_PATTERN, REF_PATTERN } from './keys.js';
 import { importBody, importResult, previewBody, previewResult, templateRow, templateSchema } from './schemas.js';
 
 const common = { group: 'templates' as const, tenancy: 'project' as const, tags: ['Emails'] };
-const keyParam = { key: v.pipe(v.string(), v.regex(KEY_PATTERN)) };
+const keyParam = { key: v.pipe(v.string(), v.regex(KEY_PATTERN), v.metadata({ examples: ['welcome'] })) };
 
 export const templateRoutes = {
   previewEmail: defineRoute({
@@ -34,7 +34,7 @@ export const templateRoutes = {
     path: '/email-templates/{key}/schema',
     scope: 'emails:manage',
     summary: 'Variables a template expects: a project key, or an @account/ key sent encoded (%40account%2F<key>)',
-    params: { key: v.pipe(v.string(), v.regex(REF_PATTERN)) },
+    params: { key: v.pipe(v.string(), v.regex(REF_PATTERN), v.metadata({ examples: ['welcome'] })) },
     response: templateSchema,
   }),
   getAccountTemplateSchema: defineRoute({

@@ -68,7 +68,13 @@ export const previewBody = v.variant(
     }),
     v.strictObject({
       templateKey: v.optional(v.never()),
-      subject: v.pipe(v.string(), v.minLength(1), v.maxLength(200), plainLine),
+      subject: v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.maxLength(200),
+        plainLine,
+        v.metadata({ examples: ['Welcome, {{name}}'] }),
+      ),
       body: v.pipe(v.string(), v.minLength(1), v.maxLength(50000)),
       layout: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(REF_MAX))),
       format,

@@ -1,6 +1,16 @@
 import * as v from 'valibot';
+import { encodeCursor } from '../../kernel/api/list.js';
 import { defineRoute } from '../../kernel/api/route.js';
-import { boolQuery, integer, intQuery, isoDateTime, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
+import {
+  boolQuery,
+  integer,
+  intQuery,
+  isoDateTime,
+  listQuery,
+  pageMeta,
+  pageQuery,
+  uuid,
+} from '../../kernel/api/schemas.js';
 import {
   category,
   createTicketBody,
@@ -34,28 +44,24 @@ export const ticketRoutes = {
       priority: v.optional(priority),
       category: v.optional(category),
       search: v.optional(v.pipe(v.string(), v.maxLength(200))),
-      assignee: v.optional(
-        v.pipe(
-          v.string(),
-          v.transform((s) => [
-            ...new Set(
-              s
-                .split(',')
-                .map((x) => x.trim())
-                .filter(Boolean),
-            ),
-          ]),
-          v.minLength(1, 'Expected a member id, a comma-separated list of ids, or unassigned'),
-          // Each value names an index partition: anything else is refused before it reaches a key.
-          v.check(
-            (ids) => ids.every((id) => id === UNASSIGNED || v.is(uuid, id)),
-            'Expected member ids (UUIDs) or unassigned',
-          ),
-        ),
+      // Each value names an index partition: anything else is refused before it reaches a key.
+      assignee: listQuery(
+        `${UNASSIGNED}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}`,
+        UNASSIGNED,
+        'Expected member ids (UUIDs) or unassigned, separated by commas',
       ),
       number: intQuery({ min: 1 }),
       awaitingReply: boolQuery(false),
-      cursor: v.optional(v.pipe(v.string(), v.minLength(1))),
+      cursor: v.optional(
+        v.pipe(
+          v.string(),
+          v.minLength(1),
+          v.description('Opaque: the `nextCursor` of the page before (any other value is 422).'),
+          v.metadata({
+            examples: [encodeCursor({ u: '2026-01-31T10:00:00.000Z', t: '7f1c1c1e-7f5b-4a8e-9f55-1d2c3b4a5e6f' })],
+          }),
+        ),
+      ),
       ...pageQuery(),
     },
     response: v.object({

@@ -43,21 +43,30 @@ export const boolQuery = (fallback: boolean) =>
     fallback ? 'true' : 'false',
   );
 
-/** A comma-separated list of allowed values (`level=error,fatal`). */
-export const csvQuery = <const T extends readonly [string, ...string[]]>(values: T) =>
-  v.optional(
+/**
+ * A comma-separated list in a query (`level=error,fatal`): each item matches `item` (a regular
+ * expression source, anchored here), spaces around items allowed; one pattern, stated in the document
+ * as it is checked (it is linear: items are separated by commas they cannot contain).
+ */
+export const listQuery = (item: string, example: string, message: string) => {
+  const pattern = new RegExp(`^ *(?:${item}) *(?:, *(?:${item}) *)*$`);
+  return v.optional(
     v.pipe(
       v.string(),
-      v.transform((s) =>
-        s
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean),
-      ),
-      v.array(v.picklist(values)),
-      v.minLength(1),
+      v.regex(pattern, message),
+      v.metadata({ pattern: pattern.source, examples: [example] }),
+      v.transform((s) => [...new Set(s.split(',').map((x) => x.trim()))]),
     ),
   );
+};
+
+/** A comma-separated list of allowed values (`level=error,fatal`). */
+export const csvQuery = <const T extends readonly [string, ...string[]]>(values: T) =>
+  listQuery(
+    values.join('|'),
+    values[0],
+    `Expected one or more of ${values.join(', ')}, separated by commas`,
+  ) as ReturnType<typeof listQuery> & v.GenericSchema<string | undefined, T[number][] | undefined>;
 
 /** A real calendar day (2026-02-30 parses in JavaScript, as 2 March). */
 const isCalendarDay = (s: string) => {
@@ -95,6 +104,7 @@ export const dateQuery = v.optional(
       (s) => v.is(isoDate, s) || v.is(isoDateTime, s),
       'Expected an ISO date or a date-time with a time zone, that exists on the calendar',
     ),
+    v.metadata({ anyOf: [{ format: 'date' }, { format: 'date-time' }], examples: ['2026-01-31'] }),
   ),
 );
 
@@ -179,3 +189,16 @@ export const filePart = v.object(
   },
   'A file part named file is required',
 );
+
+/**
+ * A PATCH body: the fields it may change, at least one of them (`minProperties: 1` in the document,
+ * `message` when none is sent).
+ */
+export function patchBody<E extends v.ObjectEntries>(entries: E, message: string) {
+  const fields = v.strictObject(entries);
+  return v.pipe(
+    fields,
+    v.check((body: v.InferOutput<typeof fields>) => Object.keys(body).length > 0, message),
+    v.metadata({ minProperties: 1 }),
+  );
+}

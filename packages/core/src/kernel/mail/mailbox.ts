@@ -154,8 +154,9 @@ export function headerMailbox(field: string): string {
 export const mailbox = v.pipe(
   v.string(),
   v.description(
-    'One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII).',
+    'One address, bare or with a display name: `Name <address@example.com>`, `"Doe, Jane" <jane@example.com>` (RFC 5322; names may be non-ASCII). The address is what SES sends to: an ASCII dot-atom before the @ (no quotes, no comments) and a host name with a top-level domain.',
   ),
+  v.metadata({ examples: ['Ann Lee <ann@example.com>'] }),
   v.trim(),
   v.maxLength(MAX_MAILBOX_FIELD),
   v.rawCheck(({ dataset, addIssue }) => {
