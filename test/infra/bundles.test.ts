@@ -10,11 +10,14 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
 import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { sesTags } from '@helpdesk/core/areas/emails/ses-events';
+import { signToken } from '@helpdesk/core/kernel/links/signed';
+import { inboundAddress } from '@helpdesk/core/kernel/mail/reply-address';
 import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
 import { enqueue } from '@helpdesk/core/kernel/ports/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/paths.js';
 import { startTestApp } from '../support/app.js';
+import { setEnv } from '../support/env.js';
 import { createTenant } from '../support/fixtures.js';
 import {
   httpEvent,
@@ -39,6 +42,10 @@ import {
 
 const run = promisify(execFile);
 const STAGE = 'dev';
+/** The stage receives mail, so the bundled inbound consumer turns a received mail into a ticket. */
+const INBOUND_DOMAIN = 'inbound.bundle.test';
+/** The signing secret the Secrets Manager stub hands the bundles. */
+const BUNDLE_SECRET = 'bundle-test-signing-secret-0123456789';
 /** Synth bundles every function: ~20 s idle, minutes on a loaded 2-core machine. */
 const SYNTH_TIMEOUT = 300_000;
 /** Sixteen cold starts and their calls: under 10 s idle, a few minutes when CI's workers all run at once. */
@@ -88,7 +95,7 @@ async function startSecretsStub() {
       res.end(
         JSON.stringify({
           Name: `helpdesk/${STAGE}/signing-secret`,
-          SecretString: JSON.stringify({ current: 'bundle-test-signing-secret-0123456789' }),
+          SecretString: JSON.stringify({ current: BUNDLE_SECRET }),
         }),
       );
     });
@@ -114,14 +121,23 @@ function runtimeEnvironment() {
 }
 
 /** Real traffic through the API (and SES's event path), so every queue holds the messages its producer writes. */
-async function produceMessages(liveKey: string, ids: { accountId: string; projectId: string }) {
+async function produceMessages(liveKey: string, ids: { accountId: string; projectId: string; slug: string }) {
   const call = async (p: string, body: unknown) => {
     const res = await app.call('POST', p, { key: liveKey, body });
     expect(res.status, `${p}: ${res.text}`).toBe(200);
     return res.body;
   };
   await call('/tickets', { subject: 'Bundle check', body: 'Hello', customer: { email: 'bundle@example.com' } });
-  const email = await call('/emails/send', { to: 'Bundle Check <bundle@example.com>', subject: 'Hi', body: 'Hello' });
+  // A template send: the bundled email consumer renders it with Handlebars.
+  const form = new FormData();
+  form.set('file', new Blob(['{{!-- subject: Hi {{name}} --}}<p>Hello {{name}}</p>']), 'bundle-welcome.hbs');
+  const imported = await app.call('POST', '/email-templates/import', { key: liveKey, rawBody: form });
+  expect(imported.status, imported.text).toBe(200);
+  const email = await call('/emails/send', {
+    to: 'Bundle Check <bundle@example.com>',
+    templateKey: 'bundle-welcome',
+    variables: { name: 'Ann' },
+  });
   await call('/logs', { events: [{ level: 'error', message: 'bundle check' }] });
   await call('/articles', { title: 'Bundle check', body: 'How to check bundles', status: 'published' });
   const tags = sesTags({ ...ids, env: 'live', emailId: email.id });
@@ -129,20 +145,22 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
     eventType: 'Delivery',
     mail: { messageId: `bundle-${email.id}`, tags: Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, [v]])) },
   });
-  // A received mail as SES stores and announces it (the dev stage receives none, so its consumer drops it).
+  // A received mail to the project's address, as SES stores and announces it: the bundled inbound consumer opens a ticket.
+  const to = inboundAddress({ id: ids.projectId, slug: ids.slug }, 'live', INBOUND_DOMAIN);
   await putObject(
     'inbound/bundle-check',
-    'From: ann@example.com\r\nTo: x@inbound.example.com\r\nSubject: Hi\r\n\r\nHello',
+    `From: ann@example.com\r\nTo: ${to}\r\nSubject: Received by the bundle\r\nMessage-ID: <bundle-check@example.com>\r\n\r\nHello from a mail`,
     'message/rfc822',
   );
   await enqueue(inboundQueue, {
     notificationType: 'Received',
-    mail: { messageId: 'bundle-check' },
+    mail: { messageId: 'bundle-check', source: 'ann@example.com' },
     receipt: {
-      recipients: ['x@inbound.example.com'],
+      recipients: [to],
       action: { type: 'S3', bucketName: 'bundle', objectKey: 'inbound/bundle-check' },
     },
   });
+  return { emailId: email.id as string };
 }
 
 /** The queue a consumer reads, found through the variable the template wires its URL into. */
@@ -188,10 +206,62 @@ async function sqsEventFor(
   };
 }
 
-/** Every GET route without path parameters (cheap, read-only, answerable), else the function's first route. */
-function routesToCall(keys: string[]) {
+/** A request of a route: its key, and a body and path values where it needs them. */
+interface RouteCall {
+  key: string;
+  body?: string;
+  params?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+const json = (value: unknown) => ({ body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
+
+/**
+ * One write per endpoint group that has one, each with a body that succeeds: the write path (commit,
+ * queue or outbox, S3, SES) runs in every bundle, not only its reads.
+ */
+function writes(ticketPageToken: string): Record<string, Omit<RouteCall, 'key'>> {
+  const boundary = 'bundle-boundary';
+  return {
+    'POST /api/v1/tickets': json({
+      subject: 'Written by a bundle',
+      body: 'Hello',
+      customer: { email: 'w@example.com' },
+    }),
+    'POST /api/v1/emails/send': json({ to: 'w@example.com', templateKey: 'bundle-welcome', variables: { name: 'W' } }),
+    'POST /api/v1/email-templates/import': {
+      body: [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="file"; filename="written.hbs"',
+        'Content-Type: text/x-handlebars-template',
+        '',
+        '<p>{{name}}</p>',
+        `--${boundary}--`,
+        '',
+      ].join('\r\n'),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    },
+    'POST /api/v1/articles': json({ title: 'Written by a bundle', body: 'Text', status: 'published' }),
+    'POST /api/v1/logs': json({ events: [{ level: 'warn', message: 'written by a bundle' }] }),
+    'POST /api/v1/customers': json({ email: 'written@example.com', name: 'W' }),
+    'POST /api/v1/feedback/conversations': json({ customer: { email: 'f@example.com' }, body: 'Nice', rating: 5 }),
+    'POST /api/v1/webhooks': json({ url: 'https://93.184.216.34/hook', events: ['ticket.created'] }),
+    'POST /api/v1/public/tickets/{token}': {
+      ...json({ body: 'Answered on the page' }),
+      params: { token: ticketPageToken },
+    },
+    'POST /console/sign-in': {
+      body: 'email=nobody%40example.com',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    },
+  };
+}
+
+/** Every GET route without path parameters (cheap, read-only, answerable), and the group's write. */
+function routesToCall(keys: string[], written: Record<string, Omit<RouteCall, 'key'>>) {
   const plainGets = keys.filter((k) => k.startsWith('GET ') && !k.includes('{'));
-  return plainGets.length ? plainGets : keys.slice(0, 1);
+  const own = keys.filter((k) => k in written);
+  return [...(plainGets.length || own.length ? plainGets : keys.slice(0, 1)), ...own];
 }
 
 beforeAll(async () => {
@@ -202,15 +272,36 @@ beforeAll(async () => {
   // `cdk synth` runs the app with the merged context in CDK_CONTEXT_JSON and the output folder in CDK_OUTDIR.
   await run(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, stage: STAGE }), CDK_OUTDIR: outdir },
+    env: {
+      ...process.env,
+      CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, stage: STAGE, inboundDomain: INBOUND_DOMAIN }),
+      CDK_OUTDIR: outdir,
+    },
     maxBuffer: 64 * 1024 * 1024,
   });
   assembly = readAssembly(outdir, `Helpdesk-${STAGE}`);
 }, SYNTH_TIMEOUT);
 
+let tenant: Awaited<ReturnType<typeof createTenant>>;
+let produced: { emailId: string };
+
 beforeAll(async () => {
-  const t = await createTenant({ plan: 'pro' });
-  await produceMessages(t.liveKey, { accountId: t.accountId, projectId: t.projects.main!.id });
+  tenant = await createTenant({ plan: 'pro' });
+  const t = tenant;
+  produced = await produceMessages(t.liveKey, {
+    accountId: t.accountId,
+    projectId: t.projects.main!.id,
+    slug: t.projects.main!.slug,
+  });
+  // The page's ticket, and its link signed with the bundles' secret (the stub's), not this process's.
+  const pageTicket = await app.call('POST', '/tickets', {
+    key: t.liveKey,
+    body: { subject: 'Page ticket', body: 'Hi', customer: { email: 'page@example.com' } },
+  });
+  setEnv({ SIGNING_SECRET: BUNDLE_SECRET });
+  const token = signToken(['t', t.projects.main!.id, 'live', pageTicket.body.id]);
+  setEnv({ SIGNING_SECRET: undefined });
+  const written = writes(token);
   bedrock = await startBedrockStub();
   secrets = await startSecretsStub();
   const runtime = runtimeEnvironment();
@@ -221,10 +312,16 @@ beforeAll(async () => {
   const results = await pool(assembly.functions, PARALLEL, async (fn) => {
     const env = { ...resolveEnvironment(fn.environment, assembly.resources, process.env), ...runtime };
     const source = sources.get(fn.logicalId);
-    const keys = source ? [] : routesToCall(routes.get(fn.logicalId) ?? []);
+    const keys = source ? [] : routesToCall(routes.get(fn.logicalId) ?? [], written);
     const events = source
       ? [await sqsEventFor(fn, source, env)]
-      : keys.map((k) => httpEvent(k, { authorization: `Bearer ${t.liveKey}` }));
+      : keys.map((k) =>
+          httpEvent(
+            k,
+            { authorization: `Bearer ${t.liveKey}`, 'service-project': 'main', ...written[k]?.headers },
+            written[k] ?? {},
+          ),
+        );
     return [
       fn.logicalId,
       { ...(await invoke(scratch, fn, env, events)), events: source ? [`SQS ${source.queue}`] : keys },
@@ -283,6 +380,34 @@ describe('every Lambda bundle in cdk.out, run the way Lambda runs it', () => {
     const script = docs!.results![docs!.events.indexOf('GET /docs/redoc.standalone.js')]!.result;
     expect(script.statusCode).toBe(200);
     expect(script.body.length).toBeGreaterThan(100_000);
+  });
+
+  it('runs one write of every group that has one, successfully', () => {
+    const written = Object.keys(writes('x'));
+    const ran = [...outcomes.values()].flatMap((o) =>
+      o.events.map((e, i) => ({
+        event: e,
+        status: o.results?.[i]?.result?.statusCode,
+        body: o.results?.[i]?.result?.body,
+      })),
+    );
+    for (const route of written) {
+      const call = ran.find((r) => r.event === route);
+      expect(call, `${route} was not called`).toBeDefined();
+      expect(call?.status, `${route}: ${String(call?.body).slice(0, 300)}`).toBeGreaterThanOrEqual(200);
+      expect(call?.status, `${route}: ${String(call?.body).slice(0, 300)}`).toBeLessThan(300);
+    }
+  });
+
+  it('renders a template send in the bundled email consumer, and opens a ticket from mail in the bundled inbound consumer', async () => {
+    const email = await app.call('GET', `/emails/${produced.emailId}`, { key: tenant.liveKey });
+    expect(email.body.subject).toBe('Hi Ann');
+    expect(['sent', 'delivered']).toContain(email.body.status);
+    const tickets = await app.call('GET', '/tickets', {
+      key: tenant.liveKey,
+      query: { search: 'Received by the bundle' },
+    });
+    expect(tickets.body.tickets.map((r: { subject: string }) => r.subject)).toContain('Received by the bundle');
   });
 
   it('processes a batch of real messages on each queue consumer with no failed item', () => {

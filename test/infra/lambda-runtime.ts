@@ -262,10 +262,17 @@ export async function pool<T, R>(items: T[], size: number, work: (item: T) => Pr
 }
 
 /** An API Gateway HTTP API (payload 2.0) event for a route key, path parameters filled with fresh ids. */
-export function httpEvent(routeKey: string, headers: Record<string, string>) {
+export function httpEvent(
+  routeKey: string,
+  headers: Record<string, string>,
+  request: { body?: string; params?: Record<string, string> } = {},
+) {
   const [method, template] = routeKey.split(' ') as [string, string];
   const pathParameters: Record<string, string> = {};
-  const rawPath = template.replace(/\{([^}+]+)\+?\}/g, (_, name: string) => (pathParameters[name] = randomUUID()));
+  const rawPath = template.replace(
+    /\{([^}+]+)\+?\}/g,
+    (_, name: string) => (pathParameters[name] = request.params?.[name] ?? randomUUID()),
+  );
   const now = new Date();
   return {
     version: '2.0',
@@ -286,6 +293,7 @@ export function httpEvent(routeKey: string, headers: Record<string, string>) {
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
     },
+    ...(request.body !== undefined ? { body: request.body } : {}),
     isBase64Encoded: false,
   };
 }

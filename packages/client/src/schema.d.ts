@@ -966,7 +966,6 @@ export interface operations {
           subject: string;
           body: string;
           customer: {
-            /** Format: email */
             email: string;
             name?: string;
           };
@@ -6032,7 +6031,6 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** Format: email */
           email: string;
           name?: string | null;
           externalId?: string | null;
@@ -6736,7 +6734,6 @@ export interface operations {
       content: {
         "application/json": {
           customer: {
-            /** Format: email */
             email: string;
             name?: string;
           };
@@ -7496,7 +7493,6 @@ export interface operations {
       content: {
         "application/json": {
           customer: {
-            /** Format: email */
             email: string;
             name?: string;
           };

@@ -3,7 +3,7 @@ import { integer, isoDateTime, patchBody, stringMap, uuid } from '../../kernel/a
 
 export const MAX_METADATA_KEYS = 50;
 
-export const customerEmail = v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254));
+export const customerEmail = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
 export const customerName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 const externalId = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
 const phone = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50));

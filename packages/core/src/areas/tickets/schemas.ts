@@ -116,7 +116,7 @@ export const createTicketBody = v.strictObject({
   subject: text(SUBJECT_MAX),
   body: text(BODY_MAX),
   customer: v.strictObject({
-    email: v.pipe(v.string(), v.trim(), v.email(), v.maxLength(254)),
+    email: v.pipe(v.string(), v.trim(), v.maxLength(254), v.email()),
     name: v.optional(text(200)),
   }),
   priority: v.optional(priority),

@@ -1,10 +1,18 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 
 const config: ConversionConfig = {
   target: 'draft-2020-12',
   typeMode: 'input',
   errorMode: 'ignore',
+  overrideAction: ({ valibotAction, jsonSchema }) => {
+    // `format: email` would promise more than validation takes (`{a%b~c@example.com`): state valibot's own rule.
+    if (valibotAction.type === 'email') {
+      const { format: _email, ...rest } = jsonSchema as Record<string, unknown>;
+      return { ...rest, pattern: v.EMAIL_REGEX.source, examples: ['ann@example.com'] };
+    }
+    return undefined;
+  },
   overrideSchema: ({ valibotSchema }) => {
     // Uploaded files (multipart) are instances (Buffer, parser objects): document them as binary.
     if (valibotSchema.type === 'instance' || valibotSchema.type === 'blob' || valibotSchema.type === 'file') {
