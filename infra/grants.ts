@@ -1,5 +1,5 @@
 import type { Group } from '@helpdesk/core/kernel/api/route';
-import type { QueueName } from '@helpdesk/core/top/queues/registry';
+import { QUEUE_NAMES, type QueueName } from '@helpdesk/core/top/queues/registry';
 
 /**
  * What each Lambda may touch besides the table (every function reads and writes the one table) and
@@ -16,37 +16,38 @@ export interface FunctionGrants {
   /** bedrock:InvokeModel on the embedding model. */
   bedrock?: boolean;
   /**
-   * Create/delete one-time schedules in the stage's group, and pass the scheduler's role (which may
-   * only send to SCHEDULE_TARGETS).
+   * One-time schedules in the stage's group: `create` (and pass the scheduler's role, which may only
+   * send to SCHEDULE_TARGETS) or `delete`.
    */
-  scheduler?: boolean;
+  scheduler?: 'create' | 'delete';
 }
 
-/** Queues a one-time schedule may target (core's scheduleOnce callers: emails/create.ts, webhooks/deliver.ts). */
+/** Queues a one-time schedule may target (outbox items with `at`: emails/create.ts, webhooks/deliver.ts). */
 export const SCHEDULE_TARGETS = ['emails', 'webhooks'] as const satisfies readonly QueueName[];
 
-/** The simple, honest rule: any HTTP group may emit domain events, sends, log events and index work. */
-const HTTP_SENDS = ['webhooks', 'emails', 'logs', 'articleIndex'] as const satisfies readonly QueueName[];
-
+/**
+ * No HTTP function sends to a queue: a write commits its side effects as outbox items, which the
+ * outbox relay (RELAY_GRANTS) moves to their queues.
+ */
 export const HTTP_GRANTS: Record<Group, FunctionGrants> = {
   account: { send: [] },
   /** Attachments upload, download links and delete. */
-  tickets: { send: HTTP_SENDS, bucket: true },
-  /** `POST /emails/send` with `scheduledAt` creates a one-time schedule; cancelling deletes it. */
-  emails: { send: HTTP_SENDS, scheduler: true },
-  templates: { send: HTTP_SENDS },
+  tickets: { send: [], bucket: true },
+  /** Cancelling a scheduled send deletes its one-time schedule (the relay created it). */
+  emails: { send: [], scheduler: 'delete' },
+  templates: { send: [] },
   /** Search embeds the query text and reads the search snapshots from the bucket. */
-  articles: { send: HTTP_SENDS, bedrock: true, bucket: true },
-  logs: { send: HTTP_SENDS },
-  customers: { send: HTTP_SENDS },
-  feedback: { send: HTTP_SENDS },
-  webhooks: { send: HTTP_SENDS },
+  articles: { send: [], bedrock: true, bucket: true },
+  logs: { send: [] },
+  customers: { send: [] },
+  feedback: { send: [] },
+  webhooks: { send: [] },
   /** The emailed rating page and other key-less routes. */
-  public: { send: HTTP_SENDS },
+  public: { send: [] },
   /** The OpenAPI document and its viewer: static, emits nothing. */
   docs: { send: [] },
-  /** The console: sign-in requests go to the emails queue (its consumer mails the links); ticket replies, webhook tests and attachment links as in their groups. */
-  console: { send: HTTP_SENDS, bucket: true },
+  /** The console: ticket replies and attachment links as in their groups. */
+  console: { send: [], bucket: true },
 };
 
 export const httpGrants = (group: Group): FunctionGrants => {
@@ -55,28 +56,24 @@ export const httpGrants = (group: Group): FunctionGrants => {
   return grants;
 };
 
-/** Keyed by consumer module name (functions/queue/<consumer>.ts). */
+/** Keyed by consumer module name (functions/queue/<consumer>.ts). Their follow-up work is outbox items too. */
 export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
-  /**
-   * Delivers signed POSTs. A retry within 15 minutes goes back on the webhooks queue with a delay; a
-   * later one is a one-time schedule onto the webhooks queue (webhooks/deliver.ts).
-   */
-  webhooks: { send: ['webhooks'], scheduler: true },
-  /**
-   * Renders and sends through SES; keeps the rendered copy of a live send in the bucket (for the
-   * console); emits email.* webhook events; a sandbox send puts its simulated SES event on the
-   * sesEvents queue (emails/deliver.ts). It does not schedule.
-   */
-  emails: { send: ['webhooks', 'sesEvents'], ses: true, bucket: true },
+  /** Delivers signed POSTs; a retry is an outbox item (with a delay, or a schedule past 15 minutes). */
+  webhooks: { send: [] },
+  /** Renders and sends through SES; keeps the rendered copy of a live send in the bucket (for the console). */
+  emails: { send: [], ses: true, bucket: true },
   /** Fingerprints log events and upserts log issues: the table only. */
   'log-grouping': { send: [] },
   /** Embeds articles for search; writes the search snapshots to the bucket. */
   'article-index': { send: [], bedrock: true, bucket: true },
   /** Bounces and complaints -> suppression list, email.bounced webhook events. */
-  'ses-events': { send: ['webhooks'] },
+  'ses-events': { send: [] },
   /** Reads raw received mail from the bucket, stores its attachments under the ticket; ticket and message events. */
-  inbound: { send: ['webhooks'], bucket: true },
+  inbound: { send: [], bucket: true },
 };
+
+/** The outbox relay (functions/stream/outbox-relay.ts): the only function that sends to queues or creates schedules. */
+export const RELAY_GRANTS: FunctionGrants = { send: QUEUE_NAMES, scheduler: 'create' };
 
 export const consumerGrants = (consumer: string): FunctionGrants => {
   const grants = CONSUMER_GRANTS[consumer];

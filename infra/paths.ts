@@ -8,11 +8,13 @@ import { REDOC_FILE } from '@helpdesk/core/top/openapi/reference-page';
 /** The repository root (this file lives in <root>/infra). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Where the Lambda entry modules live: functions/http/<group>.ts and functions/queue/<consumer>.ts. */
+/** Where the Lambda entry modules live: functions/http/<group>.ts, functions/queue/<consumer>.ts, functions/stream/<name>.ts. */
 export const FUNCTIONS_ROOT = path.join(REPO_ROOT, 'functions');
 
 export const httpEntry = (group: string, root = FUNCTIONS_ROOT) => path.join(root, 'http', `${group}.ts`);
 export const queueEntry = (consumer: string, root = FUNCTIONS_ROOT) => path.join(root, 'queue', `${consumer}.ts`);
+
+export const streamEntry = (name: string, root = FUNCTIONS_ROOT) => path.join(root, 'stream', `${name}.ts`);
 
 export const entryExists = (entry: string) => existsSync(entry);
 

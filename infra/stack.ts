@@ -14,6 +14,7 @@ import type { HelpdeskFunction, SharedResources } from './constructs/functions.j
 import { Inbound } from './constructs/inbound.js';
 import { Mail } from './constructs/mail.js';
 import { Observability } from './constructs/observability.js';
+import { OutboxRelay } from './constructs/relay.js';
 import { Schedules } from './constructs/schedules.js';
 import { SCHEDULE_TARGETS } from './grants.js';
 
@@ -33,8 +34,8 @@ const retentionOf = (days: number) =>
   (RETENTIONS.find((r) => r >= days) ?? logs.RetentionDays.TEN_YEARS) as logs.RetentionDays;
 
 /**
- * The whole service for one stage: table, attachments bucket, queues and consumers, HTTP API and
- * group Lambdas, SES configuration set, scheduler group, alarms.
+ * The whole service for one stage: table, attachments bucket, queues and consumers, the outbox relay,
+ * HTTP API and group Lambdas, SES configuration set, scheduler group, alarms.
  */
 export class HelpdeskStack extends Stack {
   readonly data: Data;
@@ -46,6 +47,7 @@ export class HelpdeskStack extends Stack {
   readonly inbound?: Inbound;
   readonly api: Api;
   readonly observability: Observability;
+  readonly relay: OutboxRelay;
   readonly signingSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: HelpdeskStackProps) {
@@ -148,14 +150,23 @@ export class HelpdeskStack extends Stack {
 
     this.api.addRoutes(props.routes ?? allRoutes, shared, props.functionsRoot);
     this.async.addConsumers(shared, props.functionsRoot);
+    this.relay = new OutboxRelay(this, 'Outbox', {
+      shared,
+      table: this.data.table,
+      removalPolicy,
+      functionsRoot: props.functionsRoot,
+    });
 
     const functions: Record<string, HelpdeskFunction> = {};
     for (const [group, fn] of Object.entries(this.api.functions)) functions[`http-${group}`] = fn;
     for (const [queue, fn] of Object.entries(this.async.consumers)) functions[`queue-${queue}`] = fn;
+    functions['outbox-relay'] = this.relay.fn;
     this.observability = new Observability(this, 'Observability', {
       stage,
       httpApi: this.api.httpApi,
-      deadLetterQueues: this.async.deadLetterQueues,
+      queues: this.async.queues,
+      deadLetterQueues: { ...this.async.deadLetterQueues, outboxRelay: this.relay.deadLetterQueue },
+      relay: this.relay.fn,
       functions,
       alarmTopicArn: settings.alarmTopicArn,
     });

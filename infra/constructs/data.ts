@@ -1,4 +1,4 @@
-import { TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
+import { STREAM, TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
@@ -24,6 +24,8 @@ export class Data extends Construct {
       // Encrypted with the AWS-managed key (aws/dynamodb), so key use shows in CloudTrail.
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: props.deletionProtection,
+      // The outbox relay reads new outbox items from the stream (infra/constructs/relay.ts).
+      stream: dynamodb.StreamViewType[STREAM.StreamViewType],
       removalPolicy: props.removalPolicy,
     });
     for (const gsi of tableKeys.gsis) {

@@ -165,8 +165,9 @@ export class HelpdeskFunction extends Construct {
     }
     if (grants.bedrock) allow(['bedrock:InvokeModel'], [shared.embeddingModelArn]);
     if (grants.scheduler) {
+      const create = grants.scheduler === 'create';
       allow(
-        ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        [create ? 'scheduler:CreateSchedule' : 'scheduler:DeleteSchedule'],
         [
           stack.formatArn({
             service: 'scheduler',
@@ -175,10 +176,10 @@ export class HelpdeskFunction extends Construct {
           }),
         ],
       );
-      shared.schedulerRole.grantPassRole(this.role);
+      if (create) shared.schedulerRole.grantPassRole(this.role);
       this.acknowledge(
         `Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${shared.scheduleGroup.scheduleGroupName}/*`,
-        "One-time schedules are named per scheduled send (hd-<jobId>) at runtime; the wildcard is confined to this stage's schedule group.",
+        "One-time schedules are named per outbox item (hd-<id>) at runtime; the wildcard is confined to this stage's schedule group.",
       );
     }
   }

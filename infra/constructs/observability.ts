@@ -10,14 +10,24 @@ import type { HelpdeskFunction } from './functions.js';
 export interface ObservabilityProps {
   stage: string;
   httpApi: apigw.HttpApi;
+  /** Work queues: their oldest message's age says a consumer is stuck or too slow. */
+  queues: Record<string, sqs.IQueue>;
   deadLetterQueues: Record<string, sqs.IQueue>;
+  /** The outbox relay: its iterator age says side effects wait on the stream. */
+  relay: HelpdeskFunction;
   functions: Record<string, HelpdeskFunction>;
   /** Existing SNS topic to notify; without one the alarms only change state (visible in the console). */
   alarmTopicArn?: string;
 }
 
+/** A queue's oldest message may wait this long (retries back off for minutes) before anyone is told. */
+const OLDEST_MESSAGE_ALARM_SECONDS = 30 * 60;
+/** The relay reads new outbox items within seconds; a minute behind means side effects are waiting. */
+const RELAY_ITERATOR_AGE_ALARM_MS = 60_000;
+
 /**
- * Alarms: any message in a dead-letter queue, API 5xx answers, Lambda errors and throttles.
+ * Alarms: any message in a dead-letter queue (the relay's included), the age of every queue's oldest
+ * message, the relay's iterator age, API 5xx answers, Lambda errors and throttles.
  * Log groups with retention are created next to what writes them (functions, API access logs).
  */
 export class Observability extends Construct {
@@ -50,6 +60,20 @@ export class Observability extends Construct {
         1,
       );
     }
+    for (const [name, queue] of Object.entries(props.queues)) {
+      alarm(
+        `${name}OldestMessageAlarm`,
+        `the oldest message on the ${name} queue waited over ${OLDEST_MESSAGE_ALARM_SECONDS / 60} minutes`,
+        queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        OLDEST_MESSAGE_ALARM_SECONDS,
+      );
+    }
+    alarm(
+      'OutboxRelayIteratorAgeAlarm',
+      'the outbox relay is over a minute behind the table stream',
+      props.relay.fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+      RELAY_ITERATOR_AGE_ALARM_MS,
+    );
     alarm(
       'Api5xxAlarm',
       'API answered 5xx',

@@ -15,11 +15,11 @@ import { LOCAL_AUTH_HEADER } from '../../packages/local/src/smtp.js';
 import { mailsTo, type StoredMail } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
-import { events } from '../tickets/event-spy.js';
+import { emitted } from '../tickets/event-spy.js';
 import { createTicket, customerEmail } from '../tickets/helpers.js';
 
-vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) =>
-  (await import('../tickets/event-spy.js')).spiedEmitter(original),
+vi.mock('@helpdesk/core/kernel/ports/relay', async (original) =>
+  (await import('../tickets/event-spy.js')).spiedRelay(original),
 );
 
 const app = await startTestApp();
@@ -102,7 +102,7 @@ describe('inbound: mail becomes customer messages', () => {
     const awaiting = await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: true } });
     expect(awaiting.body.tickets.map((r: { id: string }) => r.id)).toContain(ticket.id);
     expect(
-      events
+      (await emitted(app))
         .filter((e) => e.name === 'message.received' && e.data.ticket.id === ticket.id)
         .map((e) => e.data.message.senderType),
     ).toEqual(['staff', 'customer']);
@@ -158,8 +158,10 @@ describe('inbound: mail becomes customer messages', () => {
     const d = await detail(t.liveKey, opened!.id);
     expect(d).toMatchObject({ status: 'new', customer: { email, name: 'Grace Hopper' }, followUpOf: null });
     expect(d.messages[0].body).toBe('There is a moth in relay 70.');
-    expect(events.some((e) => e.name === 'customer.created' && e.data.customer.email === email)).toBe(true);
-    expect(events.some((e) => e.name === 'ticket.created' && e.data.ticket.id === opened!.id)).toBe(true);
+    expect((await emitted(app)).some((e) => e.name === 'customer.created' && e.data.customer.email === email)).toBe(
+      true,
+    );
+    expect((await emitted(app)).some((e) => e.name === 'ticket.created' && e.data.ticket.id === opened!.id)).toBe(true);
 
     // Sandbox mail lands in sandbox data only.
     await send({ from: email, to: sandboxInboundAddress, subject: 'Sandbox question', text: 'Testing.' });

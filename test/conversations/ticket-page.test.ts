@@ -4,11 +4,11 @@ import { ticketPageLink } from '@helpdesk/core/kernel/links/ticket-page';
 import { describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
-import { events } from '../tickets/event-spy.js';
+import { emitted } from '../tickets/event-spy.js';
 import { createTicket, customerEmail } from '../tickets/helpers.js';
 
-vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) =>
-  (await import('../tickets/event-spy.js')).spiedEmitter(original),
+vi.mock('@helpdesk/core/kernel/ports/relay', async (original) =>
+  (await import('../tickets/event-spy.js')).spiedRelay(original),
 );
 
 const app = await startTestApp();
@@ -65,7 +65,7 @@ describe("the customer's ticket page", () => {
       expect.objectContaining({ fileName: 'receipt.pdf', mimeType: 'application/pdf', fileSize: 13 }),
     ]);
     expect(
-      events.some(
+      (await emitted(app)).some(
         (e) =>
           e.name === 'message.received' && e.data.message.id === last.id && e.data.message.senderType === 'customer',
       ),

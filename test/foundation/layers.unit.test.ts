@@ -77,7 +77,35 @@ function cyclesOf(edges: [string, string][]) {
   return cycles;
 }
 
+/** What moves a message to a queue or a schedule directly; core's use cases write outbox items instead. */
+const DIRECT_SENDS = ['enqueue', 'sendEntries', 'scheduleStored', 'relayOutbox'];
+/** The files that may: the relay and its deployed handler. */
+const RELAY_FILES = ['kernel/ports/relay.ts', 'top/queues/outbox-stream.ts'];
+/** The names a file's import statements bring in from a module (type-only ones included). */
+const importedNames = (source: string) =>
+  [...source.matchAll(STATEMENT)].flatMap((m) =>
+    (m[0].match(/\{([^}]*)\}/)?.[1] ?? '').split(',').map(
+      (n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0],
+    ),
+  );
+
 describe('layers of packages/core', () => {
+  it('send nothing to a queue outside the outbox: only the relay imports a direct send', () => {
+    const offenders = files(CORE).flatMap((file) => {
+      const relative = file.slice(CORE.length);
+      if (RELAY_FILES.includes(relative)) return [];
+      const names = importedNames(readFileSync(file, 'utf8')).filter((n) => DIRECT_SENDS.includes(n as string));
+      return names.map((n) => `${relative} imports ${n}`);
+    });
+    expect(offenders, 'use cases commit outbox items (kernel/ports/outbox.ts)').toEqual([]);
+    // The check sees a named import among others, renamed or not.
+    expect(importedNames("import { a, enqueue as send, type B } from './queue.js';")).toEqual(['a', 'enqueue', 'B']);
+  });
+
   it('import only down or sideways (kernel -> identity -> areas -> top), never outside core, without cycles', async () => {
     const edges = await importGraph();
     expect(edges.length).toBeGreaterThan(800);

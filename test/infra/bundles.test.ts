@@ -7,12 +7,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
 import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { sesTags } from '@helpdesk/core/areas/emails/ses-events';
 import { signToken } from '@helpdesk/core/kernel/links/signed';
 import { inboundAddress } from '@helpdesk/core/kernel/mail/reply-address';
 import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
+import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { enqueue } from '@helpdesk/core/kernel/ports/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/paths.js';
@@ -31,13 +33,15 @@ import {
   resolveEnvironment,
   routesByFunction,
   scratchRoot,
+  streamSources,
 } from './lambda-runtime.js';
 
 /**
  * Issue 20.5: what `cdk deploy` uploads must run. Synthesizes the app as `cdk synth` does, then runs
  * every function of the template from its asset folder the way Lambda does (see lambda-runtime.ts)
- * against this file's stand-ins: HTTP functions answer real authenticated API Gateway events, queue
- * consumers a batch of the messages the API itself put on their queues.
+ * against this file's stand-ins: HTTP functions answer real authenticated API Gateway events, the
+ * outbox relay a stream batch of the outbox items the API committed, and then queue consumers a batch
+ * of the messages the relay put on their queues.
  */
 
 const run = promisify(execFile);
@@ -53,7 +57,7 @@ const RUN_TIMEOUT = 300_000;
 /** Child processes at once: the machine has 2 cores. */
 const PARALLEL = 3;
 
-// consumers: false, so the messages the API produces wait on the queues for the bundled consumers.
+// consumers: false, so the outbox items the API commits wait for the bundled relay, and its messages for the bundled consumers.
 const app = await startTestApp({ consumers: false });
 
 let outdir = '';
@@ -161,6 +165,29 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
     },
   });
   return { emailId: email.id as string };
+}
+
+/** A stream batch of every outbox item in the table, as the relay's event source mapping delivers it (NEW_IMAGE). */
+async function streamEvent() {
+  const items = await scanOutbox();
+  if (items.length === 0) throw new Error('No outbox items: produceMessages must commit side effects');
+  return {
+    Records: items.map((item, i) => ({
+      eventID: String(i),
+      eventName: 'INSERT',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'us-east-1',
+      dynamodb: {
+        Keys: marshall({ pk: item.pk, sk: item.sk }),
+        NewImage: marshall(item),
+        SequenceNumber: String(1000 + i),
+        SizeBytes: 100,
+        StreamViewType: 'NEW_IMAGE',
+      },
+      eventSourceARN: 'arn:aws:dynamodb:us-east-1:000000000000:table/helpdesk/stream/2026-01-01T00:00:00.000',
+    })),
+  };
 }
 
 /** The queue a consumer reads, found through the variable the template wires its URL into. */
@@ -307,27 +334,42 @@ beforeAll(async () => {
   const runtime = runtimeEnvironment();
   const routes = routesByFunction(assembly.resources);
   const sources = queueSources(assembly.resources);
+  const streams = streamSources(assembly.resources);
   scratch = scratchRoot();
-
-  const results = await pool(assembly.functions, PARALLEL, async (fn) => {
-    const env = { ...resolveEnvironment(fn.environment, assembly.resources, process.env), ...runtime };
-    const source = sources.get(fn.logicalId);
-    const keys = source ? [] : routesToCall(routes.get(fn.logicalId) ?? [], written);
-    const events = source
-      ? [await sqsEventFor(fn, source, env)]
-      : keys.map((k) =>
-          httpEvent(
-            k,
-            { authorization: `Bearer ${t.liveKey}`, 'service-project': 'main', ...written[k]?.headers },
-            written[k] ?? {},
-          ),
-        );
-    return [
-      fn.logicalId,
-      { ...(await invoke(scratch, fn, env, events)), events: source ? [`SQS ${source.queue}`] : keys },
-    ] as const;
+  const environmentOf = (fn: LambdaFunction) => ({
+    ...resolveEnvironment(fn.environment, assembly.resources, process.env),
+    ...runtime,
   });
-  outcomes = new Map(results);
+
+  // The relay first: the consumers read what it puts on their queues.
+  const relays = assembly.functions.filter((fn) => streams.has(fn.logicalId));
+  const relayed = await pool(relays, PARALLEL, async (fn) => {
+    const outcome = await invoke(scratch, fn, environmentOf(fn), [await streamEvent()]);
+    return [fn.logicalId, { ...outcome, events: ['DynamoDB stream'] as string[] }] as const;
+  });
+  const results = await pool(
+    assembly.functions.filter((fn) => !streams.has(fn.logicalId)),
+    PARALLEL,
+    async (fn) => {
+      const env = environmentOf(fn);
+      const source = sources.get(fn.logicalId);
+      const keys = source ? [] : routesToCall(routes.get(fn.logicalId) ?? [], written);
+      const events = source
+        ? [await sqsEventFor(fn, source, env)]
+        : keys.map((k) =>
+            httpEvent(
+              k,
+              { authorization: `Bearer ${t.liveKey}`, 'service-project': 'main', ...written[k]?.headers },
+              written[k] ?? {},
+            ),
+          );
+      return [
+        fn.logicalId,
+        { ...(await invoke(scratch, fn, env, events)), events: source ? [`SQS ${source.queue}`] : keys },
+      ] as const;
+    },
+  );
+  outcomes = new Map([...relayed, ...results]);
 }, RUN_TIMEOUT);
 
 afterAll(() => {
@@ -338,14 +380,15 @@ afterAll(() => {
 });
 
 describe('every Lambda bundle in cdk.out, run the way Lambda runs it', () => {
-  it('is reached by a route or a queue, and loads its handler from a read-only copy of its folder', () => {
+  it('is reached by a route, a queue or the table stream, and loads its handler from a read-only copy of its folder', () => {
     const routes = routesByFunction(assembly.resources);
     const sources = queueSources(assembly.resources);
+    const streams = streamSources(assembly.resources);
     expect(assembly.functions.length).toBeGreaterThan(10);
+    expect(streams.size).toBe(1);
     for (const fn of assembly.functions) {
-      expect(routes.has(fn.logicalId) || sources.has(fn.logicalId), `${fn.logicalId} has no route and no queue`).toBe(
-        true,
-      );
+      const reached = routes.has(fn.logicalId) || sources.has(fn.logicalId) || streams.has(fn.logicalId);
+      expect(reached, `${fn.logicalId} has no route, queue or stream`).toBe(true);
       const outcome = outcomes.get(fn.logicalId)!;
       expect(
         outcome.loadError,
@@ -356,7 +399,8 @@ describe('every Lambda bundle in cdk.out, run the way Lambda runs it', () => {
 
   it('answers each HTTP route it was given with a response, never a 5xx, and at least one 2xx per function', () => {
     const sources = queueSources(assembly.resources);
-    for (const fn of assembly.functions.filter((f) => !sources.has(f.logicalId))) {
+    const streams = streamSources(assembly.resources);
+    for (const fn of assembly.functions.filter((f) => !sources.has(f.logicalId) && !streams.has(f.logicalId))) {
       const { results = [], events, stderr } = outcomes.get(fn.logicalId)!;
       expect(results).toHaveLength(events.length);
       results.forEach(({ result, error }, i) => {
@@ -410,10 +454,10 @@ describe('every Lambda bundle in cdk.out, run the way Lambda runs it', () => {
     expect(tickets.body.tickets.map((r: { subject: string }) => r.subject)).toContain('Received by the bundle');
   });
 
-  it('processes a batch of real messages on each queue consumer with no failed item', () => {
+  it('relays the committed outbox items in the bundled relay, and processes a batch of them on each queue consumer with no failed item', () => {
     const sources = queueSources(assembly.resources);
     expect(sources.size).toBeGreaterThan(0);
-    for (const [fnId] of sources) {
+    for (const fnId of [...streamSources(assembly.resources).keys(), ...sources.keys()]) {
       const { results = [], stderr } = outcomes.get(fnId)!;
       const [{ result, error } = {}] = results;
       expect(error, `${fnId} threw:\n${error}\n${stderr}`).toBeUndefined();

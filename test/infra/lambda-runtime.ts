@@ -105,6 +105,19 @@ export function queueSources(resources: Resources): Map<string, { queue: string;
   return out;
 }
 
+/** Each DynamoDB stream event source mapping: function -> (table logical id, batch size). */
+export function streamSources(resources: Resources): Map<string, { table: string; batchSize: number }> {
+  const out = new Map<string, { table: string; batchSize: number }>();
+  for (const r of Object.values(resources)) {
+    if (r.Type !== 'AWS::Lambda::EventSourceMapping') continue;
+    const table = referencedId(r.Properties?.EventSourceArn);
+    const fn = referencedId(r.Properties?.FunctionName);
+    if (fn && table && resources[table]?.Type === 'AWS::DynamoDB::Table')
+      out.set(fn, { table, batchSize: r.Properties?.BatchSize ?? 100 });
+  }
+  return out;
+}
+
 /**
  * The template's environment with CloudFormation intrinsics resolved: a variable the local stack
  * also sets (TABLE_NAME, QUEUE_URL_*, ATTACHMENTS_BUCKET) takes the stand-in's value from `local`;

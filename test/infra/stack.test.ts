@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSettings } from '../../infra/config.js';
 import { DEFAULT_ROUTE_GROUP } from '../../infra/constructs/api.js';
 import type { HelpdeskFunction } from '../../infra/constructs/functions.js';
-import { CONSUMER_GRANTS, HTTP_GRANTS, SCHEDULE_TARGETS } from '../../infra/grants.js';
+import { CONSUMER_GRANTS, HTTP_GRANTS, RELAY_GRANTS, SCHEDULE_TARGETS } from '../../infra/grants.js';
 import { entryExists, queueEntry, REPO_ROOT } from '../../infra/paths.js';
 import { HelpdeskStack } from '../../infra/stack.js';
 
@@ -102,7 +102,8 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     const consumers = existingConsumers();
     expect(Object.keys(stack.api.functions).sort()).toEqual([...groups].sort());
     expect(Object.keys(stack.async.consumers).sort()).toEqual([...consumers].sort());
-    template.resourceCountIs('AWS::Lambda::Function', groups.length + consumers.length);
+    // ...and the outbox relay.
+    template.resourceCountIs('AWS::Lambda::Function', groups.length + consumers.length + 1);
   });
 
   it('creates every route of allRoutes, pointed at its group Lambda, plus $default on the account Lambda', () => {
@@ -199,7 +200,8 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
 
   it('gives every queue of QUEUES a dead-letter queue, SSE and TLS-only access', () => {
     const queues = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue');
-    expect(queues).toHaveLength(QUEUE_NAMES.length * 2);
+    // A queue and a dead-letter queue per entry, and the outbox relay's dead-letter queue.
+    expect(queues).toHaveLength(QUEUE_NAMES.length * 2 + 1);
     for (const [, q] of queues) expect(q.Properties?.SqsManagedSseEnabled).toBe(true);
     for (const name of QUEUE_NAMES) {
       const queue = stack.getLogicalId(stack.async.queues[name].node.defaultChild as never);
@@ -216,15 +218,27 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     }
   });
 
-  it('alarms on every dead-letter queue and on API 5xx', () => {
-    for (const name of QUEUE_NAMES) {
-      const dlq = stack.getLogicalId(stack.async.deadLetterQueues[name].node.defaultChild as never);
+  it("alarms on every dead-letter queue (the relay's too), every queue's oldest message, the relay's lag and API 5xx", () => {
+    const idOf = (construct: { node: { defaultChild?: unknown } }) =>
+      stack.getLogicalId(construct.node.defaultChild as never);
+    for (const dlq of [...Object.values(stack.async.deadLetterQueues), stack.relay.deadLetterQueue]) {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: 'ApproximateNumberOfMessagesVisible',
-        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }],
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [idOf(dlq), 'QueueName'] } }],
         Threshold: 1,
       });
     }
+    for (const name of QUEUE_NAMES) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [idOf(stack.async.queues[name]), 'QueueName'] } }],
+      });
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'IteratorAge',
+      Namespace: 'AWS/Lambda',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: idOf(stack.relay.fn.fn) } }],
+    });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: '5xx', Namespace: 'AWS/ApiGateway' });
   });
 
@@ -238,7 +252,37 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
     }
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', existingConsumers().length);
+    // ...and the relay's stream mapping.
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', existingConsumers().length + 1);
+  });
+
+  it('relays new outbox items from the table stream: filtered, split and retried, failures described on a DLQ', () => {
+    const table = stack.getLogicalId(stack.data.table.node.defaultChild as never);
+    expect(resources[table]?.Properties?.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] },
+      FunctionName: { Ref: stack.getLogicalId(stack.relay.fn.fn.node.defaultChild as never) },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: {
+        OnFailure: {
+          Destination: {
+            'Fn::GetAtt': [stack.getLogicalId(stack.relay.deadLetterQueue.node.defaultChild as never), 'Arn'],
+          },
+        },
+      },
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT'],
+              dynamodb: { Keys: { pk: { S: [{ prefix: 'outbox#' }] } } },
+            }),
+          },
+        ],
+      },
+    });
   });
 
   it('keeps the buckets private, encrypted and TLS only', () => {
@@ -366,6 +410,11 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
     root = mkdtempSync(path.join(cache, 'helpdesk-infra-test-'));
     mkdirSync(path.join(root, 'http'));
     mkdirSync(path.join(root, 'queue'));
+    mkdirSync(path.join(root, 'stream'));
+    writeFileSync(
+      path.join(root, 'stream', 'outbox-relay.ts'),
+      'export const handler = async () => ({ batchItemFailures: [] });\n',
+    );
     for (const g of GROUPS)
       writeFileSync(path.join(root, 'http', `${g}.ts`), 'export const handler = async () => ({ statusCode: 200 });\n');
     for (const q of Object.values(QUEUES)) {
@@ -397,10 +446,10 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it('creates a Lambda per group and per consumer', () => {
-    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + QUEUE_NAMES.length);
+  it('creates a Lambda per group and per consumer, and the outbox relay', () => {
+    template.resourceCountIs('AWS::Lambda::Function', GROUPS.length + QUEUE_NAMES.length + 1);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', GROUPS.length + 1);
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', QUEUE_NAMES.length);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', QUEUE_NAMES.length + 1);
   });
 
   it('grants each function only what infra/grants.ts lists', () => {
@@ -412,8 +461,9 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
       expect(actions.has('s3:PutObject'), label).toBe(!!grants.bucket);
       expect(actions.has('ses:SendEmail'), label).toBe(!!grants.ses);
       expect(actions.has('bedrock:InvokeModel'), label).toBe(!!grants.bedrock);
-      expect(actions.has('scheduler:CreateSchedule'), label).toBe(!!grants.scheduler);
-      expect(actions.has('iam:PassRole'), label).toBe(!!grants.scheduler);
+      expect(actions.has('scheduler:CreateSchedule'), label).toBe(grants.scheduler === 'create');
+      expect(actions.has('iam:PassRole'), label).toBe(grants.scheduler === 'create');
+      expect(actions.has('scheduler:DeleteSchedule'), label).toBe(grants.scheduler === 'delete');
       // Every function reads the stage's signing secret at cold start.
       expect(actions.has('secretsmanager:GetSecretValue'), label).toBe(true);
     };
@@ -427,6 +477,9 @@ describe('Helpdesk stack (prod, every endpoint group and consumer present)', () 
     }
     for (const group of GROUPS)
       expect(actionsOf(resources, stack.api.functions[group]!).has('sqs:ReceiveMessage')).toBe(false);
+    // Only the relay puts messages on queues, and it may reach every one of them.
+    check(stack.relay.fn, RELAY_GRANTS, 'outbox relay');
+    expect(actionsOf(resources, stack.relay.fn).has('dynamodb:GetRecords'), 'outbox relay').toBe(true);
   });
 
   it('receives mail for the inbound domain: scanned, stored raw under inbound/, notified to the inbound queue through an encrypted topic', () => {

@@ -10,7 +10,7 @@ import type { TenantFixture } from '../support/fixtures.js';
 export const customerEmail = (prefix = 'cust') => `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
 
 export interface RecordedEvent {
-  source: { projectId: string; env: string };
+  source: { projectId: string; env: string; accountId?: string };
   name: string;
   data: any;
 }

@@ -3,12 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { mailsTo } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
-import { events } from './event-spy.js';
+import { emitted } from './event-spy.js';
 import { createTicket, customerEmail } from './helpers.js';
 
-vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) =>
-  (await import('./event-spy.js')).spiedEmitter(original),
-);
+vi.mock('@helpdesk/core/kernel/ports/relay', async (original) => (await import('./event-spy.js')).spiedRelay(original));
 
 const app = await startTestApp();
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
@@ -36,7 +34,7 @@ describe('POST /tickets/{ticketId}/messages', () => {
     expect(detail.body).toMatchObject({ status: 'open', lastSenderType: 'staff', lastMessageAt: res.body.createdAt });
     expect(detail.body.messages.map((m: { senderType: string }) => m.senderType)).toEqual(['customer', 'staff']);
 
-    const received = events.filter((e) => e.name === 'message.received' && e.data.ticket.id === c.id);
+    const received = (await emitted(app)).filter((e) => e.name === 'message.received' && e.data.ticket.id === c.id);
     expect(received).toEqual([
       {
         source: expect.objectContaining({ projectId: t.projects.main!.id, env: 'live' }),
@@ -87,7 +85,9 @@ describe('POST /tickets/{ticketId}/messages', () => {
       visibility: 'internal',
       body: 'Customer is a VIP',
     });
-    expect(events.filter((e) => e.name === 'message.received' && e.data.ticket.id === c.id)).toHaveLength(1);
+    expect((await emitted(app)).filter((e) => e.name === 'message.received' && e.data.ticket.id === c.id)).toHaveLength(
+      1,
+    );
     await app.drain();
     expect(await mailsTo(email)).toHaveLength(0);
   });
@@ -169,7 +169,9 @@ describe("the customer's own messages (senderType customer)", () => {
         lastMessageAt: res.body.createdAt,
       });
       expect(await awaiting()).toContain(c.id);
-      const received = events.filter((e) => e.name === 'message.received' && e.data.message.id === res.body.id);
+      const received = (await emitted(app)).filter(
+        (e) => e.name === 'message.received' && e.data.message.id === res.body.id,
+      );
       expect(received.map((e) => e.data.message)).toEqual([
         {
           id: res.body.id,

@@ -4,14 +4,12 @@ import { latestTicketsForCustomer } from '@helpdesk/core/areas/tickets/customer-
 import { describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
-import { events } from './event-spy.js';
+import { emitted } from './event-spy.js';
 import { createTicket, customerEmail, tenantContext } from './helpers.js';
 
-vi.mock('@helpdesk/core/areas/webhooks/emit', async (original) =>
-  (await import('./event-spy.js')).spiedEmitter(original),
-);
+vi.mock('@helpdesk/core/kernel/ports/relay', async (original) => (await import('./event-spy.js')).spiedRelay(original));
 
-const eventsFor = (ticketId: string) => events.filter((e) => e.data.ticket?.id === ticketId);
+const eventsFor = async (ticketId: string) => (await emitted(app)).filter((e) => e.data.ticket?.id === ticketId);
 
 const app = await startTestApp();
 /** Headers that point a key of project `a`'s tenant at project `b`, or at a's sandbox. */
@@ -68,7 +66,7 @@ describe('POST /tickets', () => {
       ],
     });
 
-    const created = eventsFor(res.body.id);
+    const created = await eventsFor(res.body.id);
     expect(created).toEqual([
       {
         source: expect.objectContaining({ projectId: t.projects.main!.id, env: 'live' }),
@@ -79,7 +77,9 @@ describe('POST /tickets', () => {
         },
       },
     ]);
-    expect(events.filter((e) => e.name === 'customer.created' && e.data.customer.email === email)).toHaveLength(1);
+    expect(
+      (await emitted(app)).filter((e) => e.name === 'customer.created' && e.data.customer.email === email),
+    ).toHaveLength(1);
   });
 
   it('matches the customer by email case-insensitively instead of creating another', async () => {
@@ -87,7 +87,9 @@ describe('POST /tickets', () => {
     const email = customerEmail();
     await createTicket(app, t.liveKey, { customer: { email } });
     await createTicket(app, t.liveKey, { customer: { email: email.toUpperCase() } });
-    expect(events.filter((e) => e.name === 'customer.created' && e.data.customer.email === email)).toHaveLength(1);
+    expect(
+      (await emitted(app)).filter((e) => e.name === 'customer.created' && e.data.customer.email === email),
+    ).toHaveLength(1);
     const customers = await app.call('GET', '/customers', { key: t.liveKey });
     if (customers.status === 200) {
       const matching = customers.body.customers.filter((c: { email: string }) => c.email === email);
@@ -134,7 +136,9 @@ describe('POST /tickets', () => {
         createTicketCore(ctx, { subject: `Race ${i}`, body: 'x', customer: { email } }),
       ),
     );
-    expect(events.filter((e) => e.name === 'customer.created' && e.data.customer.email === email)).toHaveLength(1);
+    expect(
+      (await emitted(app)).filter((e) => e.name === 'customer.created' && e.data.customer.email === email),
+    ).toHaveLength(1);
     const customers = await app.call('GET', '/customers', { key: t.liveKey, query: { search: email } });
     expect(customers.body.customers).toMatchObject([{ email, ticketCount: 12 }]);
   });
@@ -310,7 +314,7 @@ describe('PATCH /tickets/{ticketId}', () => {
       else expect(res.body.closedAt).toBeNull();
       previous = status;
     }
-    const resolved = eventsFor(c.id).filter((e) => e.name === 'ticket.resolved');
+    const resolved = (await eventsFor(c.id)).filter((e) => e.name === 'ticket.resolved');
     expect(resolved).toHaveLength(2);
     expect(resolved[0]!.data).toEqual({
       ticket: { id: c.id, number: c.number, subject: c.subject, status: 'resolved', priority: 'medium' },
@@ -342,7 +346,9 @@ describe('PATCH /tickets/{ticketId}', () => {
     expect(res.body.messages).toHaveLength(2);
     const unassigned = await app.call('PATCH', `/tickets/${c.id}`, { key: t.liveKey, body: { assignedTo: null } });
     expect(unassigned.body.assignedTo).toBeNull();
-    expect(events.filter((e) => e.name === 'ticket.resolved' && e.data.ticket.id === c.id)).toHaveLength(0);
+    expect((await emitted(app)).filter((e) => e.name === 'ticket.resolved' && e.data.ticket.id === c.id)).toHaveLength(
+      0,
+    );
   });
 
   it('refuses unknown fields, bad values, an empty body and unknown members with 422', async () => {

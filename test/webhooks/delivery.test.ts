@@ -1,10 +1,10 @@
-import { emitEvent } from '@helpdesk/core/areas/webhooks/emit';
 import { WebhookDeadLetter, WebhookEndpoint } from '@helpdesk/core/areas/webhooks/entities';
 import { verifySignature } from '@helpdesk/core/areas/webhooks/verify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { emitEvent } from './emit.js';
 import { startReceiver } from './receiver.js';
 
 const app = await startTestApp();

@@ -1,29 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { fanOut } from '@helpdesk/core/areas/webhooks/deliver';
+import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
-import { testEndpoints, testResources } from '../support/env.js';
 import { createTenant } from '../support/fixtures.js';
 
-// Consumers off: the delivery jobs a fan-out queues stay on the queue to be counted.
+// Consumers and relay off: the delivery jobs a fan-out writes stay in the outbox to be counted.
 const app = await startTestApp({ consumers: false });
-const sqs = new SQSClient({
-  endpoint: testEndpoints().sqs,
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-});
 
-const queuedJobs = async () => {
-  const out = await sqs.send(
-    new ReceiveMessageCommand({
-      QueueUrl: testResources().queueUrls.webhooks,
-      MaxNumberOfMessages: 10,
-      WaitTimeSeconds: 1,
-    }),
-  );
-  return (out.Messages ?? []).map((m) => JSON.parse(m.Body!) as { webhookId: string });
-};
+const queuedJobs = async () =>
+  (await scanOutbox({ queue: 'webhooks' }))
+    .map((r) => JSON.parse(r.body) as { kind?: string; webhookId: string })
+    .filter((m) => m.kind === 'delivery');
 
 describe('fan-out', () => {
   it('matches the endpoints that existed when the event happened, not those registered while it waited', async () => {

@@ -1,5 +1,6 @@
 import type { Endpoints } from './emulators.js';
 import { startHttpServer } from './http-server.js';
+import { startOutboxRelay } from './outbox-relay.js';
 import type { Resources } from './provision.js';
 import { startQueuePollers } from './queue-pollers.js';
 import { startSmtpServer } from './smtp.js';
@@ -10,7 +11,10 @@ export interface App {
   port: number;
   /** The SMTP stand-in for SES receiving: mail for INBOUND_DOMAIN sent here reaches the inbound consumer. */
   smtp: { host: string; port: number };
+  /** Waits until every outbox item is relayed and every queue is empty with its consumer idle. */
   drain(timeoutMs?: number): Promise<void>;
+  /** Relays what the table's stream holds now (without waiting for the consumers). */
+  relayed(): Promise<void>;
   /** Fires the schedules due now (the local stand-in for EventBridge Scheduler). */
   fireSchedules(now?: Date): Promise<number>;
   /** Deletes uploads older than 24 hours at `now` (the local stand-in for the bucket's lifecycle rule). */
@@ -29,10 +33,14 @@ export async function startApp(options: {
   host?: string;
   scheduleEveryMs?: number;
   sweepUploadsEveryMs?: number;
-  /** false: leave messages on the queues (measurements that must see only the API's own requests). */
+  /** false: leave messages on the queues and outbox items in the table (measurements that must see only the API's own requests). */
   consumers?: boolean;
 }): Promise<App> {
-  const http = await startHttpServer(options.port, options.host);
+  const relay =
+    options.consumers === false
+      ? undefined
+      : await startOutboxRelay(options.endpoints.dynamodb, options.resources.tableName);
+  const http = await startHttpServer(options.port, options.host, () => void relay?.pump());
   const pollers = startQueuePollers(
     options.endpoints.sqs,
     options.resources.queueUrls,
@@ -60,7 +68,19 @@ export async function startApp(options: {
     apiUrl: `${http.url}/api/v1`,
     port: http.port,
     smtp: { host: smtp.host, port: smtp.port },
-    drain: (timeoutMs) => pollers.drain(timeoutMs),
+    // Relay and consume until both are idle: a consumer's own side effects go through the outbox too.
+    drain: async (timeoutMs = 20_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const moved = (await relay?.pump()) ?? 0;
+        await pollers.drain(Math.max(1, deadline - Date.now()));
+        if (moved === 0 && ((await relay?.pump()) ?? 0) === 0 && !relay?.pending()) return;
+        if (Date.now() > deadline) throw new Error('The outbox and the queues did not drain in time');
+      }
+    },
+    relayed: async () => {
+      await relay?.pump();
+    },
     fireSchedules,
     sweepUploads,
     async stop() {
@@ -69,6 +89,7 @@ export async function startApp(options: {
       await http.close();
       await smtp.close();
       await pollers.stop();
+      await relay?.stop();
     },
   };
 }

@@ -99,7 +99,8 @@ const send = (res: http.ServerResponse, result: APIGatewayProxyStructuredResultV
 };
 
 /** The local API Gateway: serves the route table by invoking each route's group Lambda handler. */
-export async function startHttpServer(port: number, host = '127.0.0.1') {
+/** `answered` runs after each request (the local stack nudges its outbox relay: no wait for its next poll). */
+export async function startHttpServer(port: number, host = '127.0.0.1', answered: () => void = () => {}) {
   const match = createMatcher(allRoutes);
   const server = http.createServer(async (req, res) => {
     try {
@@ -114,6 +115,7 @@ export async function startHttpServer(port: number, host = '127.0.0.1') {
       const handler = await loadHandler('http', group);
       const result = (await handler(event, lambdaContext(`helpdesk-${group}`))) as APIGatewayProxyStructuredResultV2;
       send(res, result);
+      answered();
     } catch (err) {
       // The client went away mid-request: nobody to answer.
       if (req.destroyed || res.destroyed || (err as { code?: string }).code === 'ECONNRESET') return;

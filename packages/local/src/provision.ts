@@ -2,11 +2,12 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { createTableInput, TTL_ATTRIBUTE } from '@helpdesk/core/kernel/db/table';
+import { createTableInput, STREAM, TTL_ATTRIBUTE } from '@helpdesk/core/kernel/db/table';
 import { isFifo, QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/top/queues/registry';
 import type { Endpoints } from './emulators.js';
 
@@ -27,8 +28,12 @@ export async function provision(
 ): Promise<Resources> {
   const dynamo = new DynamoDBClient({ endpoint: endpoints.dynamodb, region, credentials });
   try {
-    await dynamo.send(new DescribeTableCommand({ TableName: names.tableName }));
-  } catch {
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: names.tableName }));
+    // A table kept under .local/ from before the outbox: give it the stream the relay reads.
+    if (!Table?.StreamSpecification?.StreamEnabled)
+      await dynamo.send(new UpdateTableCommand({ TableName: names.tableName, StreamSpecification: STREAM }));
+  } catch (err) {
+    if ((err as Error).name !== 'ResourceNotFoundException') throw err;
     await dynamo.send(new CreateTableCommand(createTableInput(names.tableName)));
     await dynamo.send(
       new UpdateTimeToLiveCommand({

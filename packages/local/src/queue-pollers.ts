@@ -6,6 +6,9 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { parseOutboxKey } from '@helpdesk/core/kernel/ports/outbox';
+import { OUTBOX_ATTRIBUTE } from '@helpdesk/core/kernel/ports/queue';
+import { deleteRecords } from '@helpdesk/core/kernel/ports/relay';
 import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/top/queues/registry';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadHandler, projectRoot } from './handlers.js';
@@ -59,7 +62,12 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
             SenderId: m.Attributes?.SenderId ?? 'local',
             ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
           },
-          messageAttributes: {},
+          messageAttributes: Object.fromEntries(
+            Object.entries(m.MessageAttributes ?? {}).map(([k, a]) => [
+              k,
+              { dataType: a.DataType ?? 'String', stringValue: a.StringValue },
+            ]),
+          ),
           md5OfBody: m.MD5OfBody ?? '',
           eventSource: 'aws:sqs',
           eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${name}`,
@@ -87,6 +95,16 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
           }),
         );
       }
+      // The queue stand-in forgets messages on a restart, so a message's outbox item is kept until now:
+      // consumed, or failed for the last time (it moves to the dead-letter queue).
+      const finished = messages.filter(
+        (m) => !failed.has(m.MessageId) || Number(m.Attributes?.ApproximateReceiveCount ?? 1) >= spec.maxReceiveCount,
+      );
+      const keys = finished.flatMap((m) => {
+        const key = parseOutboxKey(m.MessageAttributes?.[OUTBOX_ATTRIBUTE]?.StringValue ?? '');
+        return key ? [key] : [];
+      });
+      if (keys.length) await deleteRecords(keys);
       return messages.length;
     } finally {
       busy.set(name, (busy.get(name) ?? 1) - 1);

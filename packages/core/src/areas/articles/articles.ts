@@ -5,8 +5,7 @@ import { commit, put, remove, update } from '../../kernel/db/commit.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
-import { logger } from '../../kernel/logger.js';
-import { enqueue } from '../../kernel/ports/queue.js';
+import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantContext, TenantKey } from '../../kernel/tenant.js';
 import {
   Article,
@@ -61,18 +60,14 @@ export async function loadArticle(tenant: TenantKey, articleId: string) {
   return { article, body: data.articleBody[0]?.body ?? '' };
 }
 
-/** The article's pending search update, an item of its write's transaction (see IndexPending). */
-const indexPending = (ctx: TenantKey, articleId: string) =>
-  put(IndexPending.put({ projectId: ctx.projectId, env: ctx.env, articleId, requestedAt: new Date().toISOString() }));
-
-/** Published articles (and ones that just stopped being published) go through the search indexer. */
-async function requestIndexing(ctx: TenantContext, articleId: string) {
-  try {
-    await enqueue(articleIndexQueue, { projectId: ctx.projectId, env: ctx.env, articleId });
-  } catch (error) {
-    logger.error('Could not enqueue article indexing', { articleId, error: error as Error });
-  }
-}
+/**
+ * The article's pending search update (see IndexPending) and its index request for the indexer, items
+ * of its write's transaction: published articles, and ones that just stopped being published.
+ */
+const indexPending = (ctx: TenantKey, articleId: string) => [
+  put(IndexPending.put({ projectId: ctx.projectId, env: ctx.env, articleId, requestedAt: new Date().toISOString() })),
+  outboxItem(articleIndexQueue, { projectId: ctx.projectId, env: ctx.env, articleId }),
+];
 
 const categoryMissing = () => problem('article.category_not_found');
 const slugTaken = (slug: string) => problem('article.slug_taken', { slug });
@@ -121,7 +116,6 @@ export async function createArticle(ctx: TenantContext, input: ArticleCreateInpu
     },
     exhausted: () => errors.conflict('The article slug'),
   });
-  if (status === 'published') await requestIndexing(ctx, articleId);
   return getArticle(ctx, articleId);
 }
 
@@ -192,7 +186,6 @@ export async function updateArticle(ctx: TenantContext, articleId: string, input
     },
     exhausted: () => errors.conflict('The article'),
   });
-  if (next.status === 'published' || next.current.status === 'published') await requestIndexing(ctx, articleId);
   return getArticle(ctx, articleId);
 }
 

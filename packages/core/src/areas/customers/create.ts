@@ -3,7 +3,7 @@ import { commit, put } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
 import { must } from '../../kernel/must.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { eventItem } from '../webhooks/emit.js';
 import { Customer, CustomerKey, type UniqueKind } from './entities.js';
 import { type CustomerItem, normalizeEmail, type TenantKey, type TenantRef, toCustomer } from './record.js';
 
@@ -46,7 +46,7 @@ export const emailKey = (record: CustomerItem) => ({
 });
 
 /**
- * Writes the customer and its uniqueness items in one transaction. A value already taken answers
+ * Writes the customer, its uniqueness items and its customer.created event in one transaction. A value already taken answers
  * which one; a transaction that merely collided with a concurrent one is retried.
  */
 export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promise<InsertResult> {
@@ -61,6 +61,7 @@ export async function insertCustomer(ctx: TenantRef, input: NewCustomer): Promis
       externalId: input.externalId
         ? put(CustomerKey.create({ projectId, env, kind: 'externalId', value: input.externalId, customerId }))
         : undefined,
+      event: eventItem(ctx, 'customer.created', { customer: toCustomer(record) }),
     }),
     refused: (names) => {
       taken = names.has('email') ? 'email' : names.has('externalId') ? 'externalId' : undefined;
@@ -79,7 +80,5 @@ export async function createCustomer(ctx: TenantRef, input: NewCustomer) {
   const result = await insertCustomer(ctx, input);
   if (!result.ok)
     throw takenError(result.taken, result.taken === 'email' ? normalizeEmail(input.email) : (input.externalId ?? ''));
-  const customer = toCustomer(result.item);
-  await emitEvent(ctx, 'customer.created', { customer });
-  return customer;
+  return toCustomer(result.item);
 }

@@ -2,7 +2,7 @@ import { put, update } from '../../kernel/db/commit.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { AGAIN, retrying } from '../../kernel/db/retry.js';
 import { errors } from '../../kernel/errors/common.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { eventItem } from '../webhooks/emit.js';
 import { customerRecord, emailKey, insertCustomer } from './create.js';
 import { Customer, CustomerKey } from './entities.js';
 import { findEmailKey } from './read.js';
@@ -30,7 +30,6 @@ export function matchOrCreateCustomer(
       if (existing) return { customer: summary({ ...existing, email }), created: false };
       const inserted = await insertCustomer(ctx, { email, name: input.name });
       if (!inserted.ok) return AGAIN;
-      await emitEvent(ctx, 'customer.created', { customer: toCustomer(inserted.item) });
       return { customer: summary(inserted.item), created: true };
     },
     () => errors.conflict('The customer'),
@@ -42,7 +41,7 @@ export function matchOrCreateCustomer(
  * one GetItem, then `writes` to commit with the caller's items (the ticketCount ADD on a known customer,
  * or the new customer, counted, with its email item). When the transaction is cancelled on one of
  * `writes` (the customer was deleted, or created by a concurrent call), call again: the next read sees
- * the current state. Call `committed()` after the commit: it fires customer.created for a new one.
+ * the current state. A new customer's customer.created event is one of the writes.
  */
 export async function matchCustomerForTicket(ctx: TenantRef, input: { email: string; name?: string }) {
   const email = normalizeEmail(input.email);
@@ -59,15 +58,17 @@ export async function matchCustomerForTicket(ctx: TenantRef, input: { email: str
             .where((attr, op) => op.exists(attr.customerId)),
         ),
       ],
-      committed: async () => {},
     };
   }
   const record = customerRecord(ctx, { email, name: input.name }, 1);
   return {
     customer: summary(record),
     created: true,
-    writes: [put(Customer.create(record)), put(CustomerKey.create(emailKey(record)))],
-    committed: () => emitEvent(ctx, 'customer.created', { customer: toCustomer(record) }),
+    writes: [
+      put(Customer.create(record)),
+      put(CustomerKey.create(emailKey(record))),
+      eventItem(ctx, 'customer.created', { customer: toCustomer(record) }),
+    ],
   };
 }
 

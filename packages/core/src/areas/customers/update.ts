@@ -1,7 +1,7 @@
 import { commit, put, remove, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { eventItem } from '../webhooks/emit.js';
 import { takenError } from './create.js';
 import { Customer, CustomerKey } from './entities.js';
 import { getCustomerItem } from './read.js';
@@ -53,6 +53,7 @@ export async function updateCustomer(ctx: TenantRef, customerId: string, patch: 
           moved &&
           newExternalId !== undefined &&
           put(CustomerKey.create({ ...key, kind: 'externalId', value: newExternalId, customerId })),
+        event: eventItem(ctx, 'customer.updated', { customer: toCustomer(updatedRecord(current, plan)) }),
       };
     },
     refused: async (names) => {
@@ -65,11 +66,14 @@ export async function updateCustomer(ctx: TenantRef, customerId: string, patch: 
   });
   // A re-read that found the change already made leaves nothing to write.
   if (!plan) return toCustomer(current);
+  return toCustomer(updatedRecord(current, plan));
+}
+
+/** The record as the update leaves it. */
+function updatedRecord(current: CustomerItem, plan: NonNullable<ReturnType<typeof planUpdate>>) {
   const updated = { ...current, ...plan.set } as CustomerItem;
   for (const field of plan.remove) delete updated[field];
-  const view = toCustomer(updated);
-  await emitEvent(ctx, 'customer.updated', { customer: view });
-  return view;
+  return updated;
 }
 
 /** What a PATCH changes on the record read; undefined when nothing differs (no write, no event). */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { consumeQuota, releaseQuota } from '../../identity/quota.js';
 import { env } from '../../kernel/config.js';
+import { commit, put } from '../../kernel/db/commit.js';
+import { errors } from '../../kernel/errors/common.js';
 import { bareAddress } from '../../kernel/mail/mailbox.js';
 import { must } from '../../kernel/must.js';
-import { enqueue } from '../../kernel/ports/queue.js';
-import { scheduleOnce } from '../../kernel/ports/scheduler.js';
+import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { CUSTOM_REF, EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
@@ -83,9 +84,14 @@ export function emailLogRow(
   };
 }
 
-/** Hands a queued send to the email consumer. */
-export const dispatchEmail = (ctx: TenantContext, emailId: string) =>
-  enqueue(emailsQueue, deliveryMessage(ctx, emailId));
+/**
+ * The outbox item that hands a row's send to the email consumer: now, or at `at` through a one-time
+ * schedule named by the email's id (so cancelling the send can delete it).
+ */
+export const deliveryItem = (ctx: TenantContext, emailId: string, at?: Date) =>
+  at
+    ? outboxItem(emailsQueue, deliveryMessage(ctx, emailId), { id: emailId, at })
+    : outboxItem(emailsQueue, deliveryMessage(ctx, emailId), { id: `email-${emailId}` });
 
 /**
  * Writes the Email Logs row and hands the send to the email queue (now, or through a one-time
@@ -96,24 +102,24 @@ export async function createEmail(ctx: TenantContext, draft: EmailDraft): Promis
   const blockReason = await suppressionOf(ctx, draft.to);
   const countQuota = draft.countQuota && !blockReason && ctx.env === 'live';
   if (countQuota) await consumeQuota(ctx, 'emails', 1);
-  let row: EmailRow;
+  const row = emailLogRow(ctx, emailId, draft, { blockReason, quotaCounted: countQuota });
+  // ElectroDB's Put with its defaults applied: committed below, and read back from itself (no GetItem).
+  const created = EmailLog.create(row).params() as { Item: Record<string, unknown> };
   try {
-    ({ data: row } = await EmailLog.create(
-      emailLogRow(ctx, emailId, draft, { blockReason, quotaCounted: countQuota }),
-    ).go());
+    // The row and its send (or schedule) commit together: an accepted send is never left unqueued.
+    await commit({
+      items: () => ({
+        row: put(created),
+        send:
+          row.status === 'scheduled'
+            ? deliveryItem(ctx, emailId, must(draft.scheduledAt, 'the time of a scheduled send'))
+            : row.status === 'queued' && deliveryItem(ctx, emailId),
+      }),
+      exhausted: () => errors.conflict('The email'),
+    });
   } catch (err) {
     if (countQuota) await releaseQuota(ctx, 'emails', 1);
     throw err;
   }
-  if (row.status === 'scheduled') {
-    await scheduleOnce({
-      jobId: emailId,
-      at: must(draft.scheduledAt, 'the time of a scheduled send'),
-      queue: emailsQueue,
-      message: deliveryMessage(ctx, emailId),
-    });
-  } else if (row.status === 'queued') {
-    await dispatchEmail(ctx, emailId);
-  }
-  return row;
+  return EmailLog.parse({ Item: created.Item }).data as EmailRow;
 }

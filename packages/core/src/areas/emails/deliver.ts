@@ -6,7 +6,7 @@ import { bareAddress } from '../../kernel/mail/mailbox.js';
 import { recordSentMail, threadHeaders } from '../../kernel/mail/threads.js';
 import { must } from '../../kernel/must.js';
 import { isPermanentSesError, sendViaSes, sesMessageIdHeader } from '../../kernel/ports/email-sender.js';
-import { enqueue } from '../../kernel/ports/queue.js';
+import { outboxRecord, putOutbox } from '../../kernel/ports/outbox.js';
 import type { RenderedEmail } from '../templates/render.js';
 import { EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
@@ -78,7 +78,8 @@ async function simulateSesEvents(recipients: string[], tags: Record<string, stri
       type === 'Bounce'
         ? { eventType: type, mail, bounce: { bounceType: 'Permanent', bouncedRecipients: hit } }
         : { eventType: type, mail, complaint: { complainedRecipients: hit } };
-    await enqueue(sesEventsQueue, event);
+    // SES's part, played locally: its event is a message of the outbox like any other.
+    await putOutbox([outboxRecord(sesEventsQueue, event)]);
   }
 }
 

@@ -1,9 +1,9 @@
+import { commit, update } from '../../kernel/db/commit.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { logger } from '../../kernel/logger.js';
 import type { Environment } from '../../kernel/tenant.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { eventItem } from '../webhooks/emit.js';
 import { EmailLog } from './entities.js';
-import type { EmailRow } from './present.js';
 import type { SesEvent } from './queue.js';
 import { suppress } from './suppression.js';
 
@@ -58,22 +58,26 @@ export async function handleSesEvent(event: SesEvent) {
 
   const recipients = outcome.recipients.map((r) => r.emailAddress);
   for (const recipient of recipients) await suppress(key, recipient, outcome.status, emailId);
-  let row: EmailRow;
-  try {
-    ({ data: row } = await EmailLog.patch(key)
-      .set({ status: outcome.status })
-      .where((a, op) => `${op.ne(a.status, 'bounced')} AND ${op.ne(a.status, 'complained')}`)
-      .go({ response: 'all_new' }));
-  } catch (err) {
-    if (isConditionFailure(err)) return;
-    throw err;
-  }
-  for (const recipient of recipients) {
-    await emitEvent({ accountId, projectId, env }, 'email.bounced', {
-      email: { id: row.emailId, to: row.to, subject: row.subject ?? null, templateKey: row.templateKey ?? null },
-      type: outcome.status,
-      recipient,
-      suppressed: true,
-    });
-  }
+  const { data: row } = await EmailLog.get(key).go();
+  if (!row) return;
+  // The status and its events commit together; a second run of the same event is refused and adds none.
+  await commit({
+    items: () => ({
+      row: update(
+        EmailLog.patch(key)
+          .set({ status: outcome.status })
+          .where((a, op) => `${op.ne(a.status, 'bounced')} AND ${op.ne(a.status, 'complained')}`),
+      ),
+      events: recipients.map((recipient) =>
+        eventItem({ accountId, projectId, env }, 'email.bounced', {
+          email: { id: row.emailId, to: row.to, subject: row.subject ?? null, templateKey: row.templateKey ?? null },
+          type: outcome.status,
+          recipient,
+          suppressed: true,
+        }),
+      ),
+    }),
+    refused: () => 'stop',
+    exhausted: () => new Error(`SES event for email ${emailId} kept colliding`),
+  });
 }

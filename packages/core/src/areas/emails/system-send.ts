@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { commit, put } from '../../kernel/db/commit.js';
+import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
-import { dispatchEmail, type EmailDraft, emailLogRow } from './create.js';
+import { deliveryItem, type EmailDraft, emailLogRow } from './create.js';
 import { EmailLog } from './entities.js';
 
 export type SystemEmailKind = 'ticket_reply' | 'feedback_request' | 'feedback_reply';
@@ -35,22 +37,17 @@ const draftOf = (input: SystemEmail): EmailDraft => ({
  */
 export function prepareSystemEmail(ctx: TenantContext, input: SystemEmail) {
   const emailId = randomUUID();
-  const create = EmailLog.create(emailLogRow(ctx, emailId, draftOf(input), { quotaCounted: false }));
+  const row = put(EmailLog.create(emailLogRow(ctx, emailId, draftOf(input), { quotaCounted: false })));
   return {
     id: emailId,
-    /** The row's Put, for the caller's own transaction. */
-    params: create.params(),
-    /** Once the row is committed: queue the send. */
-    dispatch: () => dispatchEmail(ctx, emailId),
-    /** Or write the row on its own, then queue the send. */
-    send: async () => {
-      await create.go();
-      await dispatchEmail(ctx, emailId);
-      return { id: emailId, status: 'queued' };
-    },
+    /** The row and its send, for the caller's own transaction (one side effect of its write). */
+    writes: [row, deliveryItem(ctx, emailId)],
   };
 }
 
-export function sendSystemEmail(ctx: TenantContext, input: SystemEmail): Promise<{ id: string; status: string }> {
-  return prepareSystemEmail(ctx, input).send();
+/** A system mail on its own: the row and its send in one transaction. */
+export async function sendSystemEmail(ctx: TenantContext, input: SystemEmail): Promise<{ id: string; status: string }> {
+  const mail = prepareSystemEmail(ctx, input);
+  await commit({ items: () => ({ mail: mail.writes }), exhausted: () => errors.conflict('The email') });
+  return { id: mail.id, status: 'queued' };
 }

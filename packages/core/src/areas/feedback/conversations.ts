@@ -7,9 +7,9 @@ import { must } from '../../kernel/must.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey, TenantRef } from '../customers/record.js';
-import { sendSystemEmail } from '../emails/system-send.js';
+import { prepareSystemEmail } from '../emails/system-send.js';
 import { escapeHtml } from '../templates/escape.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { eventItem } from '../webhooks/emit.js';
 import { conversationCopy, conversationCopyPatch } from './customer-feedback.js';
 import { CustomerFeedback, FeedbackConversation, FeedbackMessage, feedbackService } from './entities.js';
 import {
@@ -83,14 +83,15 @@ export async function conversationRecords(ref: TenantKey, input: NewConversation
   return { conversation, message };
 }
 
-export async function emitFeedbackSubmitted(
+/** The feedback.submitted event of a new conversation, as an item of the write that records it. */
+export function feedbackSubmittedItem(
   ref: TenantRef,
   view: ConversationView,
   requestId: string | null,
   comment: string | null,
 ) {
   const { id, subject, rating, sentiment, source, customer } = view;
-  await emitEvent(ref, 'feedback.submitted', {
+  return eventItem(ref, 'feedback.submitted', {
     conversation: { id, subject, rating, sentiment, source },
     customer,
     requestId,
@@ -117,16 +118,16 @@ export async function createConversation(
     source: 'api',
   });
   const first = must(message, 'the first message of a conversation with a body');
+  const view = toConversation(conversation, [first]);
   await commit({
     items: () => ({
       conversation: put(FeedbackConversation.create(conversation)),
       message: put(FeedbackMessage.create(first)),
       copy: put(CustomerFeedback.create(conversationCopy(conversation))),
+      event: feedbackSubmittedItem(ctx, view, null, input.body),
     }),
     exhausted: () => errors.conflict('The conversation'),
   });
-  const view = toConversation(conversation, [first]);
-  await emitFeedbackSubmitted(ctx, view, null, input.body);
   return view;
 }
 
@@ -175,6 +176,14 @@ export async function replyToConversation(ctx: TenantContext, conversationId: st
     body,
     createdAt: now,
   };
+  const link = feedbackLink({ kind: 'c', projectId: ctx.projectId, env: ctx.env, id: conversationId });
+  const mail = prepareSystemEmail(ctx, {
+    to: conversation.customerEmail,
+    subject: `Re: ${conversation.subject}`,
+    markdown: `${escapeHtml(body)}\n\n---\n\n[View the whole conversation](${link})`,
+    kind: 'feedback_reply',
+    metadata: { conversationId },
+  });
   await commit({
     items: () => ({
       message: put(FeedbackMessage.create(message)),
@@ -183,19 +192,12 @@ export async function replyToConversation(ctx: TenantContext, conversationId: st
           .set({ updatedAt: now })
           .where((attr, op) => op.eq(attr.status, 'open')),
       ),
+      mail: mail.writes,
     }),
     refused: () => {
       throw closedError();
     },
     exhausted: () => errors.conflict('The conversation'),
-  });
-  const link = feedbackLink({ kind: 'c', projectId: ctx.projectId, env: ctx.env, id: conversationId });
-  await sendSystemEmail(ctx, {
-    to: conversation.customerEmail,
-    subject: `Re: ${conversation.subject}`,
-    markdown: `${escapeHtml(body)}\n\n---\n\n[View the whole conversation](${link})`,
-    kind: 'feedback_reply',
-    metadata: { conversationId },
   });
   return toConversation({ ...conversation, updatedAt: now }, [...messages, message]);
 }

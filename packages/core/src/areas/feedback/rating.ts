@@ -1,6 +1,6 @@
 import { commit, put, update } from '../../kernel/db/commit.js';
 import type { TenantRef } from '../customers/record.js';
-import { conversationRecords, emitFeedbackSubmitted, loadThread } from './conversations.js';
+import { conversationRecords, feedbackSubmittedItem, loadThread } from './conversations.js';
 import { conversationCopy, requestCopyPatch } from './customer-feedback.js';
 import { CustomerFeedback, FeedbackConversation, FeedbackMessage, FeedbackRequest } from './entities.js';
 import { notFoundPage, ratingPage, threadPage } from './pages.js';
@@ -69,6 +69,7 @@ export async function submitRating(token: string, input: { rating: number; comme
     requestId: request.requestId,
   });
   const now = conversation.createdAt;
+  const view = toConversation(conversation, message ? [message] : []);
   const committed = await commit({
     items: () => ({
       request: update(
@@ -86,14 +87,12 @@ export async function submitRating(token: string, input: { rating: number; comme
       message: message && put(FeedbackMessage.create(message)),
       conversationCopy: put(CustomerFeedback.create(conversationCopy(conversation))),
       requestCopy: update(requestCopyPatch(request).set({ status: 'responded', rating: input.rating })),
+      event: feedbackSubmittedItem(ref, view, request.requestId, input.comment ?? null),
     }),
     optional: ['requestCopy'],
     // Answered by a concurrent submission (or deleted): the link is used up.
     refused: (names) => (names.has('request') ? 'stop' : undefined),
     exhausted: () => new Error('Rating submission kept colliding'),
   });
-  if (!committed) return undefined;
-  const view = toConversation(conversation, message ? [message] : []);
-  await emitFeedbackSubmitted(ref, view, request.requestId, input.comment ?? null);
-  return view;
+  return committed ? view : undefined;
 }

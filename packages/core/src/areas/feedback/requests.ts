@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { paginate } from '../../kernel/api/list.js';
-import { commit, put, update } from '../../kernel/db/commit.js';
+import { commit, put } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey } from '../customers/record.js';
-import { sendSystemEmail } from '../emails/system-send.js';
+import { prepareSystemEmail } from '../emails/system-send.js';
 import { escapeHtml } from '../templates/escape.js';
-import { requestCopy, requestCopyDelete, requestCopyPatch } from './customer-feedback.js';
+import { requestCopy } from './customer-feedback.js';
 import { CustomerFeedback, FeedbackRequest } from './entities.js';
 import { type RequestItem, requestStatus, toRequest } from './present.js';
 import type { RequestStatus } from './schemas.js';
@@ -23,8 +23,8 @@ const ratingEmail = (message: string | undefined, link: string) =>
   ].join('\n\n');
 
 /**
- * POST /feedback/requests: records the request (`pending`), emails the rating link and marks it `sent`
- * once the email pipeline has accepted the email. An email that cannot be sent leaves no request.
+ * POST /feedback/requests: the request, its copy under the customer, and the rating mail (its Email
+ * Logs row and its send) commit in one transaction: a request is `sent` exactly when its mail is queued.
  */
 export async function createRequest(
   ctx: TenantContext,
@@ -34,6 +34,14 @@ export async function createRequest(
   const key = { projectId: ctx.projectId, env: ctx.env, requestId: randomUUID() };
   const now = new Date().toISOString();
   const name = input.customer.name ?? customer.name;
+  const link = feedbackLink({ kind: 'r', projectId: ctx.projectId, env: ctx.env, id: key.requestId });
+  const mail = prepareSystemEmail(ctx, {
+    to: customer.email,
+    subject: 'How did we do?',
+    markdown: ratingEmail(input.message, link),
+    kind: 'feedback_request',
+    metadata: { feedbackRequestId: key.requestId },
+  });
   const item: RequestItem = {
     ...key,
     accountId: ctx.accountId,
@@ -42,7 +50,9 @@ export async function createRequest(
     ...(name ? { customerName: name } : {}),
     ...(input.ticketId ? { ticketId: input.ticketId } : {}),
     ...(input.message ? { message: input.message } : {}),
-    status: 'pending',
+    status: 'sent',
+    sentAt: now,
+    emailId: mail.id,
     createdAt: now,
     updatedAt: now,
   };
@@ -50,43 +60,11 @@ export async function createRequest(
     items: () => ({
       request: put(FeedbackRequest.create(item)),
       customerCopy: put(CustomerFeedback.create(requestCopy(item))),
+      mail: mail.writes,
     }),
     exhausted: () => errors.conflict('The feedback request'),
   });
-  const link = feedbackLink({ kind: 'r', projectId: ctx.projectId, env: ctx.env, id: key.requestId });
-  let email: { id: string };
-  try {
-    email = await sendSystemEmail(ctx, {
-      to: customer.email,
-      subject: 'How did we do?',
-      markdown: ratingEmail(input.message, link),
-      kind: 'feedback_request',
-      metadata: { feedbackRequestId: key.requestId },
-    });
-  } catch (err) {
-    await Promise.all([
-      FeedbackRequest.delete(key).go({ response: 'none' }),
-      requestCopyDelete(item).go({ response: 'none' }),
-    ]);
-    throw err;
-  }
-  const sent = { status: 'sent' as const, sentAt: new Date().toISOString(), emailId: email.id };
-  const committed = await commit({
-    items: () => ({
-      // Only from pending: the customer may already have opened the link.
-      request: update(
-        FeedbackRequest.patch(key)
-          .set({ ...sent, updatedAt: sent.sentAt })
-          .where((attr, op) => op.eq(attr.status, 'pending')),
-      ),
-      customerCopy: update(requestCopyPatch(item).set({ status: sent.status, sentAt: sent.sentAt })),
-    }),
-    optional: ['customerCopy'],
-    refused: () => 'stop',
-    exhausted: () => errors.conflict('The feedback request'),
-  });
-  if (!committed) return getRequest(ctx, key.requestId);
-  return toRequest({ ...item, ...sent, updatedAt: sent.sentAt });
+  return toRequest(item);
 }
 
 export async function findRequestItem(ref: TenantKey, requestId: string) {

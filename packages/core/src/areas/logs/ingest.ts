@@ -5,7 +5,7 @@ import { consumeQuota, releaseQuota } from '../../identity/quota.js';
 import { ttlIn } from '../../kernel/db/client.js';
 import { AGAIN, retrying } from '../../kernel/db/retry.js';
 import { must } from '../../kernel/must.js';
-import { enqueueMany } from '../../kernel/ports/queue.js';
+import { outboxRecord, putOutbox } from '../../kernel/ports/outbox.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { LogEvent } from './entities.js';
 import type { GroupingMessage, LogEventInput } from './events.js';
@@ -97,6 +97,7 @@ export async function ingestLogs(ctx: TenantContext, events: LogEventInput[], no
     await releaseQuota(ctx, 'logEvents', events.length, now);
     throw err;
   }
-  await enqueueMany(logsQueue, groupingMessages(rows));
+  // After the events (a 2xx means both are stored): each grouping message is an outbox item.
+  await putOutbox(groupingMessages(rows).map((m) => outboxRecord(logsQueue, m)));
   return { accepted: rows.length };
 }

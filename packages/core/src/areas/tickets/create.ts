@@ -4,7 +4,7 @@ import { commit, put, update, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { matchCustomerForTicket } from '../customers/match.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { eventItem } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED } from './entities.js';
 import { type GivenFile, prepareFiles } from './files.js';
@@ -108,6 +108,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
           ),
           customer: match.writes,
           once: input.once?.(ticketId),
+          event: eventItem(ctx, 'ticket.created', { ticket: eventTicket(next), customer: eventCustomer(next) }),
         };
       },
       refused: async (names) => {
@@ -121,14 +122,12 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
       exhausted: () => errors.conflict('The ticket'),
     });
     ticket = ticketOf(match.customer);
-    await match.committed();
   } catch (err) {
     if (numbered.status === 'fulfilled') await applyCountDeltas(ctx, countDeltas(facets, undefined));
     await files.discard();
     throw err;
   }
   await files.committed();
-  await emitEvent(ctx, 'ticket.created', { ticket: eventTicket(ticket), customer: eventCustomer(ticket) });
   return {
     id: ticketId,
     number: ticket.number,

@@ -3,12 +3,11 @@ import { env } from '../../kernel/config.js';
 import { commit, put, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { ticketPageLink } from '../../kernel/links/ticket-page.js';
-import { logger } from '../../kernel/logger.js';
 import { replyAddress } from '../../kernel/mail/reply-address.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { escapeHtml } from '../templates/escape.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { eventItem } from '../webhooks/emit.js';
 import { Attachment, Message, Ticket } from './entities.js';
 import { prepareFiles } from './files.js';
 import { eventCustomer, eventTicket, type MessageItem, type TicketItem, toMessage } from './present.js';
@@ -77,8 +76,13 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         ticket: next.writes,
         message: put(Message.create(message)),
         attachments: files.attachments.map((a) => put(Attachment.create(a))),
-        email: reply && put(reply.params),
+        email: reply?.writes,
         once: input.once,
+        event: eventItem(ctx, 'message.received', {
+          ticket: eventTicket(next.after),
+          message: { id: messageId, senderType: message.senderType, visibility, body: message.body, createdAt },
+          customer: eventCustomer(next.after),
+        }),
         customerCopy: next.after.status !== before.status && customerCopyUpdate(ctx, next.after),
       }),
       optional: ['customerCopy'],
@@ -96,22 +100,7 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
     await files.discard();
     throw err;
   }
-  const after = next.after;
   await files.committed();
-
-  await emitEvent(ctx, 'message.received', {
-    ticket: eventTicket(after),
-    message: { id: messageId, senderType: message.senderType, visibility, body: message.body, createdAt },
-    customer: eventCustomer(after),
-  });
-  if (reply) {
-    // A failed enqueue is logged; the reply stands and its Email Logs row says queued.
-    await reply
-      .dispatch()
-      .catch((error: unknown) =>
-        logger.error('Could not queue the ticket reply email', { ticketId, error: error as Error }),
-      );
-  }
   return view;
 }
 

@@ -1,7 +1,7 @@
 import { commit, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
-import { emitEvent } from '../webhooks/emit.js';
+import { eventItem } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket } from './entities.js';
 import { eventCustomer, eventTicket, type TicketItem, toDetail } from './present.js';
@@ -96,6 +96,10 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
     items: () => ({
       ticket: next.writes,
       customerCopy: next.after.status !== thread.ticket.status && customerCopyUpdate(ctx, next.after),
+      resolved:
+        next.after.status === 'resolved' &&
+        thread.ticket.status !== 'resolved' &&
+        eventItem(ctx, 'ticket.resolved', { ticket: eventTicket(next.after), customer: eventCustomer(next.after) }),
     }),
     optional: ['customerCopy'],
     refused: async () => {
@@ -104,10 +108,5 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
     },
     exhausted: () => errors.conflict('The ticket'),
   });
-  const before = thread.ticket;
-  const { after } = next;
-  if (after.status === 'resolved' && before.status !== 'resolved') {
-    await emitEvent(ctx, 'ticket.resolved', { ticket: eventTicket(after), customer: eventCustomer(after) });
-  }
-  return toDetail(ctx, after, thread);
+  return toDetail(ctx, next.after, thread);
 }

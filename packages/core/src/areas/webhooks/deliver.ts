@@ -5,10 +5,9 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { env } from '../../kernel/config.js';
 import { ttlIn } from '../../kernel/db/client.js';
-import { isConditionFailure } from '../../kernel/db/errors.js';
+import { commit, put, update } from '../../kernel/db/commit.js';
 import { logger } from '../../kernel/logger.js';
-import { enqueue, enqueueMany } from '../../kernel/ports/queue.js';
-import { scheduleOnce } from '../../kernel/ports/scheduler.js';
+import { outboxItem } from '../../kernel/ports/outbox.js';
 import { WebhookDeadLetter, WebhookDelivery, WebhookEndpoint } from './entities.js';
 import { deliveryBody } from './payload.js';
 import type { EventEnvelope, WebhookMessage } from './queue.js';
@@ -67,7 +66,14 @@ export async function fanOut(envelope: EventEnvelope) {
       data: envelope.data,
       attempt: 1,
     }));
-  await enqueueMany(webhooksQueue, jobs);
+  // One outbox item per job, named by its delivery id: a redelivered event writes the same items again.
+  for (let i = 0; i < jobs.length; i += 100) {
+    const chunk = jobs.slice(i, i + 100);
+    await commit({
+      items: () => ({ jobs: chunk.map((job) => outboxItem(webhooksQueue, job, { id: `job-${job.deliveryId}-1` })) }),
+      exhausted: () => new Error(`Fan-out of event ${envelope.id} kept colliding`),
+    });
+  }
 }
 
 interface Outcome {
@@ -167,13 +173,13 @@ async function post(
   }
 }
 
-async function scheduleRetry(job: DeliveryJob, delaySeconds: number, at: Date) {
+/** The next attempt of a job, as an outbox item: on the queue with a delay, or through a one-time schedule. */
+function retryItem(job: DeliveryJob, delaySeconds: number, at: Date) {
   const next: DeliveryJob = { ...job, attempt: job.attempt + 1 };
-  if (delaySeconds <= MAX_QUEUE_DELAY_SECONDS) {
-    await enqueue(webhooksQueue, next, { delaySeconds });
-  } else {
-    await scheduleOnce({ jobId: `${job.deliveryId}-${next.attempt}`, at, queue: webhooksQueue, message: next });
-  }
+  const id = `job-${job.deliveryId}-${next.attempt}`;
+  return delaySeconds <= MAX_QUEUE_DELAY_SECONDS
+    ? outboxItem(webhooksQueue, next, { id, delaySeconds })
+    : outboxItem(webhooksQueue, next, { id, at });
 }
 
 /** One attempt of one job: POST, log the attempt, then retry, dead-letter or disable as the outcome says. */
@@ -200,57 +206,63 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
     }
   }
 
-  try {
-    await WebhookDelivery.create({
-      ...key,
-      deliveryId: job.deliveryId,
-      attempt: job.attempt,
-      event: job.event,
-      statusCode: outcome.statusCode,
-      durationMs: now - started,
-      error: disable ? `${outcome.error}. Endpoint disabled: ${disable}` : outcome.error,
-      createdAt: new Date(started).toISOString(),
-      nextRetryAt: retry?.at.toISOString(),
-      expiresAt: ttlIn(LOG_TTL_SECONDS),
-    }).go();
-  } catch (err) {
-    // This attempt was already made and logged by an earlier copy of the job: its follow-up is done too.
-    if (isConditionFailure(err)) return;
-    throw err;
-  }
-
-  if (job.test) return;
-  if (outcome.ok) {
-    if (endpoint.failingSince) await WebhookEndpoint.patch(key).remove(['failingSince']).go();
-    return;
-  }
-  if (disable) {
-    await WebhookEndpoint.patch(key).set({ enabled: false, disabledReason: disable }).go();
-    logger.warn('Webhook endpoint disabled', { webhookId: job.webhookId, reason: disable });
-  } else if (!endpoint.failingSince) {
-    await WebhookEndpoint.patch(key)
-      .set({ failingSince: new Date(now).toISOString() })
-      .go();
-  }
-  if (retry) {
-    await scheduleRetry(job, retry.delaySeconds, retry.at);
-    return;
-  }
-  await WebhookDeadLetter.create({
-    ...key,
-    deliveryId: job.deliveryId,
-    event: job.event,
-    timestamp: job.timestamp,
-    data: JSON.stringify(job.data),
-    attempts: job.attempt,
-    lastError: outcome.error ?? 'Delivery failed',
-    expiresAt: ttlIn(LOG_TTL_SECONDS),
-  }).go();
-  logger.warn('Webhook delivery dead-lettered', {
-    webhookId: job.webhookId,
-    deliveryId: job.deliveryId,
-    attempts: job.attempt,
+  const failing = !outcome.ok && !job.test;
+  // The attempt's record, what it changes on the endpoint and its follow-up (a retry or the dead
+  // letter) are one transaction; the record is conditional on (delivery, attempt), so a copy of the
+  // job SQS hands out twice adds none of them a second time.
+  await commit({
+    items: () => ({
+      attempt: put(
+        WebhookDelivery.create({
+          ...key,
+          deliveryId: job.deliveryId,
+          attempt: job.attempt,
+          event: job.event,
+          statusCode: outcome.statusCode,
+          durationMs: now - started,
+          error: disable ? `${outcome.error}. Endpoint disabled: ${disable}` : outcome.error,
+          createdAt: new Date(started).toISOString(),
+          nextRetryAt: retry?.at.toISOString(),
+          expiresAt: ttlIn(LOG_TTL_SECONDS),
+        }),
+      ),
+      endpoint: job.test
+        ? false
+        : outcome.ok
+          ? !!endpoint.failingSince && update(WebhookEndpoint.patch(key).remove(['failingSince']))
+          : disable
+            ? update(WebhookEndpoint.patch(key).set({ enabled: false, disabledReason: disable }))
+            : !endpoint.failingSince &&
+              update(WebhookEndpoint.patch(key).set({ failingSince: new Date(now).toISOString() })),
+      retry: failing && retry && retryItem(job, retry.delaySeconds, retry.at),
+      deadLetter:
+        failing &&
+        !retry &&
+        put(
+          WebhookDeadLetter.create({
+            ...key,
+            deliveryId: job.deliveryId,
+            event: job.event,
+            timestamp: job.timestamp,
+            data: JSON.stringify(job.data),
+            attempts: job.attempt,
+            lastError: outcome.error ?? 'Delivery failed',
+            expiresAt: ttlIn(LOG_TTL_SECONDS),
+          }),
+        ),
+    }),
+    // An endpoint deleted meanwhile keeps nothing; the attempt is still recorded.
+    optional: ['endpoint'],
+    refused: (names) => (names.has('attempt') ? 'stop' : undefined),
+    exhausted: () => new Error(`Recording delivery ${job.deliveryId} attempt ${job.attempt} kept colliding`),
   });
+  if (disable) logger.warn('Webhook endpoint disabled', { webhookId: job.webhookId, reason: disable });
+  if (failing && !retry)
+    logger.warn('Webhook delivery dead-lettered', {
+      webhookId: job.webhookId,
+      deliveryId: job.deliveryId,
+      attempts: job.attempt,
+    });
 }
 
 /** The webhooks queue carries both emitted events (fanned out) and delivery jobs (attempted). */

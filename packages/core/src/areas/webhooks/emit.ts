@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { logger } from '../../kernel/logger.js';
-import { enqueue } from '../../kernel/ports/queue.js';
-import type { EventEnvelope } from './queue.js';
-import { webhooksQueue } from './queue.js';
+import type { WriteItem } from '../../kernel/db/commit.js';
+import { outboxItem } from '../../kernel/ports/outbox.js';
+import { type EventEnvelope, webhooksQueue } from './queue.js';
 import type { EventName } from './values.js';
 
 export interface EventSource {
@@ -12,22 +11,23 @@ export interface EventSource {
 }
 
 /**
- * Puts a domain event on the webhook queue, after the write that caused it has committed.
- * Never fails the caller: a lost enqueue is logged, the API answer stands.
+ * A domain event, as an outbox item of the write that causes it (a named item of its `commit()`):
+ * committed with the write or not at all, then fanned out to the project's endpoints.
  */
-export async function emitEvent(source: EventSource, event: EventName, data: Record<string, unknown>) {
+export function eventItem(
+  source: EventSource,
+  event: EventName,
+  data: Record<string, unknown>,
+  at = new Date(),
+): WriteItem {
   const envelope: EventEnvelope = {
     id: randomUUID(),
     event,
-    timestamp: new Date().toISOString(),
+    timestamp: at.toISOString(),
     accountId: source.accountId,
     projectId: source.projectId,
     env: source.env,
     data,
   };
-  try {
-    await enqueue(webhooksQueue, envelope);
-  } catch (error) {
-    logger.error('Could not enqueue webhook event', { event, error: error as Error });
-  }
+  return outboxItem(webhooksQueue, envelope, { id: `event-${envelope.id}` });
 }

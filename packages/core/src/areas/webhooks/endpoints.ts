@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
+import { commit } from '../../kernel/db/commit.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
-import { enqueue } from '../../kernel/ports/queue.js';
+import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import type { DeliveryJob } from './deliver.js';
 import { WebhookEndpoint, type WebhookFormat } from './entities.js';
@@ -133,6 +134,9 @@ export async function sendTestDelivery(ctx: TenantContext, webhookId: string, ev
     attempt: 1,
     test: true,
   };
-  await enqueue(webhooksQueue, job);
+  await commit({
+    items: () => ({ job: outboxItem(webhooksQueue, job, { id: `job-${job.deliveryId}-1` }) }),
+    exhausted: () => errors.conflict('The webhook test'),
+  });
   return { queued: true as const, deliveryId: job.deliveryId, event: name };
 }

@@ -13,6 +13,9 @@ export const tableKeys = {
   gsis: GSI_NAMES.map((name) => ({ name, partitionKey: `${name}pk`, sortKey: `${name}sk` })),
 } as const;
 
+/** New images only: the relay needs what was written, never what was replaced. */
+export const STREAM = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' as const };
+
 /** CreateTable input for DynamoDB Local and the tests (CDK declares the same in infra/). */
 export const createTableInput = (tableName: string) => ({
   TableName: tableName,
@@ -29,6 +32,8 @@ export const createTableInput = (tableName: string) => ({
     { AttributeName: tableKeys.partitionKey, KeyType: 'HASH' as const },
     { AttributeName: tableKeys.sortKey, KeyType: 'RANGE' as const },
   ],
+  // The outbox relay reads new items from the table's stream (kernel/ports/outbox.ts).
+  StreamSpecification: STREAM,
   GlobalSecondaryIndexes: tableKeys.gsis.map((g) => ({
     IndexName: g.name,
     KeySchema: [

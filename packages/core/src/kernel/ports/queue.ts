@@ -54,57 +54,75 @@ const urlOf = (queue: string) => {
 export const encodeMessage = (message: unknown) =>
   JSON.stringify(message).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-export interface EnqueueOptions {
+/** One message as the relay sends it: already encoded, with where it came from. */
+export interface QueueEntry {
+  queue: string;
+  body: string;
   /** Up to 900 seconds (SQS's maximum). */
   delaySeconds?: number;
+  /** FIFO queues: the message group (a tenant) and the deduplication id (the outbox item's id). */
+  group?: string;
+  dedupId?: string;
+  /** The outbox item the message came from (`pk` and `sk`), as a message attribute. */
+  outboxKey?: string;
 }
 
-export async function enqueue<Q extends QueueSpec>(queue: Q, message: QueueInput<Q>, options: EnqueueOptions = {}) {
-  await send(queue.name, message, options);
-}
+/** The message attribute that names a message's outbox item (the local stack deletes it once consumed). */
+export const OUTBOX_ATTRIBUTE = 'outbox';
 
-/** A message typed by its producer when it was stored (a fired schedule), put on its queue as it is. */
-export async function enqueueStored(queue: string, message: unknown) {
-  await send(queue, message, {});
-}
-
-async function send(queue: string, message: unknown, options: EnqueueOptions) {
+/**
+ * Sends entries to their queues, ten per SQS request; answers the entries SQS refused (the caller
+ * retries them). Only the outbox relay and the stand-ins for SES send: use cases write outbox items.
+ */
+export async function sendEntries(entries: QueueEntry[]): Promise<QueueEntry[]> {
   const { sdk, client: sqs } = await sqsClient();
-  await sqs.send(
-    new sdk.SendMessageCommand({
-      QueueUrl: urlOf(queue),
-      MessageBody: encodeMessage(message),
-      ...ordering(queue, message),
-      ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),
-    }),
-  );
+  const refused: QueueEntry[] = [];
+  const byQueue = new Map<string, QueueEntry[]>();
+  for (const e of entries) byQueue.set(e.queue, [...(byQueue.get(e.queue) ?? []), e]);
+  for (const [queue, list] of byQueue) {
+    const url = urlOf(queue);
+    const fifo = url.endsWith('.fifo');
+    for (let i = 0; i < list.length; i += 10) {
+      const chunk = list.slice(i, i + 10);
+      const out = await sqs.send(
+        new sdk.SendMessageBatchCommand({
+          QueueUrl: url,
+          Entries: chunk.map((e, j) => ({
+            Id: String(j),
+            MessageBody: e.body,
+            ...(e.delaySeconds && !fifo
+              ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(e.delaySeconds))) }
+              : {}),
+            ...(fifo ? { MessageGroupId: e.group ?? 'none', MessageDeduplicationId: e.dedupId ?? randomUUID() } : {}),
+            ...(e.outboxKey
+              ? { MessageAttributes: { [OUTBOX_ATTRIBUTE]: { DataType: 'String', StringValue: e.outboxKey } } }
+              : {}),
+          })),
+        }),
+      );
+      for (const f of out.Failed ?? []) {
+        const entry = chunk[Number(f.Id)];
+        if (entry) refused.push(entry);
+      }
+    }
+  }
+  return refused;
 }
 
 /**
- * On a FIFO queue (an ordered one in the registry, its URL ending in .fifo): the message's tenant as
- * its group, so one tenant's messages are consumed one batch at a time, and a random deduplication
- * id, since every send is its own message (an article published twice within SQS's five-minute
- * deduplication window must be indexed twice).
+ * Puts one message on its queue directly: for the stand-ins of external producers (SES notifying a
+ * received mail, the local SMTP server) and tests. The service's own side effects go through the
+ * outbox (kernel/db/outbox.ts), committed with the write that causes them.
  */
-function ordering(queue: string, message: unknown) {
-  if (!urlOf(queue).endsWith('.fifo')) return {};
-  const { projectId, env } = message as { projectId: string; env: string };
-  return { MessageGroupId: `${projectId}#${env}`, MessageDeduplicationId: randomUUID() };
+export async function enqueue<Q extends QueueSpec>(queue: Q, message: QueueInput<Q>) {
+  const refused = await sendEntries([{ queue: queue.name, body: encodeMessage(message), group: groupOf(message) }]);
+  if (refused.length) throw new Error(`SQS refused a message on ${queue.name}`);
 }
 
-/** Sends many messages, ten per SQS request; throws if any entry failed. */
-export async function enqueueMany<Q extends QueueSpec>(spec: Q, messages: QueueInput<Q>[]) {
-  const queue = spec.name;
-  const { sdk, client: sqs } = await sqsClient();
-  for (let i = 0; i < messages.length; i += 10) {
-    const chunk = messages.slice(i, i + 10);
-    const out = await sqs.send(
-      new sdk.SendMessageBatchCommand({
-        QueueUrl: urlOf(queue),
-        Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: encodeMessage(m), ...ordering(queue, m) })),
-      }),
-    );
-    if (out.Failed?.length)
-      throw new Error(`SQS rejected ${out.Failed.length} messages on ${queue}: ${out.Failed[0]?.Message}`);
-  }
+/** The tenant a message belongs to (`projectId#env`), when it names one: a FIFO queue's message group. */
+export function groupOf(message: unknown): string | undefined {
+  const m = message as { projectId?: unknown; env?: unknown; ctx?: { projectId?: unknown; env?: unknown } };
+  const projectId = m.projectId ?? m.ctx?.projectId;
+  const env = m.env ?? m.ctx?.env;
+  return typeof projectId === 'string' && typeof env === 'string' ? `${projectId}#${env}` : undefined;
 }

@@ -1,9 +1,10 @@
 import { Entity } from 'electrodb';
 import { env } from '../config.js';
-import { entityConfig, SERVICE } from '../db/client.js';
+import { entityConfig, SERVICE, ttlIn } from '../db/client.js';
+import { commit, put, remove } from '../db/commit.js';
 import { lazy } from '../db/lazy.js';
 import { lazyClient } from '../lazy-client.js';
-import { enqueueStored, type QueueInput, type QueueSpec } from './queue.js';
+import { OUTBOX_PREFIX, type OutboxRecord } from './outbox.js';
 
 /**
  * One-time schedules that put a message on a queue at a given time. In AWS they are EventBridge
@@ -44,31 +45,33 @@ const schedulerClient = lazyClient(
 
 const scheduleName = (jobId: string) => `hd-${jobId}`.slice(0, 64);
 
-export async function scheduleOnce<Q extends QueueSpec>(input: {
-  jobId: string;
-  at: Date;
-  queue: Q;
-  message: QueueInput<Q>;
-}) {
-  const message = JSON.stringify(input.message);
-  const queue = input.queue.name;
+/**
+ * Creates the one-time schedule an outbox item asks for (the relay calls this): at `at`, its message
+ * goes on its queue. Idempotent on the item's id (the schedule's name): the relay may repeat it.
+ */
+export async function scheduleStored(record: { sk: string; at: string; queue: string; body: string }) {
   if (env.schedulerMode === 'table') {
-    await ScheduledJob.create({ jobId: input.jobId, queue, message, at: input.at.toISOString() }).go();
+    await ScheduledJob.put({ jobId: record.sk, queue: record.queue, message: record.body, at: record.at }).go();
     return;
   }
-  const queueArn = process.env[`QUEUE_ARN_${queue.toUpperCase()}`];
+  const queueArn = process.env[`QUEUE_ARN_${record.queue.toUpperCase()}`];
   const { sdk, client: scheduler } = await schedulerClient();
-  await scheduler.send(
-    new sdk.CreateScheduleCommand({
-      Name: scheduleName(input.jobId),
-      GroupName: env.schedulerGroup,
-      ScheduleExpression: `at(${input.at.toISOString().slice(0, 19)})`,
-      ScheduleExpressionTimezone: 'UTC',
-      FlexibleTimeWindow: { Mode: 'OFF' },
-      ActionAfterCompletion: 'DELETE',
-      Target: { Arn: queueArn, RoleArn: env.schedulerRoleArn, Input: message },
-    }),
-  );
+  try {
+    await scheduler.send(
+      new sdk.CreateScheduleCommand({
+        Name: scheduleName(record.sk),
+        GroupName: env.schedulerGroup,
+        ScheduleExpression: `at(${record.at.slice(0, 19)})`,
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        ActionAfterCompletion: 'DELETE',
+        Target: { Arn: queueArn, RoleArn: env.schedulerRoleArn, Input: record.body },
+      }),
+    );
+  } catch (err) {
+    // Made already by an earlier relay of the same item.
+    if ((err as Error).name !== 'ConflictException') throw err;
+  }
 }
 
 /** Cancels a schedule; true when it existed and had not fired. */
@@ -93,7 +96,11 @@ export async function cancelSchedule(jobId: string): Promise<boolean> {
   }
 }
 
-/** Table mode: enqueue every job due at `now`, each exactly once (the delete is the claim). */
+/**
+ * Table mode: every job due at `now` becomes an outbox item, in one transaction with deleting its
+ * row (the delete is the claim: two timers never both fire one job), so a fired job is never lost
+ * between the table and its queue.
+ */
 export async function fireDueSchedules(now = new Date()) {
   const { data } = await ScheduledJob.query
     .due({ bucket: 'due' })
@@ -101,15 +108,23 @@ export async function fireDueSchedules(now = new Date()) {
     .go({ pages: 'all' });
   let fired = 0;
   for (const job of data) {
-    try {
-      await ScheduledJob.delete({ jobId: job.jobId })
-        .where((a, op) => op.exists(a.jobId))
-        .go();
-    } catch {
-      continue; // another timer claimed it
-    }
-    await enqueueStored(job.queue, JSON.parse(job.message));
-    fired++;
+    const record: OutboxRecord = {
+      pk: `${OUTBOX_PREFIX}schedules`,
+      sk: `fired-${job.jobId}`,
+      queue: job.queue,
+      body: job.message,
+      createdAt: now.toISOString(),
+      expiresAt: ttlIn(14 * 86_400, now.getTime()),
+    };
+    const claimed = await commit({
+      items: () => ({
+        claim: remove(ScheduledJob.delete({ jobId: job.jobId }).where((a, op) => op.exists(a.jobId))),
+        outbox: put({ TableName: env.tableName, Item: record }),
+      }),
+      refused: () => 'stop', // another timer claimed it
+      exhausted: () => new Error(`Firing schedule ${job.jobId} kept colliding`),
+    });
+    if (claimed) fired++;
   }
   return fired;
 }

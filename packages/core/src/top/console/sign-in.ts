@@ -5,7 +5,7 @@ import { countRequest } from '../../identity/rate-limit.js';
 import { env } from '../../kernel/config.js';
 import { isExpired, ttlIn } from '../../kernel/db/client.js';
 import { sendViaSes } from '../../kernel/ports/email-sender.js';
-import { enqueue } from '../../kernel/ports/queue.js';
+import { outboxRecord, putOutbox } from '../../kernel/ports/outbox.js';
 import { ConsoleSignIn } from './entities.js';
 import { escapeText } from './html.js';
 import { randomToken, sha256, startSession } from './session.js';
@@ -56,7 +56,7 @@ export async function requestSignIn(rawEmail: string, sourceIp: string): Promise
     countRequest(`console-sign-in-ip:${sourceIp}`, SIGN_IN_LIMITS.perIp),
   ]);
   if (byAddress.exceeded || byIp.exceeded) return 'limited';
-  await enqueue(emailsQueue, { kind: 'console-sign-in', email });
+  await putOutbox([outboxRecord(emailsQueue, { kind: 'console-sign-in', email })]);
   return 'sent';
 }
 

@@ -1,0 +1,135 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { env } from '../config.js';
+import { documentClient, ttlIn } from '../db/client.js';
+import { put, type WriteItem } from '../db/commit.js';
+import { AGAIN, retrying } from '../db/retry.js';
+import { encodeMessage, groupOf, type QueueInput, type QueueSpec } from './queue.js';
+
+/**
+ * The transactional outbox: every side effect of a write (a webhook event, a mail, an index request,
+ * a schedule, a queued job) is an item written in the same transaction as the change that causes it.
+ * The relay (DynamoDB Streams deployed, the local stack's stream poller locally) puts it on its queue
+ * or creates its schedule, at least once; consumers are idempotent on what the message names. Nothing
+ * a committed write promised can be lost between the commit and a queue.
+ */
+export const OUTBOX_PREFIX = 'outbox#';
+/**
+ * The relay moves an item within seconds and leaves it to expire (no delete: one write fewer per side
+ * effect). Three days outlive the stream's 24 hours, so `admin outbox:redrive` still finds the items of
+ * a batch the relay gave up on.
+ */
+const OUTBOX_TTL_SECONDS = 3 * 86_400;
+
+export interface OutboxRecord {
+  /** `outbox#<shard>`: the tenant's shard, so one tenant's items reach the stream in commit order. */
+  pk: string;
+  /** The item's id: deterministic where a redone step must not add a second side effect. */
+  sk: string;
+  queue: string;
+  /** The message, encoded as the queue carries it. */
+  body: string;
+  createdAt: string;
+  delaySeconds?: number;
+  /** A one-time schedule at this time (ISO) instead of a send now. */
+  at?: string;
+  /** A FIFO queue's message group: the tenant. */
+  group?: string;
+  expiresAt: number;
+}
+
+export interface OutboxOptions {
+  /** The item's id (default random): a step that may run twice gives the same id, and writes the item once. */
+  id?: string;
+  /** Delivered after this many seconds (at most 900, SQS's limit). */
+  delaySeconds?: number;
+  /** Delivered at this time, by a one-time schedule. */
+  at?: Date;
+}
+
+/** 256 shards: a tenant's items share one (their order holds), different tenants spread over all. */
+const shardOf = (key: string) => createHash('sha1').update(key).digest('hex').slice(0, 2);
+
+export function outboxRecord<Q extends QueueSpec>(
+  queue: Q,
+  message: QueueInput<Q>,
+  options: OutboxOptions = {},
+  now = Date.now(),
+): OutboxRecord {
+  const id = options.id ?? randomUUID();
+  const group = groupOf(message);
+  return {
+    pk: OUTBOX_PREFIX + shardOf(group ?? id),
+    sk: id,
+    queue: queue.name,
+    body: encodeMessage(message),
+    createdAt: new Date(now).toISOString(),
+    ...(options.delaySeconds ? { delaySeconds: Math.min(900, Math.round(options.delaySeconds)) } : {}),
+    ...(options.at ? { at: options.at.toISOString() } : {}),
+    ...(group ? { group } : {}),
+    expiresAt: ttlIn(OUTBOX_TTL_SECONDS, now),
+  };
+}
+
+/** The outbox item of a message, as a named item of the write's `commit()`. */
+export const outboxItem = <Q extends QueueSpec>(
+  queue: Q,
+  message: QueueInput<Q>,
+  options: OutboxOptions = {},
+): WriteItem => put({ TableName: env.tableName, Item: outboxRecord(queue, message, options) });
+
+export const isOutboxRecord = (item: Record<string, unknown>): item is Record<string, unknown> & OutboxRecord =>
+  typeof item.pk === 'string' && item.pk.startsWith(OUTBOX_PREFIX) && typeof item.body === 'string';
+
+/** Where a record's message came from, as the relay names it on the queue (`pk`, newline, `sk`). */
+export const outboxKeyOf = (record: Pick<OutboxRecord, 'pk' | 'sk'>) => `${record.pk}\n${record.sk}`;
+export const parseOutboxKey = (key: string) => {
+  const [pk, sk] = key.split('\n');
+  return pk?.startsWith(OUTBOX_PREFIX) && sk ? { pk, sk } : undefined;
+};
+
+/**
+ * Outbox items written on their own (BatchWriteItem, 25 a request), for a write that is not one
+ * transaction: log ingestion stores its events first and their grouping messages after, so an
+ * accepted request (a 2xx) has both, and events stored by a request that then failed are never counted.
+ */
+export async function putOutbox(records: OutboxRecord[]) {
+  for (let i = 0; i < records.length; i += 25) {
+    let requests = records.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    await retrying(
+      async () => {
+        const out = await documentClient.send(new BatchWriteCommand({ RequestItems: { [env.tableName]: requests } }));
+        requests = (out.UnprocessedItems?.[env.tableName] ?? []) as typeof requests;
+        return requests.length ? AGAIN : undefined;
+      },
+      () => new Error(`DynamoDB left ${requests.length} outbox items unprocessed`),
+    );
+  }
+}
+
+/**
+ * Outbox items still in the table, oldest first, optionally only those created in [since, until]
+ * (ISO): a full scan with a key filter, for `admin outbox:redrive`, the local relay's start and tests.
+ */
+export async function scanOutbox(window: { since?: string; until?: string; queue?: string } = {}) {
+  const found: OutboxRecord[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient.send(
+      new ScanCommand({
+        TableName: env.tableName,
+        FilterExpression: 'begins_with(pk, :prefix)',
+        ExpressionAttributeValues: { ':prefix': OUTBOX_PREFIX },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      if (!isOutboxRecord(item)) continue;
+      if (window.queue && item.queue !== window.queue) continue;
+      if ((window.since && item.createdAt < window.since) || (window.until && item.createdAt > window.until)) continue;
+      found.push(item);
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
