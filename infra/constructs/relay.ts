@@ -1,4 +1,4 @@
-import { OUTBOX_PREFIX } from '@helpdesk/core/kernel/ports/outbox';
+import { OUTBOX_PREFIX, REDRIVE_ATTRIBUTE } from '@helpdesk/core/kernel/ports/outbox';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -19,7 +19,7 @@ export interface OutboxRelayProps {
 
 /**
  * The outbox relay (decisions.md: a stream consumer Lambda, not EventBridge Pipes): the table's
- * stream, filtered to inserts of `outbox#` items before any invocation (filtered records are not
+ * stream, filtered to new `outbox#` items (and items marked for a redrive) before any invocation (filtered records are not
  * billed), feeds functions/stream/outbox-relay.ts. A failing batch is split and retried; a batch that
  * still fails after the retries is described (shard and sequence range, not the items) on the relay's
  * dead-letter queue, and its items stay in the table until their TTL, for `admin outbox:redrive`.
@@ -55,10 +55,18 @@ export class OutboxRelay extends Construct {
       retryAttempts: 10,
       reportBatchItemFailures: true,
       onFailure: new SqsDlq(this.deadLetterQueue),
+      // New outbox items, and items an operator marked for a redrive (kernel/ports/outbox.ts, relayable).
       filters: [
         lambda.FilterCriteria.filter({
           eventName: lambda.FilterRule.isEqual('INSERT'),
           dynamodb: { Keys: { pk: { S: lambda.FilterRule.beginsWith(OUTBOX_PREFIX) } } },
+        }),
+        lambda.FilterCriteria.filter({
+          eventName: lambda.FilterRule.isEqual('MODIFY'),
+          dynamodb: {
+            Keys: { pk: { S: lambda.FilterRule.beginsWith(OUTBOX_PREFIX) } },
+            NewImage: { [REDRIVE_ATTRIBUTE]: { N: lambda.FilterRule.exists() } },
+          },
         }),
       ],
     });

@@ -3,14 +3,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { relayable, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../packages/local/src/ports.js';
 import { removeStackFile, writeStackFile } from '../../packages/local/src/stack-file.js';
 import { startTestApp } from '../support/app.js';
 import { testResources } from '../support/env.js';
+import { createTenant } from '../support/fixtures.js';
+
+const LOCAL = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 const run = promisify(execFile);
-const app = await startTestApp();
+// No consumers: what the tests put on queues and in the outbox stays there to be looked at.
+const app = await startTestApp({ consumers: false });
 const port = await freePort();
 
 /** The CLI as an operator runs it, finding this file's stand-ins through a stack file on its PORT. */
@@ -31,10 +37,11 @@ writeStackFile(port, {
   sesUrl: '',
   dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
   s3Endpoint: '',
-  sqsEndpoint: '',
+  sqsEndpoint: process.env.SQS_ENDPOINT!,
   tableName: testResources().tableName,
   bucket: testResources().bucket,
-  queueUrls: {},
+  queueUrls: testResources().queueUrls,
+  dlqUrls: testResources().dlqUrls,
   demoAccountId: '',
   smtpHost: app.smtp.host,
   smtpPort: app.smtp.port,
@@ -171,4 +178,50 @@ describe('admin CLI', () => {
     expect(res.code).not.toBe(0);
     expect(res.stderr).toMatch(/^admin: .*\(table helpdesk-no-such-table, region eu-west-3\)$/m);
   }, 240_000);
+
+  it('lists dead letters with a sample and moves them back to their queue', async () => {
+    const { dlqUrls, queueUrls } = testResources();
+    const sqs = new SQSClient({ endpoint: process.env.SQS_ENDPOINT, region: 'us-east-1', credentials: LOCAL });
+    await sqs.send(new SendMessageCommand({ QueueUrl: dlqUrls.webhooks, MessageBody: '{"dead":1}' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: dlqUrls.webhooks, MessageBody: '{"dead":2}' }));
+
+    const listed = await admin('dlq:list');
+    const webhooks = listed.json.deadLetterQueues.find((q: { queue: string }) => q.queue === 'webhooks');
+    expect(webhooks.messages).toBe(2);
+    expect(webhooks.sample.map((m: { body: string }) => m.body).sort()).toEqual(['{"dead":1}', '{"dead":2}']);
+    expect(listed.json.deadLetterQueues.find((q: { queue: string }) => q.queue === 'emails').messages).toBe(0);
+
+    expect((await admin('dlq:redrive', '--queue', 'nope')).code).toBe(2);
+    const redriven = await admin('dlq:redrive', '--queue', 'webhooks');
+    expect(redriven.json).toMatchObject({ queue: 'webhooks', redriven: 2, skipped: [] });
+    const back = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrls.webhooks, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+    );
+    expect((back.Messages ?? []).map((m) => m.Body).sort()).toEqual(['{"dead":1}', '{"dead":2}']);
+    const after = await admin('dlq:list');
+    expect(after.json.deadLetterQueues.find((q: { queue: string }) => q.queue === 'webhooks').messages).toBe(0);
+    sqs.destroy();
+  });
+
+  it('marks the outbox items of a time window for the relay to take again', async () => {
+    const before = new Date().toISOString();
+    const created = await app.call('POST', '/tickets', {
+      key: (await createTenant()).liveKey,
+      body: { subject: 'Redrive me', body: 'Hi', customer: { email: 'redrive@example.com' } },
+    });
+    expect(created.status).toBe(200);
+    const mine = (await scanOutbox({ since: before })).filter((r) => r.body.includes(created.body.id));
+    expect(mine.length).toBeGreaterThan(0);
+
+    expect((await admin('outbox:redrive', '--since', 'yesterday')).code).toBe(2);
+    const redriven = await admin('outbox:redrive', '--since', before);
+    expect(redriven.json.found).toBeGreaterThanOrEqual(mine.length);
+    expect(redriven.json.redriven).toBe(redriven.json.found);
+    const marked = (await scanOutbox({ since: before })).filter((r) => r.body.includes(created.body.id));
+    expect(marked.map((r) => r.redrive)).toEqual(mine.map(() => 1));
+    // What the stream then carries is a MODIFY with `redrive`: the relay takes it, as it takes an INSERT.
+    expect(relayable('MODIFY', marked[0]!)).toBe(true);
+    expect(relayable('MODIFY', { ...marked[0]!, redrive: undefined })).toBe(false);
+    expect(relayable('INSERT', { pk: 'ticket#1' })).toBe(false);
+  });
 });

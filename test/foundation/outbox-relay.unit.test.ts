@@ -35,7 +35,7 @@ beforeEach(() => {
   db.onAnyCommand().resolves({});
 });
 
-const streamRecord = (item: Record<string, unknown>, sequence: string, eventName = 'INSERT') => ({
+const streamRecord = (item: object, sequence: string, eventName = 'INSERT') => ({
   eventName,
   dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as never, SequenceNumber: sequence },
 });

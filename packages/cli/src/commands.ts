@@ -11,11 +11,21 @@ import {
 import { isValidCidr } from '@helpdesk/core/identity/ip-allowlist';
 import { createApiKey, revokeApiKey } from '@helpdesk/core/identity/keys';
 import { SCOPES } from '@helpdesk/core/kernel/api/route';
+import { redriveOutbox, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { rotateSigningSecret } from '@helpdesk/core/kernel/secrets';
 import { ENVIRONMENTS, type Environment, PLANS, type Plan } from '@helpdesk/core/kernel/tenant';
 import { list, optional, positiveInt, required, UsageError } from './args.js';
+import { listDeadLetters, queueNamed, redriveDeadLetters } from './dead-letters.js';
 
 type Flags = Record<string, string | true>;
+
+/** An ISO 8601 time flag, normalized (the outbox keeps `createdAt` as toISOString()). */
+const isoTime = (name: string, value: string | undefined) => {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) throw new UsageError(`--${name} must be an ISO 8601 time`);
+  return new Date(ms).toISOString();
+};
 
 const oneOf = <T extends string>(name: string, value: string, allowed: readonly T[]): T => {
   if (!(allowed as readonly string[]).includes(value))
@@ -36,6 +46,28 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
       const overlapDays = positiveInt('overlap-days', optional(flags, 'overlap-days')) ?? 90;
       const { previousUntil } = await rotateSigningSecret(overlapDays);
       return { rotated: true, previousAcceptedUntil: previousUntil, webhookSecrets: await resealWebhookSecrets() };
+    },
+  },
+  'dlq:list': {
+    usage: "(no flags) each dead-letter queue's depth and first messages",
+    async run() {
+      return { deadLetterQueues: await listDeadLetters() };
+    },
+  },
+  'dlq:redrive': {
+    usage: '--queue NAME [--max N]  moves dead letters back to their queue (outbox: relays their batches again)',
+    async run(flags) {
+      const queue = await queueNamed(required(flags, 'queue'));
+      return redriveDeadLetters(queue, positiveInt('max', optional(flags, 'max')));
+    },
+  },
+  'outbox:redrive': {
+    usage: '--since ISO [--until ISO] [--queue NAME]  has the relay take the outbox items created in the window again',
+    async run(flags) {
+      const since = isoTime('since', required(flags, 'since'));
+      const until = isoTime('until', optional(flags, 'until'));
+      const items = await scanOutbox({ since, until, queue: optional(flags, 'queue') });
+      return { found: items.length, redriven: await redriveOutbox(items) };
     },
   },
   'account:create': {

@@ -26,6 +26,9 @@ if (!process.env.TABLE_NAME) {
   Object.assign(process.env, {
     TABLE_NAME: stack.tableName,
     DYNAMODB_ENDPOINT: stack.dynamodbEndpoint,
+    SQS_ENDPOINT: stack.sqsEndpoint,
+    ...Object.fromEntries(Object.entries(stack.queueUrls).map(([q, url]) => [`QUEUE_URL_${q.toUpperCase()}`, url])),
+    ...Object.fromEntries(Object.entries(stack.dlqUrls ?? {}).map(([q, url]) => [`DLQ_URL_${q.toUpperCase()}`, url])),
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',

@@ -68,6 +68,7 @@ writeStackFile(port, {
   tableName: resources.tableName,
   bucket: resources.bucket,
   queueUrls: resources.queueUrls,
+  dlqUrls: resources.dlqUrls,
   demoAccountId: demo.accountId,
   smtpHost: app.smtp.host,
   smtpPort: app.smtp.port,

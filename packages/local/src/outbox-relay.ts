@@ -8,7 +8,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { isOutboxRecord, OUTBOX_PREFIX, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { isOutboxRecord, OUTBOX_PREFIX, relayable, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { relayOutbox } from '@helpdesk/core/kernel/ports/relay';
 
 const region = 'us-east-1';
@@ -64,12 +64,10 @@ export async function startOutboxRelay(
   // Only outbox items are read: the stream carries every write of the table (the deployed relay's filter).
   const outboxOf = (records: _Record[]) =>
     records
-      .filter(
-        (r) =>
-          (r.eventName === 'INSERT' || r.eventName === 'MODIFY') &&
-          r.dynamodb?.NewImage?.pk?.S?.startsWith(OUTBOX_PREFIX),
-      )
-      .map((r) => unmarshall((r.dynamodb?.NewImage ?? {}) as never) as Record<string, unknown>)
+      .filter((r) => r.dynamodb?.NewImage?.pk?.S?.startsWith(OUTBOX_PREFIX))
+      .map((r) => ({ event: r.eventName, item: unmarshall((r.dynamodb?.NewImage ?? {}) as never) }))
+      .filter(({ event, item }) => relayable(event, item))
+      .map(({ item }) => item)
       .filter(isOutboxRecord);
 
   /** Reads every shard to its current end and relays what it finds; answers how many items it moved. */

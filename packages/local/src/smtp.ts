@@ -5,7 +5,7 @@ import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
 import { INBOUND_PREFIX } from '@helpdesk/core/areas/conversations/values';
 import { env } from '@helpdesk/core/kernel/config';
 import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
-import { enqueue } from '@helpdesk/core/kernel/ports/queue';
+import { outboxRecord, putOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 
 /**
@@ -63,28 +63,35 @@ export async function startSmtpServer(host = '127.0.0.1') {
         const now = new Date().toISOString();
         const objectKey = `${INBOUND_PREFIX}${id}`;
         const raw = Buffer.concat(chunks);
+        // Stored, then announced through the outbox: a mail answered 250 survives a restart of the stack,
+        // as one SES accepted survives in S3 and SQS.
         putObject(objectKey, raw, 'message/rfc822')
           .then(() =>
-            enqueue(inboundQueue, {
-              notificationType: 'Received',
-              mail: {
-                timestamp: now,
-                source: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-                messageId: id,
-                destination: recipients,
-              },
-              receipt: {
-                timestamp: now,
-                recipients,
-                spamVerdict: { status: 'PASS' },
-                virusVerdict: { status: 'PASS' },
-                ...localVerdicts(raw),
-                action: { type: 'S3', bucketName: env.attachmentsBucket, objectKeyPrefix: INBOUND_PREFIX, objectKey },
-              },
-            }),
+            putOutbox([
+              outboxRecord(inboundQueue, {
+                notificationType: 'Received',
+                mail: {
+                  timestamp: now,
+                  source: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                  messageId: id,
+                  destination: recipients,
+                },
+                receipt: {
+                  timestamp: now,
+                  recipients,
+                  spamVerdict: { status: 'PASS' },
+                  virusVerdict: { status: 'PASS' },
+                  ...localVerdicts(raw),
+                  action: { type: 'S3', bucketName: env.attachmentsBucket, objectKeyPrefix: INBOUND_PREFIX, objectKey },
+                },
+              }),
+            ]),
           )
           .then(() => callback(null, `Queued as ${id}`))
-          .catch((err: Error) => callback(smtpError(451, `Could not store the message: ${err.message}`)));
+          .catch((err: Error) => {
+            console.error('[smtp] could not store a received message', err.message);
+            callback(smtpError(451, 'Could not store the message; try again later'));
+          });
       });
     },
   });

@@ -13,6 +13,8 @@ export interface StackFile {
   tableName: string;
   bucket: string;
   queueUrls: Record<string, string>;
+  /** Each queue's dead-letter queue (`admin dlq:list`, `dlq:redrive`). */
+  dlqUrls: Record<string, string>;
   demoAccountId: string;
   /** The SMTP stand-in for SES receiving (mail for `inboundDomain`). */
   smtpHost: string;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config.js';
 import { documentClient, ttlIn } from '../db/client.js';
 import { put, type WriteItem } from '../db/commit.js';
@@ -36,6 +36,48 @@ export interface OutboxRecord {
   /** A FIFO queue's message group: the tenant. */
   group?: string;
   expiresAt: number;
+  /** Times an operator asked for the item to be relayed again (`admin outbox:redrive`). */
+  redrive?: number;
+}
+
+/** The attribute whose change makes the relay take an existing item again. */
+export const REDRIVE_ATTRIBUTE = 'redrive';
+
+/**
+ * Whether a stream record asks the relay for an item: a new item, or one an operator marked for a
+ * redrive (an update of `redrive`). The deployed event source mapping filters the same way.
+ */
+export const relayable = (eventName: string | undefined, image: { pk?: unknown; [REDRIVE_ATTRIBUTE]?: unknown }) =>
+  typeof image.pk === 'string' &&
+  image.pk.startsWith(OUTBOX_PREFIX) &&
+  (eventName === 'INSERT' || (eventName === 'MODIFY' && image[REDRIVE_ATTRIBUTE] !== undefined));
+
+/**
+ * Marks items for the relay to take again (one update each, which the stream carries as a MODIFY with
+ * `redrive`): the recovery for a batch the relay gave up on. Consumers are idempotent, so an item that
+ * had been relayed after all only repeats a no-op. Answers how many items still existed.
+ */
+export async function redriveOutbox(records: Pick<OutboxRecord, 'pk' | 'sk'>[]) {
+  let marked = 0;
+  for (const r of records) {
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: env.tableName,
+          Key: { pk: r.pk, sk: r.sk },
+          UpdateExpression: 'ADD #redrive :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#redrive': REDRIVE_ATTRIBUTE },
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+      marked++;
+    } catch (err) {
+      // Gone meanwhile: consumed (locally) or expired.
+      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    }
+  }
+  return marked;
 }
 
 export interface OutboxOptions {

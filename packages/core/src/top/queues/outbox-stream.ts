@@ -3,12 +3,12 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { assertDeployedConfig } from '../../kernel/config.js';
 import { logger } from '../../kernel/logger.js';
-import { isOutboxRecord, type OutboxRecord } from '../../kernel/ports/outbox.js';
+import { isOutboxRecord, type OutboxRecord, relayable } from '../../kernel/ports/outbox.js';
 import { relayOutbox } from '../../kernel/ports/relay.js';
 
 /**
- * The deployed outbox relay: the table's stream (filtered by its event source mapping to inserts of
- * `outbox#` items) hands it batches in commit order per shard. Items go to their queues or become
+ * The deployed outbox relay: the table's stream (filtered by its event source mapping to new `outbox#`
+ * items and those marked for a redrive) hands it batches in commit order per shard. Items go to their queues or become
  * schedules; the first item it could not move is reported, so Lambda retries the batch from there (the
  * items after it may go twice: consumers are idempotent, and FIFO queues deduplicate on the item id).
  */
@@ -19,9 +19,9 @@ export function outboxStreamRelay() {
     for (const r of event.Records) {
       const image = r.dynamodb?.NewImage;
       const sequence = r.dynamodb?.SequenceNumber;
-      if (r.eventName !== 'INSERT' || !image || !sequence) continue;
+      if (!image || !sequence) continue;
       const item = unmarshall(image as Record<string, AttributeValue>);
-      if (isOutboxRecord(item)) items.push({ sequence, record: item });
+      if (relayable(r.eventName, item) && isOutboxRecord(item)) items.push({ sequence, record: item });
     }
     const failed = new Set(
       await relayOutbox(
