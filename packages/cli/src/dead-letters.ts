@@ -156,7 +156,10 @@ export async function redriveDeadLetters(queue: DeadLetterQueue, limit = Number.
         }),
       );
       const failed = new Set((sent.Failed ?? []).map((f) => Number(f.Id)));
-      messages.forEach((m, i) => (failed.has(i) ? skipped.push(m.MessageId ?? '') : done.push(m)));
+      for (const [i, m] of messages.entries()) {
+        if (failed.has(i)) skipped.push(m.MessageId ?? '');
+        else done.push(m);
+      }
     } else {
       for (const m of messages) {
         const window = batchWindow(m);
