@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { check, commit, put, remove, update } from '@helpdesk/core/kernel/db/commit';
 import { WRITE_ATTEMPTS } from '@helpdesk/core/kernel/db/retry';
+import { isUnavailable, Unavailable } from '@helpdesk/core/kernel/errors/unavailable';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -110,6 +111,14 @@ describe('commit() with a mocked DynamoDB', () => {
     db.reset();
     db.on(TransactWriteCommand).rejects(cancelled('TransactionConflict'));
     await expect(commit({ items: () => ({ a: put(item('a')) }), exhausted: conflict })).rejects.toThrow('gave up');
+    expect(sent()).toHaveLength(WRITE_ATTEMPTS);
+  });
+
+  it('says the table is unavailable (a 503, not a 409) when throttling outlasts the attempts', async () => {
+    db.on(TransactWriteCommand).rejects(cancelled('None', 'ProvisionedThroughputExceeded'));
+    const failure = await commit({ items: () => ({ a: put(item('a')) }), exhausted: conflict }).catch((e) => e);
+    expect(failure).toBeInstanceOf(Unavailable);
+    expect(isUnavailable(failure)).toBe(true);
     expect(sent()).toHaveLength(WRITE_ATTEMPTS);
   });
 

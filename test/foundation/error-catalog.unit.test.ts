@@ -42,13 +42,14 @@ describe('error catalog', () => {
         'project.forbidden',
         'project.required',
         'rate_limit.exceeded',
+        'service.unavailable',
         'validation.failed',
       ].sort(),
     );
     expect(routeProblems(route('sendEmailBatch'))).toEqual(
       expect.arrayContaining(['plan.upgrade_required', 'conflict']),
     );
-    expect(routeProblems(route('getOpenApi'))).toEqual(['internal']);
+    expect(routeProblems(route('getOpenApi'))).toEqual(['service.unavailable', 'internal']);
   });
 
   it('lists every code in some operation (method_not_allowed answers only paths that have no operation)', () => {

@@ -265,4 +265,13 @@ describe('inputs that become part of a DynamoDB key', () => {
     });
     expect(wideKey.status).toBe(200);
   });
+
+  it('answers a request line or headers too large for the server with 431 and the error shape, never an empty answer', async () => {
+    const res = await fetch(`${app.apiUrl}/tickets?search=${'a'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(await res.json()).toMatchObject({ error: { code: 'validation.failed', message: expect.any(String) } });
+    const headers = await fetch(`${app.apiUrl}/tickets`, { headers: { 'x-padding': 'b'.repeat(20_000) } });
+    expect(headers.status).toBe(431);
+    expect((await headers.json()).error.code).toBe('validation.failed');
+  });
 });

@@ -21,7 +21,12 @@ const jobs = defineQueue({
   maxReceiveCount: 3,
   message: v.object({ n: v.number() }),
 });
-const VARS = { TABLE_NAME: 'helpdesk-test', QUEUE_URL_EMAILS: 'https://sqs.test/emails', SCHEDULER_MODE: 'table' };
+const VARS = {
+  TABLE_NAME: 'helpdesk-test',
+  QUEUE_URL_EMAILS: 'https://sqs.test/emails',
+  SCHEDULER_MODE: 'table',
+  LOG_LEVEL: 'SILENT',
+};
 
 beforeAll(() => setEnv(VARS));
 afterAll(() => {

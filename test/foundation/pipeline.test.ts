@@ -9,6 +9,7 @@ import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 import { Entity } from 'electrodb';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { lambdaContext } from '../../packages/local/src/lambda-context.js';
 import { apiEvent, invoke } from '../support/events.js';
 import { createTenant } from '../support/fixtures.js';
 
@@ -59,6 +60,22 @@ const routes = {
     summary: 'test',
     tenancy: 'project',
   }),
+  throttled: defineRoute({
+    id: 'throttled',
+    method: 'POST',
+    path: '/throttled',
+    group: 'tickets',
+    summary: 'test',
+    tenancy: 'project',
+  }),
+  slow: defineRoute({
+    id: 'slow',
+    method: 'GET',
+    path: '/slow',
+    group: 'tickets',
+    summary: 'test',
+    tenancy: 'project',
+  }),
   gated: defineRoute({
     id: 'gated',
     method: 'POST',
@@ -89,6 +106,16 @@ const handler = createGroupHandler(routes, {
   crash: () => {
     throw new Error('secret internals at /var/task/index.js:1');
   },
+  throttled: () => {
+    // What the SDK throws once its own retries are spent: the AWS error, as ElectroDB wraps it.
+    const aws = Object.assign(new Error('Rate of requests exceeds the allowed throughput at /var/task'), {
+      name: 'ProvisionedThroughputExceededException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+    });
+    throw Object.assign(new Error('Error thrown by DynamoDB client'), { name: 'ElectroError', cause: aws });
+  },
+  slow: () => new Promise(() => undefined),
   gated: async ({ body }) => ({ name: body.name }),
 });
 
@@ -365,4 +392,102 @@ describe('validation and failures', () => {
     expect(res.body).toEqual({ error: { code: 'internal', message: expect.any(String) } });
     expect(JSON.stringify(res.body)).not.toContain('/var/task');
   });
+
+  it('answers a dependency that throttled or failed with 503 service.unavailable and Retry-After, logging the cause', async () => {
+    const t = await createTenant();
+    const lines = captureLogs();
+    const res = await invoke(
+      handler,
+      apiEvent({ routeKey: 'POST /api/v1/throttled', path: '/api/v1/throttled', key: t.liveKey }),
+    );
+    lines.stop();
+    expect(res.status).toBe(503);
+    expect(res.headers['Retry-After']).toBe('2');
+    expect(res.body).toEqual({
+      error: { code: 'service.unavailable', message: expect.any(String), details: { retryAfter: 2 } },
+    });
+    expect(JSON.stringify(res.body)).not.toContain('/var/task');
+    const error = lines.entries.find((e) => e.level === 'ERROR');
+    expect(error).toMatchObject({ code: 'service.unavailable', route: 'throttled', requestId: 'test' });
+    expect(JSON.stringify(error)).toContain('ProvisionedThroughputExceededException');
+  });
+
+  it('answers a route that runs out of time with 503 before the function times out', async () => {
+    const t = await createTenant();
+    const started = Date.now();
+    const result = await handler(
+      apiEvent({ routeKey: 'GET /api/v1/slow', path: '/api/v1/slow', key: t.liveKey }),
+      lambdaContext('test', 1_500),
+    );
+    expect(result.statusCode).toBe(503);
+    expect(JSON.parse(result.body ?? '{}').error.code).toBe('service.unavailable');
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
 });
+
+describe('request ids and log lines', () => {
+  it('puts the request id on every answer, and on every log line of the request with its route, tenant and status', async () => {
+    const t = await createTenant();
+    const lines = captureLogs();
+    const ok = await handler(
+      {
+        ...apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key: t.liveKey, body: '{"name":"a"}' }),
+        requestContext: {
+          ...apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things' }).requestContext,
+          requestId: 'req-ok-1',
+        },
+      },
+      lambdaContext('test'),
+    );
+    const refused = await handler(
+      {
+        ...apiEvent({ routeKey: 'GET /api/v1/crash', path: '/api/v1/crash', key: 'sk_live_nope' }),
+        requestContext: {
+          ...apiEvent({ routeKey: 'GET /api/v1/crash', path: '/api/v1/crash' }).requestContext,
+          requestId: 'req-401-1',
+        },
+      },
+      lambdaContext('test'),
+    );
+    lines.stop();
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers?.['X-Request-Id']).toBe('req-ok-1');
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers?.['X-Request-Id']).toBe('req-401-1');
+    const projectId = t.projects.main!.id;
+    expect(lines.entries.filter((e) => e.requestId === 'req-ok-1')).toEqual([
+      expect.objectContaining({
+        message: 'request',
+        route: 'createThing',
+        account: t.accountId,
+        project: projectId,
+        env: 'live',
+        status: 200,
+      }),
+    ]);
+    expect(lines.entries.filter((e) => e.requestId === 'req-401-1')).toEqual([
+      expect.objectContaining({ message: 'request', route: 'crash', status: 401, code: 'auth.unauthorized' }),
+    ]);
+  });
+});
+
+/** Every JSON log line written until `stop()`, at INFO and above. */
+function captureLogs() {
+  const entries: Record<string, unknown>[] = [];
+  const level = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'INFO';
+  const capture = (chunk: unknown) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) entries.push(JSON.parse(line));
+    return true;
+  };
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  return {
+    entries,
+    stop() {
+      out.mockRestore();
+      err.mockRestore();
+      process.env.LOG_LEVEL = level;
+    },
+  };
+}

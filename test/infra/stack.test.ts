@@ -280,6 +280,15 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
               dynamodb: { Keys: { pk: { S: [{ prefix: 'outbox#' }] } } },
             }),
           },
+          {
+            Pattern: JSON.stringify({
+              eventName: ['MODIFY'],
+              dynamodb: {
+                Keys: { pk: { S: [{ prefix: 'outbox#' }] } },
+                NewImage: { redrive: { N: [{ exists: true }] } },
+              },
+            }),
+          },
         ],
       },
     });

@@ -7,6 +7,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { loadHandler } from './handlers.js';
 import { lambdaContext } from './lambda-context.js';
 
+/** The HTTP functions' timeout (infra/constructs/api.ts), which API Gateway's 30 s bounds. */
+const FUNCTION_TIMEOUT_MS = 29_000;
 /** API Gateway HTTP APIs refuse request bodies over 10 MB themselves. */
 const MAX_PAYLOAD = 10 * 1024 * 1024;
 /**
@@ -113,7 +115,10 @@ export async function startHttpServer(port: number, host = '127.0.0.1', answered
       const event = toApiGatewayEvent(req, body, target ?? { routeKey: '$default' });
       if (eventBytes(event) > MAX_EVENT_BYTES) return send(res, requestTooLarge);
       const handler = await loadHandler('http', group);
-      const result = (await handler(event, lambdaContext(`helpdesk-${group}`))) as APIGatewayProxyStructuredResultV2;
+      const result = (await handler(
+        event,
+        lambdaContext(`helpdesk-${group}`, FUNCTION_TIMEOUT_MS),
+      )) as APIGatewayProxyStructuredResultV2;
       send(res, result);
       answered();
     } catch (err) {
@@ -129,6 +134,22 @@ export async function startHttpServer(port: number, host = '127.0.0.1', answered
     }
   });
   server.keepAliveTimeout = 5_000;
+  // Requests Node refuses before any handler (a request line or headers over its 16 KB, a malformed
+  // request) still get the error shape, with 431 or 400 as Node decided.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({
+      error: {
+        code: 'validation.failed',
+        message: tooLarge ? 'The request line and headers are too large.' : 'The request is malformed.',
+        details: { fields: [{ field: '(request)', in: 'header', message: tooLarge ? 'too large' : 'malformed' }] },
+      },
+    });
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address() as AddressInfo;
   return {

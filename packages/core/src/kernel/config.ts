@@ -139,14 +139,31 @@ export const localCredentials = (service: 's3' | 'other') =>
     : { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
+ * How long one attempt of a call may wait for its answer before the SDK gives up and retries (three
+ * attempts in all): a dependency that hangs turns into a 503 well inside the functions' 29 s, never a
+ * hang. Generous against DynamoDB Local on a busy machine; S3 carries uploads of up to 10 MB.
+ */
+const REQUEST_TIMEOUT_MS = {
+  dynamodb: 5_000,
+  sqs: 5_000,
+  s3: 20_000,
+  ses: 8_000,
+  scheduler: 5_000,
+  secrets: 3_000,
+  bedrock: 8_000,
+};
+
+/**
  * An SDK client's configuration. Against a stand-in (its `*_ENDPOINT` set): that endpoint, its
  * credentials and a region. Otherwise nothing: the SDK resolves region and credentials itself
  * (AWS_REGION, then the profile's `region`), so the admin CLI signs for the profile's region.
  */
-export function awsClientConfig(service: Service) {
-  const endpoint = env.endpoint(service);
-  if (!endpoint) return {};
+export function awsClientConfig(service: keyof typeof REQUEST_TIMEOUT_MS) {
+  const requestHandler = { connectionTimeout: 5_000, requestTimeout: REQUEST_TIMEOUT_MS[service] };
+  const endpoint = (SERVICES as string[]).includes(service) ? env.endpoint(service as Service) : undefined;
+  if (!endpoint) return { requestHandler };
   return {
+    requestHandler,
     endpoint,
     region: env.localRegion,
     credentials: localCredentials(service === 's3' ? 's3' : 'other'),

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * Structured JSON logs, one line per entry (CloudWatch Logs in AWS, the terminal locally):
  * `{ level, message, timestamp, service, ...fields }`, with Error values written as
- * `{ name, message, stack }`. The service logs a handful of warnings and failures and needs nothing
+ * `{ name, message, stack, cause? }`. The service logs a handful of warnings and failures and needs nothing
  * else a logging library offers, so this replaces Powertools' logger (20 KB at every Lambda's init).
  *
  * The level and service name come from the environment at each call (`LOG_LEVEL`: DEBUG, INFO, WARN,
@@ -13,8 +15,36 @@ type Level = keyof typeof LEVELS;
 
 const threshold = () => LEVELS[(process.env.LOG_LEVEL?.toUpperCase() ?? 'INFO') as Level] ?? LEVELS.INFO;
 
+/** An Error as a plain object, with what it wraps (ElectroDB wraps the SDK's error, which names the cause). */
 const serializable = (_key: string, value: unknown) =>
-  value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+  value instanceof Error
+    ? {
+        name: value.name,
+        message: value.message,
+        stack: value.stack,
+        ...(value.cause === undefined ? {} : { cause: value.cause }),
+      }
+    : value;
+
+/**
+ * The fields of the unit of work a line belongs to (a request: its id, route, tenant and status; a
+ * queue message: its id and tenant), set once where the work starts and written on every line of it.
+ * AsyncLocalStorage, not a module variable: the local stack runs many requests in one process.
+ */
+const context = new AsyncLocalStorage<Record<string, unknown>>();
+
+/** Runs `work` with its own log context (the pipeline per request, a consumer per message). */
+export const withLogContext = <T>(fields: Record<string, unknown>, work: () => T): T =>
+  context.run({ ...fields }, work);
+
+/** Adds fields to the current unit of work's context, as it learns them (the route, then the tenant). */
+export function addLogContext(fields: Record<string, unknown>) {
+  const current = context.getStore();
+  if (current) Object.assign(current, fields);
+}
+
+/** The current context's fields (the request id for a response header). */
+export const logContext = (): Readonly<Record<string, unknown>> => context.getStore() ?? {};
 
 function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
   if (LEVELS[level] < threshold()) return;
@@ -23,6 +53,7 @@ function write(level: Level, message: string, fields: Record<string, unknown> = 
     message,
     timestamp: new Date().toISOString(),
     service: process.env.SERVICE_NAME ?? 'helpdesk',
+    ...context.getStore(),
     ...fields,
   };
   let line: string;

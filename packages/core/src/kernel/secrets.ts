@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { env } from './config.js';
+import { awsClientConfig, env } from './config.js';
 import { lazyClient } from './lazy-client.js';
 
 /**
@@ -48,7 +48,7 @@ export const SECRET_REFRESH_MS = 5 * 60_000;
 const secretsClient = lazyClient(
   () => import('@aws-sdk/client-secrets-manager'),
   // No stand-in: only deployed stages keep the secret in Secrets Manager.
-  (sdk) => new sdk.SecretsManagerClient({}),
+  (sdk) => new sdk.SecretsManagerClient(awsClientConfig('secrets')),
 );
 
 let fetched: { value: SigningSecretValue; at: number } | undefined;

@@ -6,7 +6,8 @@ import type { RouteDef } from './route.js';
  * project, path ids, input, a plan gate, a write), plus the domain problems it lists in `problems`.
  */
 export function routeProblems(route: RouteDef): ProblemCode[] {
-  const codes = new Set<ProblemCode>(['internal']);
+  // Any operation may meet a dependency that throttles or fails (503) or an unexpected error (500).
+  const codes = new Set<ProblemCode>(['service.unavailable', 'internal']);
   const add = (...more: ProblemCode[]) => {
     for (const code of more) codes.add(code);
   };

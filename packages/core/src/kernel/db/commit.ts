@@ -1,4 +1,5 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { Unavailable } from '../errors/unavailable.js';
 import { documentClient } from './client.js';
 import { transactionCancellationCodes } from './errors.js';
 import { AGAIN, retrying } from './retry.js';
@@ -57,31 +58,38 @@ export interface CommitSpec {
 
 /** Codes after which the same transaction may succeed. */
 const TRANSIENT = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'None']);
+/** Of those, the ones that say DynamoDB throttled: when they outlast the attempts, the table is unavailable. */
+const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
 
 /** Commits the items; answers true once committed, false when `refused` answered `stop`. */
 export function commit(spec: CommitSpec): Promise<boolean> {
   const dropped = new Set<string>();
-  return retrying(async () => {
-    for (;;) {
-      const named = Object.entries(await spec.items()).flatMap(([name, value]) =>
-        dropped.has(name) || !value
-          ? []
-          : (Array.isArray(value) ? value : [value as WriteItem]).map((w) => ({ name, item: w.item })),
-      );
-      if (named.length === 0) return true;
-      const codes = await transact(named.map((n) => n.item));
-      if (!codes) return true;
-      const refused = new Set(named.filter((_, i) => codes[i] === 'ConditionalCheckFailed').map((n) => n.name));
-      const unexpected = codes.filter((code) => code !== 'ConditionalCheckFailed' && !TRANSIENT.has(code));
-      if (unexpected.length) throw new Error(`Transaction cancelled: ${codes.join(', ')}`);
-      if (refused.size > 0 && [...refused].every((name) => spec.optional?.includes(name))) {
-        for (const name of refused) dropped.add(name);
-        continue;
+  let throttled = false;
+  return retrying(
+    async () => {
+      for (;;) {
+        const named = Object.entries(await spec.items()).flatMap(([name, value]) =>
+          dropped.has(name) || !value
+            ? []
+            : (Array.isArray(value) ? value : [value as WriteItem]).map((w) => ({ name, item: w.item })),
+        );
+        if (named.length === 0) return true;
+        const codes = await transact(named.map((n) => n.item));
+        if (!codes) return true;
+        throttled = codes.some((code) => THROTTLED.has(code));
+        const refused = new Set(named.filter((_, i) => codes[i] === 'ConditionalCheckFailed').map((n) => n.name));
+        const unexpected = codes.filter((code) => code !== 'ConditionalCheckFailed' && !TRANSIENT.has(code));
+        if (unexpected.length) throw new Error(`Transaction cancelled: ${codes.join(', ')}`);
+        if (refused.size > 0 && [...refused].every((name) => spec.optional?.includes(name))) {
+          for (const name of refused) dropped.add(name);
+          continue;
+        }
+        if (refused.size > 0 && (await spec.refused?.(refused)) === 'stop') return false;
+        return AGAIN;
       }
-      if (refused.size > 0 && (await spec.refused?.(refused)) === 'stop') return false;
-      return AGAIN;
-    }
-  }, spec.exhausted);
+    },
+    () => (throttled ? new Unavailable('DynamoDB') : spec.exhausted()),
+  );
 }
 
 /** The cancellation codes of a refused transaction, in item order; undefined once committed. */

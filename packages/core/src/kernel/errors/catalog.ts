@@ -181,6 +181,14 @@ export const PROBLEMS = {
       a.message ?? `Invalid request: ${a.fields.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
     toDetails: (a) => ({ fields: a.fields }),
   }),
+  'service.unavailable': define({
+    status: 503,
+    summary:
+      'a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds',
+    details: v.object({ retryAfter: count }),
+    message: (d) => `The service is briefly unavailable; nothing was lost. Retry in ${d.retryAfter} s.`,
+    headers: (d) => ({ 'Retry-After': String(d.retryAfter) }),
+  }),
   internal: define({
     status: 500,
     summary: 'unexpected error (logged)',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { env } from '../config.js';
+import { awsClientConfig, env } from '../config.js';
 import { lazyClient } from '../lazy-client.js';
 
 /**
@@ -66,7 +66,7 @@ export function bedrockEmbedder(
   // The Bedrock client loads on the first embedding, not at cold start.
   const bedrock = lazyClient(
     () => import('@aws-sdk/client-bedrock-runtime'),
-    (sdk) => options.client ?? new sdk.BedrockRuntimeClient({}),
+    (sdk) => options.client ?? new sdk.BedrockRuntimeClient(awsClientConfig('bedrock')),
   );
   const modelId = options.modelId ?? env.embeddingModelId;
   const dimensions = options.dimensions ?? 512;

@@ -1,5 +1,5 @@
 import { Entity } from 'electrodb';
-import { env } from '../config.js';
+import { awsClientConfig, env } from '../config.js';
 import { entityConfig, SERVICE, ttlIn } from '../db/client.js';
 import { commit, put, remove } from '../db/commit.js';
 import { lazy } from '../db/lazy.js';
@@ -40,7 +40,7 @@ export const ScheduledJob = lazy(
 // The Scheduler client loads on the first schedule, only in AWS (the table mode never needs it).
 const schedulerClient = lazyClient(
   () => import('@aws-sdk/client-scheduler'),
-  (sdk) => new sdk.SchedulerClient({}),
+  (sdk) => new sdk.SchedulerClient(awsClientConfig('scheduler')),
 );
 
 const scheduleName = (jobId: string) => `hd-${jobId}`.slice(0, 64);

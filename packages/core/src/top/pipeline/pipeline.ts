@@ -3,6 +3,7 @@ import type httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { Context } from 'aws-lambda';
 import { type RawResult, type RouteDef, type RouteImpl, type RouteImpls, routeKey } from '../../kernel/api/route.js';
 import { assertDeployedConfig } from '../../kernel/config.js';
+import { withLogContext } from '../../kernel/logger.js';
 import { must } from '../../kernel/must.js';
 import { loadSigningSecret } from '../../kernel/secrets.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -81,7 +82,8 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
 
   // Read at cold start, awaited by every request (a no-op once read, until its refresh is due).
   loadSigningSecret().catch(() => undefined);
-  return middy<Event, Result, Error, Context, PipelineState>()
+  // A route that runs out of time answers 503 (a TimeoutError) with half a second left, not Lambda's bare timeout.
+  const pipeline = middy<Event, Result, Error, Context, PipelineState>({ timeoutEarlyInMillis: 500 })
     .use(errorResponder())
     .before(() => loadSigningSecret())
     .use(resolveRoute(bound, options.allRoutes ?? (async () => Object.values(routes))))
@@ -95,4 +97,9 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
       (request.context as PipelineContext).pipeline = request.internal;
     })
     .handler(dispatch);
+  // Every log line of the request carries its id (API Gateway's), set once here.
+  return (event: Event, context: Context) =>
+    withLogContext({ requestId: event.requestContext?.requestId ?? context.awsRequestId }, () =>
+      pipeline(event, context),
+    );
 }

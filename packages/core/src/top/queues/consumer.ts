@@ -1,7 +1,8 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { assertDeployedConfig } from '../../kernel/config.js';
-import { logger } from '../../kernel/logger.js';
+import { logger, withLogContext } from '../../kernel/logger.js';
+import { groupOf } from '../../kernel/ports/queue.js';
 import { loadSigningSecret } from '../../kernel/secrets.js';
 import { QUEUES, type QueueMessage, type QueueName } from './registry.js';
 
@@ -63,14 +64,22 @@ export function consumer<Q extends QueueName>(queue: Q, work: ConsumerWork<Queue
       const key = 'groupBy' in work ? work.groupBy(read.message) : (work.inOrderBy?.(read.message) ?? record);
       groups.set(key, [...(groups.get(key) ?? []), { record, message: read.message }]);
     }
-    const attempt = async (items: { record: SQSRecord }[], run: () => Promise<unknown>) => {
-      try {
-        await run();
-      } catch (error) {
-        const messageIds = items.map((item) => item.record.messageId);
-        logger.error('Queue message failed; SQS will redeliver it', { queue, messageIds, error: error as Error });
-        failed.push(...messageIds);
-      }
+    // Every log line of a message's work carries its id and tenant, set once here.
+    const attempt = (items: { record: SQSRecord; message: M }[], run: () => Promise<unknown>) => {
+      const messageIds = items.map((item) => item.record.messageId);
+      const fields = {
+        queue,
+        messageId: messageIds.length === 1 ? messageIds[0] : messageIds,
+        tenant: groupOf(items[0]?.message),
+      };
+      return withLogContext(fields, async () => {
+        try {
+          await run();
+        } catch (error) {
+          logger.error('Queue message failed; SQS will redeliver it', { error: error as Error });
+          failed.push(...messageIds);
+        }
+      });
     };
     await Promise.all(
       [...groups.values()].map(async (items) => {

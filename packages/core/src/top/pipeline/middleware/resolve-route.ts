@@ -1,4 +1,5 @@
 import type { RouteDef, RouteImpl } from '../../../kernel/api/route.js';
+import { addLogContext } from '../../../kernel/logger.js';
 import type { createMatcher } from '../match.js';
 import type { Middleware } from './state.js';
 
@@ -15,6 +16,7 @@ export const resolveRoute = (routes: BoundRoutes, allRoutes: () => Promise<Route
     before: async ({ event, internal }) => {
       const bound = routes.get(event.routeKey);
       if (bound) {
+        addLogContext({ route: bound.route.id });
         internal.route = bound.route;
         internal.impl = bound.impl;
         return;

@@ -1,4 +1,5 @@
 import { requirePlan } from '../../../identity/quota.js';
+import { addLogContext } from '../../../kernel/logger.js';
 import { must } from '../../../kernel/must.js';
 import { requireAccountWriter, resolveTenant } from '../tenancy.js';
 import { headerOf, type Middleware } from './state.js';
@@ -17,10 +18,12 @@ export const tenancy = (): Middleware => ({
       ),
     ];
     const route = must(internal.route, 'the resolved route');
-    internal.ctx = resolveTenant(internal.principal, route.tenancy === 'project', {
+    const ctx = resolveTenant(internal.principal, route.tenancy === 'project', {
       project: given('service-project', 'project'),
       environment: given('service-environment', 'environment'),
     });
+    internal.ctx = ctx;
+    addLogContext({ account: ctx.accountId, ...('projectId' in ctx ? { project: ctx.projectId, env: ctx.env } : {}) });
     if (route.accountWrite) requireAccountWriter(internal.principal, internal.ctx);
     const plan = route.plan;
     if (plan) requirePlan(internal.ctx, plan.minimum, plan.feature);
