@@ -272,6 +272,6 @@ describe('inputs that become part of a DynamoDB key', () => {
     expect(await res.json()).toMatchObject({ error: { code: 'validation.failed', message: expect.any(String) } });
     const headers = await fetch(`${app.apiUrl}/tickets`, { headers: { 'x-padding': 'b'.repeat(20_000) } });
     expect(headers.status).toBe(431);
-    expect((await headers.json()).error.code).toBe('validation.failed');
+    expect(((await headers.json()) as { error: { code: string } }).error.code).toBe('validation.failed');
   });
 });

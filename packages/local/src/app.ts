@@ -3,6 +3,7 @@ import { startHttpServer } from './http-server.js';
 import { startOutboxRelay } from './outbox-relay.js';
 import type { Resources } from './provision.js';
 import { startQueuePollers } from './queue-pollers.js';
+import { startSesSendEvents } from './ses-send-events.js';
 import { startSmtpServer } from './smtp.js';
 
 export interface App {
@@ -35,6 +36,8 @@ export async function startApp(options: {
   sweepUploadsEveryMs?: number;
   /** false: leave messages on the queues and outbox items in the table (measurements that must see only the API's own requests). */
   consumers?: boolean;
+  /** Play SES's Send events from what the SES stand-in accepted, every this many ms (npm start: 1 s). */
+  sesSendEventsEveryMs?: number;
 }): Promise<App> {
   const relay =
     options.consumers === false
@@ -47,6 +50,9 @@ export async function startApp(options: {
     options.consumers === false ? [] : undefined,
   );
   const smtp = await startSmtpServer();
+  const sesSendEvents = options.sesSendEventsEveryMs
+    ? startSesSendEvents(options.endpoints.ses, options.sesSendEventsEveryMs)
+    : undefined;
   const { fireDueSchedules } = await import('@helpdesk/core/kernel/ports/scheduler');
   const fireSchedules = (now?: Date) => fireDueSchedules(now);
   const { sweepExpiredUploads } = await import('@helpdesk/core/areas/tickets/uploads');
@@ -88,6 +94,7 @@ export async function startApp(options: {
       if (sweeper) clearInterval(sweeper);
       await http.close();
       await smtp.close();
+      await sesSendEvents?.stop();
       await pollers.stop();
       await relay?.stop();
     },

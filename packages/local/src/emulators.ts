@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,18 +52,42 @@ async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
  * Starts the AWS stand-ins on free loopback ports: DynamoDB Local (persisted under `dataDir`, or in
  * memory), fauxqs for SQS, s3rver for S3 and aws-ses-v2-local for SES v2.
  */
-export async function startEmulators(options: { dataDir?: string } = {}): Promise<Emulators> {
+/**
+ * A DynamoDB Local left running by a stack that was killed (SIGKILL gives Node no chance to stop its
+ * child) still holds the data folder: stop it before a new one opens the same files.
+ */
+async function stopOrphan(pidFile: string) {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!Number.isInteger(pid) || pid <= 0 || !alive()) return;
+  process.kill(pid, 'SIGTERM');
+  for (let waited = 0; alive() && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) process.kill(pid, 'SIGKILL');
+}
+
+export async function startEmulators(options: { dataDir?: string; sesEndpoint?: string } = {}): Promise<Emulators> {
   // Checked before anything starts: without Java the spawn fails quietly and the wait below lasts 30 s.
   requireJava();
   // fauxqs binds its own port first, so the three found next cannot be its.
   const sqs = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
   const [dynamoPort, s3Port, sesPort] = (await freePorts(3)) as [number, number, number];
   let dbPath: string | null = null;
-  if (options.dataDir) {
+  const pidFile = options.dataDir ? join(options.dataDir, 'dynamodb.pid') : undefined;
+  if (options.dataDir && pidFile) {
     dbPath = join(options.dataDir, 'dynamodb');
     mkdirSync(dbPath, { recursive: true });
+    await stopOrphan(pidFile);
   }
   const dynamo = dynamoDbLocal.spawn({ port: dynamoPort, path: dbPath, sharedDb: true, stdio: 'ignore' });
+  if (pidFile && dynamo.pid) writeFileSync(pidFile, String(dynamo.pid));
   const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
   // A Java that cannot run DynamoDB Local (too old, broken) ends the child at once: say so then, not after the wait.
   const dynamoEnded = new Promise<never>((_, reject) => {
@@ -82,7 +106,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
   mkdirSync(s3Dir, { recursive: true });
   const s3 = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: s3Dir });
   await s3.run();
-  const ses = await sesServer({ host: '127.0.0.1', port: sesPort });
+  const ses = options.sesEndpoint ? undefined : await sesServer({ host: '127.0.0.1', port: sesPort });
 
   await Promise.race([waitForDynamo(dynamoEndpoint), dynamoEnded]);
 
@@ -91,7 +115,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
       dynamodb: dynamoEndpoint,
       sqs: `http://127.0.0.1:${sqs.port}`,
       s3: `http://127.0.0.1:${s3Port}`,
-      ses: `http://127.0.0.1:${sesPort}`,
+      ses: options.sesEndpoint ?? `http://127.0.0.1:${sesPort}`,
     },
     async stop() {
       dynamo.kill('SIGTERM');
@@ -99,6 +123,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
         sqs.stop(),
         s3.close(),
         new Promise<void>((resolve) => {
+          if (!ses) return resolve();
           ses.closeAllConnections?.();
           ses.close(() => resolve());
         }),

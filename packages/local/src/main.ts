@@ -21,10 +21,30 @@ const { localDir, removeStackFile, writeStackFile } = await import('./stack-file
  */
 const port = Number(process.env.PORT ?? 3000);
 const memory = process.argv.includes('--memory');
+/** `--<name> <value>` from the command line. */
+const option = (name: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at < 0 ? undefined : process.argv[at + 1];
+};
+const { FaultSpecError, parseFaultSpec } = await import('./faults/spec.js');
+let faults: ReturnType<typeof parseFaultSpec> | undefined;
+try {
+  const spec = option('faults');
+  faults = spec === undefined ? undefined : parseFaultSpec(spec);
+} catch (err) {
+  if (!(err instanceof FaultSpecError)) throw err;
+  console.error(`--faults: ${err.message} (README, Faults)`);
+  process.exit(2);
+}
 const dataDir = memory ? undefined : join(localDir, String(port));
 const demoFile = dataDir ? join(dataDir, 'demo.json') : undefined;
 
-const emulators = await startEmulators({ dataDir });
+// `--ses <url>`: an SES stand-in outside this process (bench:faults keeps its mail across crashes of the stack).
+const emulators = await startEmulators({ dataDir, sesEndpoint: option('ses') });
+const { startFaultProxies } = await import('./faults/proxies.js');
+// The stand-ins behind fault-injecting proxies when `--faults` names them; provisioning goes direct.
+const proxies = await startFaultProxies(emulators.endpoints, faults ?? {}, () => process.kill(process.pid, 'SIGKILL'));
+const endpoints = proxies.endpoints;
 const resources = await provision(emulators.endpoints, {
   tableName: 'helpdesk',
   queuePrefix: `helpdesk-${port}`,
@@ -33,7 +53,7 @@ const resources = await provision(emulators.endpoints, {
 const apiBase = `http://127.0.0.1:${port}`;
 Object.assign(
   process.env,
-  handlerEnvironment(emulators.endpoints, resources, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiBase }),
+  handlerEnvironment(endpoints, resources, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? apiBase }),
 );
 process.env.LOG_LEVEL ??= 'WARN';
 
@@ -52,12 +72,15 @@ if (demoFile && dataDir) {
 }
 
 const app = await startApp({
-  endpoints: emulators.endpoints,
+  endpoints,
   resources,
   port,
   scheduleEveryMs: 1_000,
   sweepUploadsEveryMs: 10 * 60_000,
+  sesSendEventsEveryMs: 1_000,
 });
+const smtp = await proxies.smtp(app.smtp);
+proxies.arm();
 writeStackFile(port, {
   pid: process.pid,
   apiUrl: app.apiUrl,
@@ -70,8 +93,7 @@ writeStackFile(port, {
   queueUrls: resources.queueUrls,
   dlqUrls: resources.dlqUrls,
   demoAccountId: demo.accountId,
-  smtpHost: app.smtp.host,
-  smtpPort: app.smtp.port,
+  ...smtp,
   inboundDomain: env.inboundDomain ?? '',
 });
 
@@ -80,14 +102,14 @@ Helpdesk API running locally${memory ? ' (in memory)' : ''}
   API          ${app.apiUrl}
   API docs     ${app.url}/docs
   Mail viewer  ${emulators.endpoints.ses}
-  Inbound mail smtp://${app.smtp.host}:${app.smtp.port} (for @${env.inboundDomain}; GET /projects shows each project's address)
+  Inbound mail smtp://${smtp.smtpHost}:${smtp.smtpPort} (for @${env.inboundDomain}; GET /projects shows each project's address)
   Console      ${app.url}/console (sign in as ${demo.adminEmail}; the link arrives in the mail viewer)
   Demo account ${demo.accountId} (plan pro, projects demo and docs)
   Live key     ${demo.liveKey}
   Sandbox key  ${demo.sandboxKey}
 
   curl -s ${app.apiUrl}/projects -H "Authorization: Bearer ${demo.liveKey}"
-`);
+${faults ? `\n  Faults       ${option('faults')}\n` : ''}`);
 
 let stopping = false;
 const shutdown = async () => {
@@ -95,6 +117,8 @@ const shutdown = async () => {
   stopping = true;
   removeStackFile(port);
   await app.stop().catch(() => undefined);
+  if (faults) console.log('Faults injected:', JSON.stringify(proxies.counts()));
+  await proxies.close();
   await emulators.stop();
   process.exit(0);
 };

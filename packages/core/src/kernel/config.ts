@@ -141,7 +141,7 @@ export const localCredentials = (service: 's3' | 'other') =>
 /**
  * How long one attempt of a call may wait for its answer before the SDK gives up and retries (three
  * attempts in all): a dependency that hangs turns into a 503 well inside the functions' 29 s, never a
- * hang. Generous against DynamoDB Local on a busy machine; S3 carries uploads of up to 10 MB.
+ * hang. S3 carries uploads of up to 10 MB; stand-ins get three times as long (below).
  */
 const REQUEST_TIMEOUT_MS = {
   dynamodb: 5_000,
@@ -159,8 +159,15 @@ const REQUEST_TIMEOUT_MS = {
  * (AWS_REGION, then the profile's `region`), so the admin CLI signs for the profile's region.
  */
 export function awsClientConfig(service: keyof typeof REQUEST_TIMEOUT_MS) {
-  const requestHandler = { connectionTimeout: 5_000, requestTimeout: REQUEST_TIMEOUT_MS[service] };
   const endpoint = (SERVICES as string[]).includes(service) ? env.endpoint(service as Service) : undefined;
+  // A stand-in on a busy machine (DynamoDB Local under the whole test suite) answers slower than AWS.
+  const slack = endpoint ? 3 : 1;
+  // throwOnRequestTimeout: without it the SDK only warns when an answer is late, and keeps waiting.
+  const requestHandler = {
+    connectionTimeout: 5_000 * slack,
+    requestTimeout: REQUEST_TIMEOUT_MS[service] * slack,
+    throwOnRequestTimeout: true,
+  };
   if (!endpoint) return { requestHandler };
   return {
     requestHandler,

@@ -37,21 +37,47 @@ type Finish = Partial<
   >
 >;
 
-/** Moves a queued (or scheduled, or abandoned) row to `sending`; undefined when it is not ours to send. */
+/**
+ * Another consumer claimed the send moments ago: it may still be sending, or it died (a crash, a
+ * restarted stack). The message goes back to SQS, which hands it out again after its visibility
+ * timeout, when a dead consumer's claim has gone stale and can be taken over. Dropping it instead
+ * would lose the mail of a consumer that died.
+ */
+export class SendInProgress extends Error {
+  constructor(emailId: string) {
+    super(`Email ${emailId} is being sent by another consumer; retry after its claim expires`);
+    this.name = 'SendInProgress';
+  }
+}
+
+/**
+ * Moves a queued (or scheduled, or abandoned) row to `sending`; undefined when there is nothing to send
+ * (the row moved on, or SES already accepted it for a consumer that died: the row is finished as sent);
+ * throws SendInProgress while another consumer's claim is fresh.
+ */
 async function claim(key: Key): Promise<EmailRow | undefined> {
   const now = Date.now();
+  const stale = now - STALE_CLAIM_MS;
   try {
     const { data } = await EmailLog.patch(key)
       .set({ status: 'sending', claimedAt: now })
       .where(
         (a, op) =>
-          `${op.eq(a.status, 'queued')} OR ${op.eq(a.status, 'scheduled')} OR (${op.eq(a.status, 'sending')} AND ${op.lt(a.claimedAt, now - STALE_CLAIM_MS)})`,
+          `${op.eq(a.status, 'queued')} OR ${op.eq(a.status, 'scheduled')} OR (${op.eq(a.status, 'sending')} AND ${op.lt(a.claimedAt, stale)} AND ${op.notExists(a.sesAcceptedId)})`,
       )
       .go({ response: 'all_new' });
     return data as EmailRow;
   } catch (err) {
-    if (isConditionFailure(err)) return undefined;
-    throw err;
+    if (!isConditionFailure(err)) throw err;
+    const { data: current } = await EmailLog.get(key).go();
+    if (current?.status !== 'sending') return undefined;
+    if (!current.sesAcceptedId || (current.claimedAt ?? 0) >= stale) throw new SendInProgress(key.emailId);
+    await finish(key, 'sent', { sesMessageId: current.sesAcceptedId, sentAt: new Date(now).toISOString() }).catch(
+      (e: unknown) => {
+        if (!isConditionFailure(e)) throw e;
+      },
+    );
+    return undefined;
   }
 }
 

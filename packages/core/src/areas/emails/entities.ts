@@ -54,6 +54,11 @@ export const EmailLog = lazy(
           },
           error: { type: 'string' },
           sesMessageId: { type: 'string' },
+          /**
+           * SES's message id from its Send (or Delivery) event: SES accepted the mail. A consumer that
+           * died after SES answered leaves the row `sending`; this tells the next one not to send it again.
+           */
+          sesAcceptedId: { type: 'string' },
           /** The conversation a system mail belongs to (a ticket id): delivery threads it (In-Reply-To, References). */
           threadId: { type: 'string', readOnly: true },
           /** The threading headers delivery added, as sent (or captured). */

@@ -20,9 +20,26 @@ export const sesTags = (scope: { accountId: string; projectId: string; env: Envi
 const tag = (event: SesEvent, name: string) => event.mail?.tags?.[name]?.[0];
 
 /**
+ * SES accepted the mail (its Send event, or a Delivery): a row still `sending` keeps SES's id, so a
+ * consumer taking over the claim of one that died after SES answered finishes it instead of sending
+ * it twice (emails/deliver.ts, claim). SendEmail takes no idempotency key; SES's own events close the gap.
+ */
+async function noteAccepted(key: { projectId: string; env: Environment; emailId: string }, messageId?: string) {
+  if (!messageId) return;
+  await EmailLog.patch(key)
+    .set({ sesAcceptedId: messageId })
+    .where((a, op) => op.eq(a.status, 'sending'))
+    .go()
+    .catch((err: unknown) => {
+      if (!isConditionFailure(err)) throw err;
+    });
+}
+
+/**
  * Bounces and complaints: the recipients are suppressed in the project+environment, the row becomes
  * `bounced` or `complained`, and `email.bounced` fires once per recipient. Transient bounces (a full
- * mailbox) change nothing. Deliveries move `sent` rows to `delivered`. Safe to run twice: the row
+ * mailbox) change nothing. Deliveries move `sent` rows to `delivered`; Send events and deliveries
+ * mark a `sending` row as accepted by SES. Safe to run twice: the row
  * update is conditional and only the run that makes it fires the event.
  */
 export async function handleSesEvent(event: SesEvent) {
@@ -37,6 +54,7 @@ export async function handleSesEvent(event: SesEvent) {
   }
   const key = { projectId, env, emailId };
 
+  if (type === 'Send' || type === 'Delivery') await noteAccepted(key, event.mail?.messageId);
   if (type === 'Delivery') {
     await EmailLog.patch(key)
       .set({ status: 'delivered' })

@@ -31,6 +31,20 @@ const PERMANENT = new Set([
 ]);
 export const isPermanentSesError = (err: unknown) => PERMANENT.has((err as { name?: string }).name ?? '');
 
+/**
+ * The SES stand-in publishes no events. Against it (only), the tags also travel in SES's own
+ * X-SES-MESSAGE-TAGS header, which the stand-in keeps, so the local stack can play SES's Send event
+ * publishing from what the stand-in accepted (packages/local/src/ses-send-events.ts).
+ */
+const standInTags = (tags: Record<string, string>): Record<string, string> =>
+  env.endpoint('ses')
+    ? {
+        'X-SES-MESSAGE-TAGS': Object.entries(tags)
+          .map(([name, value]) => `${name}=${value}`)
+          .join(', '),
+      }
+    : {};
+
 /** Sends one message through SES v2; returns SES's message id. */
 export async function sendViaSes(mail: OutgoingMail): Promise<string> {
   const charset = 'UTF-8';
@@ -50,7 +64,10 @@ export async function sendViaSes(mail: OutgoingMail): Promise<string> {
           // A header: one line whatever a template's partials rendered since the send was accepted.
           Subject: { Data: mail.subject.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' '), Charset: charset },
           Body: { Html: { Data: mail.html, Charset: charset }, Text: { Data: mail.text, Charset: charset } },
-          Headers: Object.entries(mail.headers).map(([Name, Value]) => ({ Name, Value })),
+          Headers: Object.entries({ ...mail.headers, ...standInTags(mail.tags) }).map(([Name, Value]) => ({
+            Name,
+            Value,
+          })),
         },
       },
       EmailTags: Object.entries(mail.tags).map(([Name, Value]) => ({ Name, Value })),
