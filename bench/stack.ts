@@ -1,5 +1,9 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '@helpdesk/core/kernel/db/client';
+import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { deleteRecords, relayOutbox } from '@helpdesk/core/kernel/ports/relay';
 import type { QueueName } from '@helpdesk/core/top/queues/registry';
 import { startEmulators } from '../packages/local/src/emulators.js';
 import { startHttpServer } from '../packages/local/src/http-server.js';
@@ -68,6 +72,20 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
     return { status: res.status, body, ms };
   };
 
+  // The relay's own client: deployed, the relay is a Lambda of its own, so its requests are not the API's.
+  const relayClient = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: emulators.endpoints.dynamodb,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  /** Moves every outbox item to its queue, as the deployed relay does after each commit. */
+  const relay = async () => {
+    for (let items = await scanOutbox({}, relayClient); items.length; items = await scanOutbox({}, relayClient))
+      await relayOutbox(items, { deleteSent: true, client: relayClient });
+  };
+
   let pollers: ReturnType<typeof startQueuePollers> | undefined;
   return {
     endpoints: emulators.endpoints,
@@ -79,20 +97,34 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
     recorder,
     call,
     useKey: (secret: string) => void (key = secret),
-    /** Starts the queue consumers (Lambda's event source mappings) until stopConsumers. */
+    relay,
+    /** Starts the queue consumers (Lambda's event source mappings) until stopConsumers; drain relays what they commit. */
     startConsumers() {
-      pollers ??= startQueuePollers(emulators.endpoints.sqs, resources.queueUrls);
-      return pollers;
+      const running = (pollers ??= startQueuePollers(emulators.endpoints.sqs, resources.queueUrls));
+      return {
+        async drain(timeoutMs: number) {
+          const deadline = Date.now() + timeoutMs;
+          do {
+            await relay();
+            await running.drain(Math.max(1, deadline - Date.now()));
+          } while ((await scanOutbox({}, relayClient)).length && Date.now() < deadline);
+        },
+      };
     },
     async stopConsumers() {
       await pollers?.stop();
       pollers = undefined;
     },
-    /** Drops queued messages a phase does not measure (webhook events of seeded tickets, ...). */
+    /** Drops queued messages (and outbox items) a phase does not measure (webhook events of seeded tickets, ...). */
     async purge(...queues: QueueName[]) {
-      for (const q of queues) await sqs.send(new PurgeQueueCommand({ QueueUrl: resources.queueUrls[q] }));
+      for (const q of queues) {
+        await deleteRecords(await scanOutbox({ queue: q }, relayClient), relayClient);
+        await sqs.send(new PurgeQueueCommand({ QueueUrl: resources.queueUrls[q] }));
+      }
     },
+    /** Messages waiting for a queue's consumer: the outbox is relayed first. */
     async waiting(queue: QueueName) {
+      await relay();
       const out = await sqs.send(
         new GetQueueAttributesCommand({
           QueueUrl: resources.queueUrls[queue],
@@ -106,6 +138,7 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
     },
     async stop() {
       await pollers?.stop();
+      relayClient.destroy();
       await http.close();
       sqs.destroy();
       await emulators.stop();

@@ -190,6 +190,33 @@ describe('inbound: mail becomes customer messages', () => {
     expect(d.messages.map((m: { body: string }) => m.body)).toContain('Second answer, to the shared address.');
   });
 
+  it("joins by our thread's root id alone, for a client that answers the first staff mail's References", async () => {
+    const t = await createTenant();
+    const { ticket, email } = await answeredTicket(t);
+    const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
+    const root = `<thread.${ticket.id}@inbound.helpdesk.local>`;
+    await send({ from: email, to: inbound, text: 'Answering the root.', inReplyTo: root, references: root });
+    // Another tenant's thread root, or one on another domain, names no ticket here: a new ticket each.
+    const other = await createTenant();
+    const { ticket: foreign } = await answeredTicket(other);
+    await send({
+      from: email,
+      to: inbound,
+      text: 'Naming a foreign thread.',
+      inReplyTo: `<thread.${foreign.id}@inbound.helpdesk.local>`,
+    });
+    await send({ from: email, to: inbound, text: 'Another domain.', inReplyTo: `<thread.${ticket.id}@evil.example>` });
+    await app.drain();
+    const d = await detail(t.liveKey, ticket.id);
+    const bodies = d.messages.map((m: { body: string }) => m.body);
+    expect(bodies).toContain('Answering the root.');
+    expect(bodies).not.toContain('Naming a foreign thread.');
+    expect(bodies).not.toContain('Another domain.');
+    expect((await detail(other.liveKey, foreign.id)).messages.map((m: { body: string }) => m.body)).not.toContain(
+      'Naming a foreign thread.',
+    );
+  });
+
   it('opens a follow-up ticket for an answer to a closed ticket', async () => {
     const t = await createTenant();
     const { ticket, email, mail } = await answeredTicket(t);

@@ -66,7 +66,14 @@ describe('signed link tokens', () => {
   it('refuses file names with bidi controls or C1 controls on the page form and in the API', async () => {
     const t = await createTenant();
     const { ticket, path } = await ticketPage(t);
-    for (const name of ['invoice\u202Efdp.exe', 'report\u2066.pdf', 'x\u0085y.txt']) {
+    for (const name of [
+      'invoice\u202Efdp.exe',
+      'report\u2066.pdf',
+      'x\u0085y.txt',
+      'a\u200Fb.pdf',
+      'a\u200Eb.pdf',
+      'a\u061Cb.pdf',
+    ]) {
       const form = new FormData();
       form.set('body', 'See the file.');
       form.set('file', new Blob(['bytes'], { type: 'application/pdf' }), name);
@@ -206,6 +213,20 @@ describe('console sign-in', () => {
       body: new URLSearchParams({ email }).toString(),
     });
     expect(mailed.status).toBe(403);
+    // Without Origin (older browsers, privacy extensions): Sec-Fetch-Site, then Referer, tell a foreign post.
+    const foreignHeaders: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { referer: 'https://attacker.example/form' },
+    ];
+    for (const headers of foreignHeaders) {
+      const post = await fetch(app.url + path, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+        redirect: 'manual',
+      });
+      expect(post.status, JSON.stringify(headers)).toBe(403);
+    }
     const done = await client.request('POST', path, {});
     expect(done.status).toBe(303);
   });

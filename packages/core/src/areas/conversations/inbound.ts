@@ -93,7 +93,7 @@ const ticketById = async (ctx: TenantContext, ticketId: string) =>
 
 /** A mail to the project's address that answers one of a ticket's mails (In-Reply-To, References). */
 async function ticketByThread(ctx: TenantContext, mail: ReadMail): Promise<TicketItem | undefined> {
-  const threadId = mail.references.length ? await threadOfMessages(ctx, mail.references) : undefined;
+  const threadId = mail.references.length ? await threadOfMessages(ctx, mail.references, env.mailDomain) : undefined;
   return threadId ? ticketById(ctx, threadId) : undefined;
 }
 

@@ -77,9 +77,10 @@ export const fileName = v.pipe(
   v.trim(),
   v.minLength(1),
   v.maxLength(255),
-  // Bidi controls (U+202A-U+202E, U+2066-U+2069) can make `invoice\u202Efdp.exe` read as `invoiceexe.pdf`.
+  // Bidi controls (U+202A-U+202E, U+2066-U+2069, and the marks U+200E, U+200F, U+061C) can make
+  // `invoice\u202Efdp.exe` read as `invoiceexe.pdf`.
   v.regex(
-    /^[^/\\\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+$/,
+    /^[^/\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+$/,
     'A file name, without slashes, control or bidi control characters',
   ),
   v.metadata({ examples: ['invoice.pdf'] }),

@@ -90,9 +90,31 @@ export async function threadReferences(tenant: Tenant, threadId: string): Promis
   return [...new Set(ids)];
 }
 
-/** The thread one of these Message-IDs belongs to (the latest named first), if any. */
-export async function threadOfMessages(tenant: Tenant, messageIds: string[]): Promise<string | undefined> {
+/** The thread root id our mails carry in `References` (threadHeaders): `<thread.<threadId>@<domain>>`. */
+const rootId = (threadId: string, domain: string) => `<thread.${threadId}@${domain}>`;
+const ROOT_PREFIX = '<thread.';
+
+/** The thread a root id of ours names (a client that answers with `In-Reply-To` our root only). */
+function threadOfRoot(messageId: string, domain: string): string | undefined {
+  const suffix = `@${domain}>`;
+  if (!messageId.startsWith(ROOT_PREFIX) || !messageId.endsWith(suffix)) return undefined;
+  const threadId = messageId.slice(ROOT_PREFIX.length, -suffix.length);
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(threadId) ? threadId : undefined;
+}
+
+/**
+ * The thread one of these Message-IDs belongs to (the latest named first), if any: a recorded mail of
+ * the tenant, or the root id of one of this service's threads (on the mail domain `domain`). The
+ * caller still finds the thread's ticket in the tenant, so a root naming another tenant's ticket finds none.
+ */
+export async function threadOfMessages(
+  tenant: Tenant,
+  messageIds: string[],
+  domain: string,
+): Promise<string | undefined> {
   for (const messageId of [...messageIds].reverse().slice(0, REFERENCES_KEPT)) {
+    const root = threadOfRoot(messageId, domain);
+    if (root) return root;
     const { data } = await MailMessage.get({ ...tenant, messageId }).go();
     if (data) return data.threadId;
   }
@@ -106,7 +128,7 @@ export async function threadOfMessages(tenant: Tenant, messageIds: string[]): Pr
  */
 export async function threadHeaders(tenant: Tenant, threadId: string, domain: string): Promise<Record<string, string>> {
   const ids = await threadReferences(tenant, threadId);
-  const root = `<thread.${threadId}@${domain}>`;
+  const root = rootId(threadId, domain);
   const latest = ids.at(-1);
   return { ...(latest ? { 'In-Reply-To': latest } : {}), References: [root, ...ids].join(' ') };
 }

@@ -153,11 +153,14 @@ export async function putOutbox(records: OutboxRecord[]) {
  * Outbox items still in the table, oldest first, optionally only those created in [since, until]
  * (ISO): a full scan with a key filter, for `admin outbox:redrive`, the local relay's start and tests.
  */
-export async function scanOutbox(window: { since?: string; until?: string; queue?: string } = {}) {
+export async function scanOutbox(
+  window: { since?: string; until?: string; queue?: string } = {},
+  client: Pick<typeof documentClient, 'send'> = documentClient,
+) {
   const found: OutboxRecord[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const out = await documentClient.send(
+    const out = await client.send(
       new ScanCommand({
         TableName: env.tableName,
         FilterExpression: 'begins_with(pk, :prefix)',

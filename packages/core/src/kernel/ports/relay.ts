@@ -18,10 +18,12 @@ export interface RelayOptions {
    */
   deleteSent: boolean;
   now?: number;
+  /** The DynamoDB client for deletes (the bench relays with one of its own, so its requests are not the API's). */
+  client?: Pick<typeof documentClient, 'send'>;
 }
 
 /** A scheduled item due within SQS's delay limit (or overdue, after a slow relay) goes on its queue directly. */
-function asEntry(record: OutboxRecord, now: number): QueueEntry | undefined {
+function asEntry(record: OutboxRecord, now: number, named: boolean): QueueEntry | undefined {
   let delaySeconds = record.delaySeconds;
   if (record.at) {
     const wait = Math.ceil((Date.parse(record.at) - now) / 1000);
@@ -34,7 +36,8 @@ function asEntry(record: OutboxRecord, now: number): QueueEntry | undefined {
     delaySeconds,
     group: record.group,
     dedupId: record.sk,
-    outboxKey: outboxKeyOf(record),
+    // The item a message came from, for a consumer host that deletes it once consumed (the local stack).
+    ...(named ? { outboxKey: outboxKeyOf(record) } : {}),
   };
 }
 
@@ -48,7 +51,7 @@ export async function relayOutbox(records: OutboxRecord[], options: RelayOptions
   const done: OutboxRecord[] = [];
   const entries = new Map<QueueEntry, OutboxRecord>();
   for (const record of records) {
-    const entry = asEntry(record, now);
+    const entry = asEntry(record, now, !options.deleteSent);
     if (entry) {
       entries.set(entry, record);
       continue;
@@ -75,16 +78,19 @@ export async function relayOutbox(records: OutboxRecord[], options: RelayOptions
     if (refusedRecords.has(record)) failed.push(record);
     else if (options.deleteSent) done.push(record);
   }
-  await deleteRecords(done);
+  await deleteRecords(done, options.client);
   return failed;
 }
 
 /** Deletes relayed items, 25 per request (a delete of an item already gone succeeds). */
-export async function deleteRecords(records: Pick<OutboxRecord, 'pk' | 'sk'>[]) {
+export async function deleteRecords(
+  records: Pick<OutboxRecord, 'pk' | 'sk'>[],
+  client: Pick<typeof documentClient, 'send'> = documentClient,
+) {
   for (let i = 0; i < records.length; i += 25) {
     let requests = records.slice(i, i + 25).map((r) => ({ DeleteRequest: { Key: { pk: r.pk, sk: r.sk } } }));
     for (let attempt = 0; requests.length && attempt < 10; attempt++) {
-      const out = await documentClient.send(new BatchWriteCommand({ RequestItems: { [env.tableName]: requests } }));
+      const out = await client.send(new BatchWriteCommand({ RequestItems: { [env.tableName]: requests } }));
       requests = (out.UnprocessedItems?.[env.tableName] ?? []) as typeof requests;
     }
   }

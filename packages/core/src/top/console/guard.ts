@@ -42,16 +42,26 @@ export const errorPage = (status: number, message: string, chrome?: Chrome) => {
   return htmlPage(status, chrome ? layout(chrome, title, content) : bareLayout(title, content));
 };
 
-/** Lets a form post only from our own pages: SameSite=Lax already withholds the cookie from most cross-site posts. */
-/** A POST from this host's own pages (or from no browser: browsers send Origin with every POST). */
+/**
+ * A POST from this host's own pages. Browsers send Origin with every POST; one without it (an older
+ * browser, a privacy extension) is judged by Sec-Fetch-Site, then by Referer: a cross-site one is refused.
+ * A request from no browser at all (no Origin, Sec-Fetch-Site or Referer) is not a forged form post.
+ */
 export const sameOrigin = (event: APIGatewayProxyEventV2) => {
+  const host = event.headers?.host ?? event.requestContext.domainName;
+  const ours = (url: string) => {
+    try {
+      return new URL(url).host === host;
+    } catch {
+      return false;
+    }
+  };
   const origin = event.headers?.origin;
-  if (!origin || origin === 'null') return origin === undefined;
-  try {
-    return new URL(origin).host === (event.headers?.host ?? event.requestContext.domainName);
-  } catch {
-    return false;
-  }
+  if (origin !== undefined) return origin !== 'null' && ours(origin);
+  const site = event.headers?.['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
+  const referer = event.headers?.referer;
+  return referer === undefined || ours(referer);
 };
 
 interface Incoming {
