@@ -147,8 +147,8 @@ async function boot(faults?: string): Promise<StackFile> {
   }
 }
 const alive = () => !!child && child.exitCode === null && child.signalCode === null;
-async function kill() {
-  if (alive()) child!.kill('SIGKILL');
+async function kill(signal: NodeJS.Signals = 'SIGKILL') {
+  if (alive()) child?.kill(signal);
   await exited;
 }
 
@@ -472,7 +472,8 @@ while (verdict.lost.length && Date.now() - drainStart < DRAIN_TIMEOUT_MS) {
 }
 const drainSeconds = (Date.now() - drainStart) / 1000;
 const mailCount = (await mails()).length;
-await kill();
+// The last stop is a clean one: it takes its DynamoDB Local with it (the killed ones were stopped at each restart).
+await kill('SIGTERM');
 ses.close();
 receiver.close();
 rmSync(dataDir, { recursive: true, force: true });

@@ -9,6 +9,9 @@ export const handler = createGroupHandler(
   { ...docsRoutes, ...referencePageRoutes },
   {
     getOpenApi: async () => servedOpenApiDocument(),
+    listWebhookEventTypes: async () => ({
+      eventTypes: (await import('@helpdesk/core/top/openapi/webhooks')).webhookEventTypes(),
+    }),
     getReferencePage: async () => rawResponse(200, referencePageHtml(), { 'content-type': 'text/html; charset=utf-8' }),
     getReferenceScript: async () =>
       rawResponse(200, redocScript(), {

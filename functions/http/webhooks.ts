@@ -6,6 +6,7 @@ import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 const use = routeModules({
   endpoints: () => import('@helpdesk/core/areas/webhooks/endpoints'),
   deliveries: () => import('@helpdesk/core/areas/webhooks/deliveries'),
+  recover: () => import('@helpdesk/core/areas/webhooks/recover'),
 });
 
 export const handler = createGroupHandler(webhookRoutes, {
@@ -17,5 +18,10 @@ export const handler = createGroupHandler(webhookRoutes, {
   listWebhookDeliveries: async ({ ctx, params, query }) =>
     (await use.deliveries()).listDeliveries(ctx, params.id, query.page, query.limit),
   testWebhook: async ({ ctx, params, body }) => (await use.endpoints()).sendTestDelivery(ctx, params.id, body.event),
-  rotateWebhookSecret: async ({ ctx, params }) => (await use.endpoints()).rotateWebhookSecret(ctx, params.id),
+  rotateWebhookSecret: async ({ ctx, params, body }) =>
+    (await use.endpoints()).rotateWebhookSecret(ctx, params.id, body.overlapHours),
+  recoverWebhookDeliveries: async ({ ctx, params, body }) =>
+    (await use.recover()).recoverDeliveries(ctx, params.id, body),
+  retryWebhookDelivery: async ({ ctx, params }) =>
+    (await use.recover()).retryDelivery(ctx, params.id, params.deliveryId),
 });

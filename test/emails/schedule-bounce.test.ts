@@ -100,7 +100,7 @@ async function hookedTenant(): Promise<{ t: TenantFixture; receiver: Awaited<Ret
   const receiver = await startReceiver();
   const hook = await app.call('POST', '/webhooks', {
     key: t.liveKey,
-    body: { url: receiver.url, events: ['email.bounced'] },
+    body: { url: receiver.url, events: ['email.bounced', 'email.complained'] },
   });
   expect(hook.status).toBe(200);
   return { t, receiver };
@@ -143,7 +143,7 @@ describe('bounces and complaints', () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
-  it('a complaint marks the row complained and suppresses with reason complained', async () => {
+  it('a complaint marks the row complained, suppresses with reason complained and fires email.complained', async () => {
     const { t, receiver } = await hookedTenant();
     const res = await app.call('POST', '/emails/send', {
       key: t.liveKey,
@@ -152,9 +152,11 @@ describe('bounces and complaints', () => {
     await app.drain();
     expect((await app.call('GET', `/emails/${res.body.id}`, { key: t.liveKey })).body.status).toBe('complained');
     await receiver.waitFor(1);
-    expect(receiver.requests[0]!.json.data).toMatchObject({
-      type: 'complained',
+    expect(receiver.requests[0]!.json.event).toBe('email.complained');
+    expect(receiver.requests[0]!.json.data).toEqual({
+      email: { id: res.body.id, to: 'complaint@simulator.amazonses.com', subject: 'Reminder', templateKey: null },
       recipient: 'complaint@simulator.amazonses.com',
+      suppressed: true,
     });
     const again = await app.call('POST', '/emails/send', {
       key: t.liveKey,

@@ -306,6 +306,7 @@ describe('the rating funnel', () => {
     await receiver.waitFor(1);
     expect(receiver.requests[0]!.json).toEqual({
       event: 'feedback.submitted',
+      type: 'feedback.submitted',
       timestamp: expect.any(String),
       data: {
         conversation: {

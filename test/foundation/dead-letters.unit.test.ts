@@ -5,7 +5,7 @@ import {
   SendMessageBatchCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deadLetterQueues, redriveDeadLetters } from '../../packages/cli/src/dead-letters.js';
@@ -95,7 +95,8 @@ describe('dead-letter queues of a deployed stage', () => {
       .resolves({ Messages: [] });
     sqs.on(DeleteMessageBatchCommand).resolves({});
     const item = (sk: string, createdAt: string) => ({ pk: 'outbox#ab', sk, queue: 'webhooks', body: '{}', createdAt });
-    db.on(ScanCommand).resolves({
+    db.on(QueryCommand).resolves({ Items: [] });
+    db.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'outbox#ab' } }).resolves({
       Items: [
         item('before', '2026-11-26T09:59:58.000Z'),
         item('first', '2026-11-26T09:59:59.500Z'),

@@ -1,6 +1,7 @@
 import { WebhookDeadLetter, WebhookEndpoint } from '@helpdesk/core/areas/webhooks/entities';
 import { verifySignature } from '@helpdesk/core/areas/webhooks/verify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mailsTo } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
@@ -66,7 +67,12 @@ describe('delivery', () => {
     expect(req!.headers['x-service-timestamp']).toBe(req!.json.timestamp);
     expect(req!.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
     expect(verifySignature(req!.body, String(req!.headers['x-service-signature']), hook.secret)).toBe(true);
-    expect(req!.json).toEqual({ event: 'ticket.created', timestamp: expect.any(String), data: ticketData() });
+    expect(req!.json).toEqual({
+      event: 'ticket.created',
+      type: 'ticket.created',
+      timestamp: expect.any(String),
+      data: ticketData(),
+    });
     expect(Date.parse(req!.json.timestamp)).not.toBeNaN();
 
     expect(await deliveries(t, hook.id)).toEqual([
@@ -79,6 +85,8 @@ describe('delivery', () => {
         error: null,
         createdAt: expect.any(String),
         nextRetryAt: null,
+        // The fingerprint of the one secret that signed it (the endpoint names its own the same way).
+        signedWith: [expect.stringMatching(/^[0-9a-f]{12}$/)],
       },
     ]);
   });
@@ -100,7 +108,16 @@ describe('delivery', () => {
       ...ticketData(2),
       ticket: { ...ticketData(2).ticket, status: 'resolved' },
     });
-    await emitEvent(source(t, 'sandbox'), 'customer.created', { customer: { id: 'c', email: 's@example.com' } });
+    await emitEvent(source(t, 'sandbox'), 'customer.created', {
+      customer: {
+        id: 'c',
+        email: 's@example.com',
+        name: null,
+        externalId: null,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      },
+    });
     await app.drain();
 
     expect(resolvedOnly.requests.map((r) => r.json.event)).toEqual(['ticket.resolved']);
@@ -210,42 +227,65 @@ describe('delivery', () => {
     expect(row.error).toContain('disabled');
   });
 
-  it('disables an endpoint whose every attempt has failed for 3 days', async () => {
+  it('warns after a day of failures, disables after five, and says when an endpoint recovers: events to the other endpoints, mail to the admins', async () => {
     setEnv({ WEBHOOK_RETRY_BASE_SECONDS: '1000' });
     const t = await createTenant();
-    const receiver = await startReceiver(() => ({ status: 500 }));
-    const hook = await register(t, { url: receiver.url });
+    const admin = await t.member({ role: 'admin' });
+    let failing = true;
+    const broken = await startReceiver(() => ({ status: failing ? 500 : 200 }));
+    const watcher = await startReceiver();
+    const hook = await register(t, { url: broken.url, events: ['ticket.created'] });
+    await register(t, { url: watcher.url, events: ['webhook.endpoint.*'] });
     const key = { projectId: t.projects.main!.id, env: 'live' as const, webhookId: hook.id };
+    const backdate = (ms: number) =>
+      WebhookEndpoint.patch(key)
+        .set({ failingSince: new Date(Date.now() - ms).toISOString() })
+        .go();
 
     await emitEvent(source(t), 'ticket.created', ticketData(1));
     await app.drain();
-    const { data: failing } = await WebhookEndpoint.get(key).go();
-    expect(failing).toMatchObject({ enabled: true, failingSince: expect.any(String) });
+    expect((await WebhookEndpoint.get(key).go()).data).toMatchObject({
+      enabled: true,
+      failingSince: expect.any(String),
+    });
+    expect(watcher.requests).toHaveLength(0);
 
-    // Two days of failures are not enough; past three days the next failure disables it.
-    await WebhookEndpoint.patch(key)
-      .set({ failingSince: new Date(Date.now() - 2 * 86_400_000).toISOString() })
-      .go();
+    // A day of failures (four here, still short of five): one warning, however many attempts fail after it.
+    await backdate(4 * 86_400_000);
     await emitEvent(source(t), 'ticket.created', ticketData(2));
-    await app.drain();
-    expect((await WebhookEndpoint.get(key).go()).data!.enabled).toBe(true);
-
-    await WebhookEndpoint.patch(key)
-      .set({ failingSince: new Date(Date.now() - 3 * 86_400_000 - 60_000).toISOString() })
-      .go();
     await emitEvent(source(t), 'ticket.created', ticketData(3));
     await app.drain();
+    expect(watcher.requests.map((r) => r.json.event)).toEqual(['webhook.endpoint.failing']);
+    expect(watcher.requests[0]!.json.data.endpoint).toEqual({ id: hook.id, url: broken.url });
+    expect((await mailsTo(admin.email)).map((m) => m.subject)).toEqual([`Webhook endpoint failing: ${broken.url}`]);
+
+    expect((await WebhookEndpoint.get(key).go()).data!.enabled).toBe(true);
+    // Past five days the next failure disables it.
+    await backdate(5 * 86_400_000 + 60_000);
+    await emitEvent(source(t), 'ticket.created', ticketData(5));
+    await app.drain();
     expect((await WebhookEndpoint.get(key).go()).data!.enabled).toBe(false);
-    expect(receiver.requests).toHaveLength(3);
     const [latest] = await deliveries(t, hook.id);
     expect(latest).toMatchObject({ attempt: 1, statusCode: 500, nextRetryAt: null });
-    expect(latest.error).toContain('3 days');
+    expect(latest.error).toContain('5 days');
+    expect(watcher.requests.map((r) => r.json.event)).toContain('webhook.endpoint.disabled');
+    expect((await mailsTo(admin.email)).map((m) => m.subject)).toContain(`Webhook endpoint disabled: ${broken.url}`);
 
-    // Re-enabling starts a fresh window.
+    // Re-enabling starts a fresh window; the first success after a failure streak is announced.
     await app.call('PATCH', `/webhooks/${hook.id}`, { key: t.liveKey, body: { enabled: true } });
-    const { data: reenabled } = await WebhookEndpoint.get(key).go();
-    expect(reenabled!.enabled).toBe(true);
-    expect(reenabled!.failingSince).toBeUndefined();
+    expect((await WebhookEndpoint.get(key).go()).data!.failingSince).toBeUndefined();
+    await emitEvent(source(t), 'ticket.created', ticketData(6));
+    await app.drain();
+    failing = false;
+    await emitEvent(source(t), 'ticket.created', ticketData(7));
+    await app.drain();
+    expect(watcher.requests.map((r) => r.json.event)).toEqual([
+      'webhook.endpoint.failing',
+      'webhook.endpoint.disabled',
+      'webhook.endpoint.recovered',
+    ]);
+    // Health events never go to the endpoint they are about.
+    expect(broken.requests.every((r) => r.json.event === 'ticket.created')).toBe(true);
   });
 
   it('counts a 6 s receiver as a timeout while the other endpoints still get theirs', async () => {
@@ -313,11 +353,14 @@ describe('delivery', () => {
     expect(row.error).toMatch(/^Target refused: The URL must use https/);
   });
 
-  it('signs with the rotated secret only', async () => {
+  it('signs with the rotated secret only after a rotation without overlap (a leaked secret)', async () => {
     const t = await createTenant();
     const receiver = await startReceiver();
     const hook = await register(t, { url: receiver.url });
-    const rotated = await app.call('POST', `/webhooks/${hook.id}/rotate-secret`, { key: t.liveKey });
+    const rotated = await app.call('POST', `/webhooks/${hook.id}/rotate-secret`, {
+      key: t.liveKey,
+      body: { overlapHours: 0 },
+    });
     await emitEvent(source(t), 'ticket.created', ticketData());
     await app.drain();
     const [req] = receiver.requests;
@@ -350,6 +393,7 @@ describe('through POST /tickets', () => {
     expect(verifySignature(req!.body, String(req!.headers['x-service-signature']), hook.secret)).toBe(true);
     expect(req!.json).toEqual({
       event: 'ticket.created',
+      type: 'ticket.created',
       timestamp: expect.any(String),
       data: {
         ticket: {

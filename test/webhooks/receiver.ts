@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { deliveryIssues } from '@helpdesk/core/top/openapi/webhooks';
+import { afterAll, expect } from 'vitest';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -12,7 +13,9 @@ type Reply = { status: number; delayMs?: number; headers?: Record<string, string
 
 /**
  * A real HTTP receiver on 127.0.0.1: records every POST and answers as `reply` says for the n-th
- * request (0-based). 'hang' keeps the request open until `release()`.
+ * request (0-based). 'hang' keeps the request open until `release()`. Every JSON delivery it gets is
+ * checked against the event catalog (its type's schema) when the file's tests end: the test suite's
+ * deliveries are the catalog's contract test.
  */
 export async function startReceiver(reply: (n: number) => Reply = () => ({ status: 200 })) {
   const requests: Received[] = [];
@@ -50,7 +53,13 @@ export async function startReceiver(reply: (n: number) => Reply = () => ({ statu
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  afterAll(close);
+  afterAll(async () => {
+    await close();
+    const broken = requests
+      .filter((r) => r.json && typeof r.json === 'object' && 'event' in r.json)
+      .flatMap((r) => deliveryIssues(r.json).map((issue) => `${r.json.event}: ${issue}`));
+    expect(broken, 'deliveries that break their catalog schema').toEqual([]);
+  });
   return {
     url,
     requests,

@@ -109,9 +109,10 @@ describe('delivery bodies', () => {
     customer: { email: 'ann@example.com', name: 'Ann' },
   };
 
-  it('json: exactly { event, timestamp, data }', () => {
+  it("json: exactly { event, type, timestamp, data } (the spec's fields and Standard Webhooks' type)", () => {
     expect(JSON.parse(deliveryBody('json', 'ticket.created', '2026-01-01T00:00:00.000Z', data))).toEqual({
       event: 'ticket.created',
+      type: 'ticket.created',
       timestamp: '2026-01-01T00:00:00.000Z',
       data,
     });

@@ -1,4 +1,7 @@
+import { EmailLog } from '@helpdesk/core/areas/emails/entities';
+import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { checkProjectSender } from '@helpdesk/core/areas/emails/sender';
+import { SES_EVENT_KINDS, sesNotification } from '@helpdesk/core/areas/emails/ses-notification';
 import { resealWebhookSecrets } from '@helpdesk/core/areas/webhooks/reseal';
 import {
   addMember,
@@ -10,8 +13,9 @@ import {
 } from '@helpdesk/core/identity/accounts';
 import { isValidCidr } from '@helpdesk/core/identity/ip-allowlist';
 import { createApiKey, revokeApiKey } from '@helpdesk/core/identity/keys';
+import { tenantOfProject } from '@helpdesk/core/identity/tenant';
 import { SCOPES } from '@helpdesk/core/kernel/api/route';
-import { redriveOutbox, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { outboxRecord, putOutbox, redriveOutbox, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { rotateSigningSecret } from '@helpdesk/core/kernel/secrets';
 import { ENVIRONMENTS, type Environment, PLANS, type Plan } from '@helpdesk/core/kernel/tenant';
 import { list, optional, positiveInt, required, UsageError } from './args.js';
@@ -68,6 +72,27 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
       const until = isoTime('until', optional(flags, 'until'));
       const items = await scanOutbox({ since, until, queue: optional(flags, 'queue') });
       return { found: items.length, redriven: await redriveOutbox(items) };
+    },
+  },
+  'ses:event': {
+    usage: `--project ID --email ID --type ${SES_EVENT_KINDS.join('|')} [--env live|sandbox] [--link URL]  injects the notification SES would publish`,
+    async run(flags) {
+      const projectId = required(flags, 'project');
+      const env = oneOf('env', optional(flags, 'env') ?? 'live', ENVIRONMENTS) as Environment;
+      const kind = oneOf('type', required(flags, 'type'), SES_EVENT_KINDS);
+      const emailId = required(flags, 'email');
+      const { data: row } = await EmailLog.get({ projectId, env, emailId }).go();
+      if (!row) throw new UsageError(`No email ${emailId} in project ${projectId} (${env})`);
+      const tenant = await tenantOfProject(projectId, env);
+      if (!tenant) throw new UsageError(`Project ${projectId} not found`);
+      const event = sesNotification(
+        kind,
+        { accountId: tenant.accountId, projectId, env, emailId, to: row.to, sesMessageId: row.sesMessageId },
+        { link: optional(flags, 'link') },
+      );
+      // Through the outbox onto the sesEvents queue, as SES's own notification arrives.
+      await putOutbox([outboxRecord(sesEventsQueue, event)]);
+      return { queued: true, eventType: event.eventType, emailId };
     },
   },
   'account:create': {

@@ -31,3 +31,4 @@ export function createHelpdeskClient(options: HelpdeskClientOptions) {
 }
 
 export { type AttachmentFile, UploadError, uploadAttachment } from './uploads.js';
+export { verifyWebhook, type WebhookEvent, WebhookVerificationError } from './webhooks.js';

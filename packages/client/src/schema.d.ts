@@ -225,16 +225,141 @@ export interface paths {
     post: operations["testWebhook"];
   };
   "/webhooks/{id}/rotate-secret": {
-    /** Replace the signing secret; the new one is returned once and the old one stops at once */
+    /** Replace the signing secret (returned once); the old one keeps signing beside it for `overlapHours` (default 24, 0 stops it at once) */
     post: operations["rotateWebhookSecret"];
+  };
+  "/webhooks/{id}/recover": {
+    /** Queue again every delivery of the endpoint that failed for good (dead-lettered) in [since, until], with its original webhook-id and payload */
+    post: operations["recoverWebhookDeliveries"];
+  };
+  "/webhooks/{id}/deliveries/{deliveryId}/retry": {
+    /** Queue one delivery that failed for good again, with its original webhook-id and payload */
+    post: operations["retryWebhookDelivery"];
   };
   "/openapi.json": {
     /** The OpenAPI 3.1 document of this API */
     get: operations["getOpenApi"];
   };
+  "/webhook-event-types": {
+    /** Every webhook event type with its description, the JSON Schema of its data and an example */
+    get: operations["listWebhookEventTypes"];
+  };
 }
 
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "ticket.created": {
+    /** A ticket was submitted (API, SDK, portal or a received mail). */
+    post: operations["webhook.ticket.created"];
+  };
+  "ticket.updated": {
+    /** A ticket changed (status, priority, category or assignee); `changes` holds each changed field. */
+    post: operations["webhook.ticket.updated"];
+  };
+  "ticket.assigned": {
+    /** A ticket was assigned to a member, or unassigned (`to` null). */
+    post: operations["webhook.ticket.assigned"];
+  };
+  "ticket.status_changed": {
+    /** A ticket's status changed, by a person or by a message (a customer answer reopens). */
+    post: operations["webhook.ticket.status_changed"];
+  };
+  "ticket.resolved": {
+    /** A ticket was marked resolved. */
+    post: operations["webhook.ticket.resolved"];
+  };
+  "ticket.deleted": {
+    /** A ticket was deleted with its messages and attachments. */
+    post: operations["webhook.ticket.deleted"];
+  };
+  "message.received": {
+    /** A message was added to a ticket (any sender; the spec event). message.sent and note.added say which kind. */
+    post: operations["webhook.message.received"];
+  };
+  "message.sent": {
+    /** A public staff reply was added to a ticket (the customer is mailed). */
+    post: operations["webhook.message.sent"];
+  };
+  "note.added": {
+    /** An internal note was added to a ticket (never shown to the customer). */
+    post: operations["webhook.note.added"];
+  };
+  "customer.created": {
+    /** A customer entered the directory (through the API, or their first ticket or feedback). */
+    post: operations["webhook.customer.created"];
+  };
+  "customer.updated": {
+    /** A customer's profile was updated. */
+    post: operations["webhook.customer.updated"];
+  };
+  "customer.deleted": {
+    /** A customer was deleted (their tickets stay, without the link). */
+    post: operations["webhook.customer.deleted"];
+  };
+  "email.sent": {
+    /** SES accepted a transactional email (sandbox: captured, not sent). */
+    post: operations["webhook.email.sent"];
+  };
+  "email.delivered": {
+    /** The recipient's mail server accepted the email. */
+    post: operations["webhook.email.delivered"];
+  };
+  "email.delivery_delayed": {
+    /** Delivery is delayed (the recipient's server deferred it); SES keeps trying. */
+    post: operations["webhook.email.delivery_delayed"];
+  };
+  "email.bounced": {
+    /** A transactional email bounced permanently; the recipient is suppressed. */
+    post: operations["webhook.email.bounced"];
+  };
+  "email.complained": {
+    /** The recipient marked the email as spam; the address is suppressed. */
+    post: operations["webhook.email.complained"];
+  };
+  "email.opened": {
+    /** The recipient opened the email (only for sends with `tracking.opens`). */
+    post: operations["webhook.email.opened"];
+  };
+  "email.clicked": {
+    /** The recipient followed a link of the email (only for sends with `tracking.clicks`). */
+    post: operations["webhook.email.clicked"];
+  };
+  "email.failed": {
+    /** The email could not be sent (its template is gone, or SES refused or could not render it). */
+    post: operations["webhook.email.failed"];
+  };
+  "email.suppressed": {
+    /** The email was not sent: its recipient is on the suppression list. */
+    post: operations["webhook.email.suppressed"];
+  };
+  "feedback.submitted": {
+    /** A customer submitted a satisfaction rating or feedback. */
+    post: operations["webhook.feedback.submitted"];
+  };
+  "log_issue.created": {
+    /** A log event started a new issue. */
+    post: operations["webhook.log_issue.created"];
+  };
+  "log_issue.regressed": {
+    /** A resolved issue happened again (it is open again). */
+    post: operations["webhook.log_issue.regressed"];
+  };
+  "log_issue.resolved": {
+    /** An issue was marked resolved. */
+    post: operations["webhook.log_issue.resolved"];
+  };
+  "webhook.endpoint.failing": {
+    /** An endpoint of the account has failed every delivery for 24 hours (sent to the account’s other healthy endpoints). */
+    post: operations["webhook.webhook.endpoint.failing"];
+  };
+  "webhook.endpoint.disabled": {
+    /** An endpoint was disabled after 5 days of failing deliveries, or after answering 410 Gone. */
+    post: operations["webhook.webhook.endpoint.disabled"];
+  };
+  "webhook.endpoint.recovered": {
+    /** An endpoint answered again after a failure streak. */
+    post: operations["webhook.webhook.endpoint.recovered"];
+  };
+}
 
 export interface components {
   schemas: {
@@ -617,6 +742,11 @@ export interface components {
     "Problem.feedback.conversation_closed": {
       /** @constant */
       code: "feedback.conversation_closed";
+    };
+    /** @description the endpoint is disabled; enable it (PATCH enabled: true) before recovering or retrying its deliveries */
+    "Problem.webhook.disabled": {
+      /** @constant */
+      code: "webhook.disabled";
     };
     /** @description the URL is not an allowed webhook target (not https, or a private address) */
     "Problem.webhook.url_not_allowed": {
@@ -2693,6 +2823,12 @@ export interface operations {
                 blockReason: ("bounced" | "complained" | "manual") | null;
                 scheduledAt: string | null;
                 sentAt: string | null;
+                deliveredAt: string | null;
+                openedAt: string | null;
+                opens: number;
+                clickedAt: string | null;
+                clicks: number;
+                lastClickedLink: string | null;
                 error: string | null;
                 createdAt: string;
                 updatedAt: string;
@@ -2836,6 +2972,12 @@ export interface operations {
             blockReason: ("bounced" | "complained" | "manual") | null;
             scheduledAt: string | null;
             sentAt: string | null;
+            deliveredAt: string | null;
+            openedAt: string | null;
+            opens: number;
+            clickedAt: string | null;
+            clicks: number;
+            lastClickedLink: string | null;
             error: string | null;
             createdAt: string;
             updatedAt: string;
@@ -2986,6 +3128,12 @@ export interface operations {
             blockReason: ("bounced" | "complained" | "manual") | null;
             scheduledAt: string | null;
             sentAt: string | null;
+            deliveredAt: string | null;
+            openedAt: string | null;
+            opens: number;
+            clickedAt: string | null;
+            clicks: number;
+            lastClickedLink: string | null;
             error: string | null;
             createdAt: string;
             updatedAt: string;
@@ -8737,11 +8885,22 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 url: string;
-                events: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
+                events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
                 /** @enum {string} */
                 format: "json" | "chat";
                 description: string | null;
                 enabled: boolean;
+                /** @description A short, non-secret name of the current signing secret */
+                secretFingerprint: string;
+                /** @description Secrets a rotation keeps signing beside the current one until `validUntil` */
+                previousSecrets: {
+                    fingerprint: string;
+                    /** Format: date-time */
+                    validUntil: string;
+                  }[];
+                /** @description First failed attempt since the last success */
+                failingSince: string | null;
+                disabledReason: string | null;
                 /** Format: date-time */
                 createdAt: string;
               })[];
@@ -8852,7 +9011,7 @@ export interface operations {
         "application/json": {
           /** Format: uri */
           url: string;
-          events?: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
+          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string;
@@ -8867,11 +9026,22 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
             enabled: boolean;
+            /** @description A short, non-secret name of the current signing secret */
+            secretFingerprint: string;
+            /** @description Secrets a rotation keeps signing beside the current one until `validUntil` */
+            previousSecrets: {
+                fingerprint: string;
+                /** Format: date-time */
+                validUntil: string;
+              }[];
+            /** @description First failed attempt since the last success */
+            failingSince: string | null;
+            disabledReason: string | null;
             /** Format: date-time */
             createdAt: string;
             secret: string;
@@ -9142,7 +9312,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          events?: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
+          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string | null;
@@ -9158,11 +9328,22 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
             enabled: boolean;
+            /** @description A short, non-secret name of the current signing secret */
+            secretFingerprint: string;
+            /** @description Secrets a rotation keeps signing beside the current one until `validUntil` */
+            previousSecrets: {
+                fingerprint: string;
+                /** Format: date-time */
+                validUntil: string;
+              }[];
+            /** @description First failed attempt since the last success */
+            failingSince: string | null;
+            disabledReason: string | null;
             /** Format: date-time */
             createdAt: string;
           };
@@ -9315,7 +9496,7 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                event: "ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated";
+                event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
                 attempt: number;
                 statusCode: number | null;
                 durationMs: number;
@@ -9323,6 +9504,8 @@ export interface operations {
                 /** Format: date-time */
                 createdAt: string;
                 nextRetryAt: string | null;
+                /** @description Fingerprints of the secrets that signed the attempt */
+                signedWith: string[];
               })[];
             total: number;
             page: number;
@@ -9447,7 +9630,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          event?: "ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated";
+          event?: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
         };
       };
     };
@@ -9461,7 +9644,7 @@ export interface operations {
             /** Format: uuid */
             deliveryId: string;
             /** @enum {string} */
-            event: "ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated";
+            event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
           };
         };
       };
@@ -9579,7 +9762,7 @@ export interface operations {
       };
     };
   };
-  /** Replace the signing secret; the new one is returned once and the old one stops at once */
+  /** Replace the signing secret (returned once); the old one keeps signing beside it for `overlapHours` (default 24, 0 stops it at once) */
   rotateWebhookSecret: {
     parameters: {
       query?: {
@@ -9598,6 +9781,13 @@ export interface operations {
         id: string;
       };
     };
+    requestBody: {
+      content: {
+        "application/json": {
+          overlapHours?: number;
+        };
+      };
+    };
     responses: {
       /** @description OK */
       200: {
@@ -9606,11 +9796,22 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.resolved" | "message.received" | "feedback.submitted" | "email.bounced" | "customer.created" | "customer.updated")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
             enabled: boolean;
+            /** @description A short, non-secret name of the current signing secret */
+            secretFingerprint: string;
+            /** @description Secrets a rotation keeps signing beside the current one until `validUntil` */
+            previousSecrets: {
+                fingerprint: string;
+                /** Format: date-time */
+                validUntil: string;
+              }[];
+            /** @description First failed attempt since the last success */
+            failingSince: string | null;
+            disabledReason: string | null;
             /** Format: date-time */
             createdAt: string;
             secret: string;
@@ -9673,6 +9874,314 @@ export interface operations {
               /** @enum {string} */
               code?: "conflict";
             } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Queue again every delivery of the endpoint that failed for good (dead-lettered) in [since, until], with its original webhook-id and payload */
+  recoverWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: date-time */
+          since: string;
+          /** Format: date-time */
+          until?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            queued: number;
+            /** Format: date-time */
+            since: string;
+            until: string | null;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `webhook.disabled`: the endpoint is disabled; enable it (PATCH enabled: true) before recovering or retrying its deliveries
+       */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "conflict" | "webhook.disabled";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.webhook.disabled"]);
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Queue one delivery that failed for good again, with its original webhook-id and payload */
+  retryWebhookDelivery: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        id: string;
+        deliveryId: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            queued: true;
+            /** Format: uuid */
+            deliveryId: string;
+            attempt: number;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `webhook.disabled`: the endpoint is disabled; enable it (PATCH enabled: true) before recovering or retrying its deliveries
+       */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "conflict" | "webhook.disabled";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.webhook.disabled"]);
           });
         };
       };
@@ -9754,6 +10263,1879 @@ export interface operations {
             } & components["schemas"]["Problem.service.unavailable"];
           });
         };
+      };
+    };
+  };
+  /** Every webhook event type with its description, the JSON Schema of its data and an example */
+  listWebhookEventTypes: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            eventTypes: {
+                type: string;
+                description: string;
+                schema: {
+                  [key: string]: unknown;
+                };
+                example: {
+                  [key: string]: unknown;
+                };
+              }[];
+          };
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** A ticket was submitted (API, SDK, portal or a received mail). */
+  "webhook.ticket.created": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.created",
+         *   "type": "ticket.created",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "new",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.created";
+          /** @constant */
+          type: "ticket.created";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A ticket changed (status, priority, category or assignee); `changes` holds each changed field. */
+  "webhook.ticket.updated": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.updated",
+         *   "type": "ticket.updated",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "changes": {
+         *       "priority": {
+         *         "from": "low",
+         *         "to": "medium"
+         *       }
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.updated";
+          /** @constant */
+          type: "ticket.updated";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            changes: {
+              [key: string]: {
+                from: unknown;
+                to: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A ticket was assigned to a member, or unassigned (`to` null). */
+  "webhook.ticket.assigned": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.assigned",
+         *   "type": "ticket.assigned",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "from": null,
+         *     "to": "agent@example.com"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.assigned";
+          /** @constant */
+          type: "ticket.assigned";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            from: string | null;
+            to: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A ticket's status changed, by a person or by a message (a customer answer reopens). */
+  "webhook.ticket.status_changed": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.status_changed",
+         *   "type": "ticket.status_changed",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "from": "new",
+         *     "to": "open"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.status_changed";
+          /** @constant */
+          type: "ticket.status_changed";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            from: string;
+            to: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A ticket was marked resolved. */
+  "webhook.ticket.resolved": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.resolved",
+         *   "type": "ticket.resolved",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "resolved",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.resolved";
+          /** @constant */
+          type: "ticket.resolved";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A ticket was deleted with its messages and attachments. */
+  "webhook.ticket.deleted": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.deleted",
+         *   "type": "ticket.deleted",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.deleted";
+          /** @constant */
+          type: "ticket.deleted";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A message was added to a ticket (any sender; the spec event). message.sent and note.added say which kind. */
+  "webhook.message.received": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "message.received",
+         *   "type": "message.received",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "message": {
+         *       "id": "00000000-0000-4000-8000-000000000003",
+         *       "senderType": "customer",
+         *       "visibility": "public",
+         *       "body": "Any news?",
+         *       "createdAt": "2026-01-01T00:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "message.received";
+          /** @constant */
+          type: "message.received";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            message: {
+              id: string;
+              senderType: string;
+              visibility: string;
+              body: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A public staff reply was added to a ticket (the customer is mailed). */
+  "webhook.message.sent": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "message.sent",
+         *   "type": "message.sent",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "message": {
+         *       "id": "00000000-0000-4000-8000-000000000003",
+         *       "senderType": "staff",
+         *       "visibility": "public",
+         *       "body": "We are on it.",
+         *       "createdAt": "2026-01-01T00:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "message.sent";
+          /** @constant */
+          type: "message.sent";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            message: {
+              id: string;
+              senderType: string;
+              visibility: string;
+              body: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** An internal note was added to a ticket (never shown to the customer). */
+  "webhook.note.added": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "note.added",
+         *   "type": "note.added",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "message": {
+         *       "id": "00000000-0000-4000-8000-000000000003",
+         *       "senderType": "staff",
+         *       "visibility": "internal",
+         *       "body": "Refund approved.",
+         *       "createdAt": "2026-01-01T00:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "note.added";
+          /** @constant */
+          type: "note.added";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            message: {
+              id: string;
+              senderType: string;
+              visibility: string;
+              body: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A customer entered the directory (through the API, or their first ticket or feedback). */
+  "webhook.customer.created": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "customer.created",
+         *   "type": "customer.created",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "customer": {
+         *       "id": "00000000-0000-4000-8000-000000000002",
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer",
+         *       "externalId": null,
+         *       "phone": null,
+         *       "metadata": {},
+         *       "ticketCount": 1,
+         *       "createdAt": "2026-01-01T00:00:00.000Z",
+         *       "updatedAt": "2026-01-01T00:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "customer.created";
+          /** @constant */
+          type: "customer.created";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            customer: {
+              id: string;
+              email: string;
+              name: string | null;
+              externalId: string | null;
+              createdAt: string;
+              updatedAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A customer's profile was updated. */
+  "webhook.customer.updated": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "customer.updated",
+         *   "type": "customer.updated",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "customer": {
+         *       "id": "00000000-0000-4000-8000-000000000002",
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer",
+         *       "externalId": null,
+         *       "phone": null,
+         *       "metadata": {},
+         *       "ticketCount": 1,
+         *       "createdAt": "2026-01-01T00:00:00.000Z",
+         *       "updatedAt": "2026-01-01T00:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "customer.updated";
+          /** @constant */
+          type: "customer.updated";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            customer: {
+              id: string;
+              email: string;
+              name: string | null;
+              externalId: string | null;
+              createdAt: string;
+              updatedAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A customer was deleted (their tickets stay, without the link). */
+  "webhook.customer.deleted": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "customer.deleted",
+         *   "type": "customer.deleted",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "customer": {
+         *       "id": "00000000-0000-4000-8000-000000000002",
+         *       "email": "customer@example.com"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "customer.deleted";
+          /** @constant */
+          type: "customer.deleted";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            customer: {
+              id: string;
+              email: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** SES accepted a transactional email (sandbox: captured, not sent). */
+  "webhook.email.sent": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.sent",
+         *   "type": "email.sent",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "sesMessageId": "0100018f-sample"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.sent";
+          /** @constant */
+          type: "email.sent";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            sesMessageId: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** The recipient's mail server accepted the email. */
+  "webhook.email.delivered": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.delivered",
+         *   "type": "email.delivered",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "recipients": [
+         *       "customer@example.com"
+         *     ]
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.delivered";
+          /** @constant */
+          type: "email.delivered";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            recipients: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** Delivery is delayed (the recipient's server deferred it); SES keeps trying. */
+  "webhook.email.delivery_delayed": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.delivery_delayed",
+         *   "type": "email.delivery_delayed",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "reason": "MailboxFull"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.delivery_delayed";
+          /** @constant */
+          type: "email.delivery_delayed";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            reason: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A transactional email bounced permanently; the recipient is suppressed. */
+  "webhook.email.bounced": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.bounced",
+         *   "type": "email.bounced",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "type": "bounced",
+         *     "recipient": "customer@example.com",
+         *     "suppressed": true
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.bounced";
+          /** @constant */
+          type: "email.bounced";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            /** @constant */
+            type: "bounced";
+            recipient: string;
+            suppressed: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** The recipient marked the email as spam; the address is suppressed. */
+  "webhook.email.complained": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.complained",
+         *   "type": "email.complained",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "recipient": "customer@example.com",
+         *     "suppressed": true
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.complained";
+          /** @constant */
+          type: "email.complained";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            recipient: string;
+            suppressed: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** The recipient opened the email (only for sends with `tracking.opens`). */
+  "webhook.email.opened": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.opened",
+         *   "type": "email.opened",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "openedAt": "2026-01-01T00:05:00.000Z"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.opened";
+          /** @constant */
+          type: "email.opened";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            openedAt: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** The recipient followed a link of the email (only for sends with `tracking.clicks`). */
+  "webhook.email.clicked": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.clicked",
+         *   "type": "email.clicked",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "link": "https://example.com/order/1",
+         *     "clickedAt": "2026-01-01T00:06:00.000Z"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.clicked";
+          /** @constant */
+          type: "email.clicked";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            link: string;
+            clickedAt: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** The email could not be sent (its template is gone, or SES refused or could not render it). */
+  "webhook.email.failed": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.failed",
+         *   "type": "email.failed",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "error": "Template \"welcome\" not found"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.failed";
+          /** @constant */
+          type: "email.failed";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            error: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** The email was not sent: its recipient is on the suppression list. */
+  "webhook.email.suppressed": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "email.suppressed",
+         *   "type": "email.suppressed",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "email": {
+         *       "id": "00000000-0000-4000-8000-000000000005",
+         *       "to": "customer@example.com",
+         *       "subject": "Your order",
+         *       "templateKey": null
+         *     },
+         *     "recipient": "customer@example.com",
+         *     "reason": "bounced"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "email.suppressed";
+          /** @constant */
+          type: "email.suppressed";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            email: {
+              id: string;
+              to: string;
+              subject: string | null;
+              templateKey: string | null;
+            };
+            recipient: string;
+            reason: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A customer submitted a satisfaction rating or feedback. */
+  "webhook.feedback.submitted": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "feedback.submitted",
+         *   "type": "feedback.submitted",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "conversation": {
+         *       "id": "00000000-0000-4000-8000-000000000004",
+         *       "subject": "Sample feedback",
+         *       "rating": 5
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "requestId": null,
+         *     "comment": "Great support!"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "feedback.submitted";
+          /** @constant */
+          type: "feedback.submitted";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            conversation: {
+              id: string;
+              rating?: number | null;
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            requestId: string | null;
+            comment: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A log event started a new issue. */
+  "webhook.log_issue.created": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "log_issue.created",
+         *   "type": "log_issue.created",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "issue": {
+         *       "id": "00000000-0000-4000-8000-000000000006",
+         *       "title": "Payment <*> failed",
+         *       "level": "error",
+         *       "status": "open",
+         *       "regressed": false,
+         *       "count": 3,
+         *       "firstSeenAt": "2026-01-01T00:00:00.000Z",
+         *       "lastSeenAt": "2026-01-01T01:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "log_issue.created";
+          /** @constant */
+          type: "log_issue.created";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            issue: {
+              id: string;
+              title: string;
+              level: string;
+              status: string;
+              count: number;
+              firstSeenAt: string;
+              lastSeenAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A resolved issue happened again (it is open again). */
+  "webhook.log_issue.regressed": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "log_issue.regressed",
+         *   "type": "log_issue.regressed",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "issue": {
+         *       "id": "00000000-0000-4000-8000-000000000006",
+         *       "title": "Payment <*> failed",
+         *       "level": "error",
+         *       "status": "open",
+         *       "regressed": true,
+         *       "count": 3,
+         *       "firstSeenAt": "2026-01-01T00:00:00.000Z",
+         *       "lastSeenAt": "2026-01-01T01:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "log_issue.regressed";
+          /** @constant */
+          type: "log_issue.regressed";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            issue: {
+              id: string;
+              title: string;
+              level: string;
+              status: string;
+              count: number;
+              firstSeenAt: string;
+              lastSeenAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** An issue was marked resolved. */
+  "webhook.log_issue.resolved": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "log_issue.resolved",
+         *   "type": "log_issue.resolved",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "issue": {
+         *       "id": "00000000-0000-4000-8000-000000000006",
+         *       "title": "Payment <*> failed",
+         *       "level": "error",
+         *       "status": "resolved",
+         *       "regressed": false,
+         *       "count": 3,
+         *       "firstSeenAt": "2026-01-01T00:00:00.000Z",
+         *       "lastSeenAt": "2026-01-01T01:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "log_issue.resolved";
+          /** @constant */
+          type: "log_issue.resolved";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            issue: {
+              id: string;
+              title: string;
+              level: string;
+              status: string;
+              count: number;
+              firstSeenAt: string;
+              lastSeenAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** An endpoint of the account has failed every delivery for 24 hours (sent to the account’s other healthy endpoints). */
+  "webhook.webhook.endpoint.failing": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "webhook.endpoint.failing",
+         *   "type": "webhook.endpoint.failing",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "endpoint": {
+         *       "id": "00000000-0000-4000-8000-000000000007",
+         *       "url": "https://example.com/hooks"
+         *     },
+         *     "failingSince": "2026-01-01T00:00:00.000Z"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "webhook.endpoint.failing";
+          /** @constant */
+          type: "webhook.endpoint.failing";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            endpoint: {
+              id: string;
+              url: string;
+            };
+            failingSince: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** An endpoint was disabled after 5 days of failing deliveries, or after answering 410 Gone. */
+  "webhook.webhook.endpoint.disabled": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "webhook.endpoint.disabled",
+         *   "type": "webhook.endpoint.disabled",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "endpoint": {
+         *       "id": "00000000-0000-4000-8000-000000000007",
+         *       "url": "https://example.com/hooks"
+         *     },
+         *     "failingSince": "2026-01-01T00:00:00.000Z",
+         *     "reason": "Failing for 5 days"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "webhook.endpoint.disabled";
+          /** @constant */
+          type: "webhook.endpoint.disabled";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            endpoint: {
+              id: string;
+              url: string;
+            };
+            failingSince: string | null;
+            reason: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** An endpoint answered again after a failure streak. */
+  "webhook.webhook.endpoint.recovered": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "webhook.endpoint.recovered",
+         *   "type": "webhook.endpoint.recovered",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "endpoint": {
+         *       "id": "00000000-0000-4000-8000-000000000007",
+         *       "url": "https://example.com/hooks"
+         *     },
+         *     "failingSince": "2026-01-01T00:00:00.000Z"
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "webhook.endpoint.recovered";
+          /** @constant */
+          type: "webhook.endpoint.recovered";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            endpoint: {
+              id: string;
+              url: string;
+            };
+            failingSince: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
       };
     };
   };

@@ -73,18 +73,25 @@ async function stopOrphan(pidFile: string) {
   if (alive()) process.kill(pid, 'SIGKILL');
 }
 
-export async function startEmulators(options: { dataDir?: string; sesEndpoint?: string } = {}): Promise<Emulators> {
+export async function startEmulators(
+  options: {
+    dataDir?: string;
+    sesEndpoint?: string;
+    /** Where DynamoDB Local's process id is kept, so a start after a SIGKILL stops the one left running. */
+    pidFile?: string;
+  } = {},
+): Promise<Emulators> {
   // Checked before anything starts: without Java the spawn fails quietly and the wait below lasts 30 s.
   requireJava();
   // fauxqs binds its own port first, so the three found next cannot be its.
   const sqs = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
   const [dynamoPort, s3Port, sesPort] = (await freePorts(3)) as [number, number, number];
   let dbPath: string | null = null;
-  const pidFile = options.dataDir ? join(options.dataDir, 'dynamodb.pid') : undefined;
-  if (options.dataDir && pidFile) {
+  const { pidFile } = options;
+  if (pidFile) await stopOrphan(pidFile);
+  if (options.dataDir) {
     dbPath = join(options.dataDir, 'dynamodb');
     mkdirSync(dbPath, { recursive: true });
-    await stopOrphan(pidFile);
   }
   const dynamo = dynamoDbLocal.spawn({ port: dynamoPort, path: dbPath, sharedDb: true, stdio: 'ignore' });
   if (pidFile && dynamo.pid) writeFileSync(pidFile, String(dynamo.pid));

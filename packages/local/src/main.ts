@@ -40,7 +40,12 @@ const dataDir = memory ? undefined : join(localDir, String(port));
 const demoFile = dataDir ? join(dataDir, 'demo.json') : undefined;
 
 // `--ses <url>`: an SES stand-in outside this process (bench:faults keeps its mail across crashes of the stack).
-const emulators = await startEmulators({ dataDir, sesEndpoint: option('ses') });
+mkdirSync(localDir, { recursive: true });
+const emulators = await startEmulators({
+  dataDir,
+  sesEndpoint: option('ses'),
+  pidFile: join(localDir, `dynamodb-${port}.pid`),
+});
 const { startFaultProxies } = await import('./faults/proxies.js');
 // The stand-ins behind fault-injecting proxies when `--faults` names them; provisioning goes direct.
 const proxies = await startFaultProxies(emulators.endpoints, faults ?? {}, () => process.kill(process.pid, 'SIGKILL'));

@@ -17,8 +17,8 @@ const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 /**
  * The outbox relay of the local stack: reads DynamoDB Local's stream of the table (the Streams API,
  * as the deployed relay's event source mapping does) and relays each new outbox item. Its queue
- * stand-in forgets messages on a restart, so here an item stays in the table until its message has
- * been consumed (the queue pollers delete it), and every item still there is relayed again at start.
+ * stand-in forgets messages on a restart, so here an item counts as pending until its message has been
+ * consumed (the queue pollers mark it `consumedAt`), and every pending item is relayed again at start.
  */
 export async function startOutboxRelay(
   dynamodbEndpoint: string,
@@ -58,7 +58,7 @@ export async function startOutboxRelay(
   };
   // Iterators first, then the scan: an item written in between is relayed twice, never missed.
   await discoverShards();
-  const leftover = await scanOutbox();
+  const leftover = await scanOutbox({ pending: true });
   let retry = await relayOutbox(leftover, { deleteSent: false });
 
   // Only outbox items are read: the stream carries every write of the table (the deployed relay's filter).

@@ -6,9 +6,8 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { parseOutboxKey } from '@helpdesk/core/kernel/ports/outbox';
+import { markConsumed, parseOutboxKey } from '@helpdesk/core/kernel/ports/outbox';
 import { OUTBOX_ATTRIBUTE } from '@helpdesk/core/kernel/ports/queue';
-import { deleteRecords } from '@helpdesk/core/kernel/ports/relay';
 import { QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/top/queues/registry';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadHandler, projectRoot } from './handlers.js';
@@ -95,8 +94,8 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
           }),
         );
       }
-      // The queue stand-in forgets messages on a restart, so a message's outbox item is kept until now:
-      // consumed, or failed for the last time (it moves to the dead-letter queue).
+      // The queue stand-in forgets messages on a restart, so a message's outbox item counts as pending
+      // until now: consumed, or failed for the last time (it moves to the dead-letter queue).
       const finished = messages.filter(
         (m) => !failed.has(m.MessageId) || Number(m.Attributes?.ApproximateReceiveCount ?? 1) >= spec.maxReceiveCount,
       );
@@ -104,7 +103,7 @@ export function startQueuePollers(sqsEndpoint: string, queueUrls: Record<QueueNa
         const key = parseOutboxKey(m.MessageAttributes?.[OUTBOX_ATTRIBUTE]?.StringValue ?? '');
         return key ? [key] : [];
       });
-      if (keys.length) await deleteRecords(keys);
+      if (keys.length) await markConsumed(keys);
       return messages.length;
     } finally {
       busy.set(name, (busy.get(name) ?? 1) - 1);

@@ -17,8 +17,8 @@ export async function startSmtpFaultProxy(host: string, port: number, faults: Se
     client.on('error', () => undefined);
     const verdict = draw(faults);
     counts[verdict] = (counts[verdict] ?? 0) + 1;
-    if (faults.latency && Math.random() < faults.latency.rate)
-      await new Promise((r) => setTimeout(r, faults.latency!.ms));
+    const latency = faults.latency;
+    if (latency && Math.random() < latency.rate) await new Promise((r) => setTimeout(r, latency.ms));
     if (verdict === 'reset') return client.destroy();
     if (verdict === 'timeout') return;
     if (verdict === 'throttle') return client.end('421 4.7.0 Busy (injected), try again later\r\n');

@@ -4,6 +4,7 @@ import { Customer, CustomerKey } from '../customers/entities.js';
 import type { TenantKey } from '../customers/record.js';
 import { CustomerFeedback } from '../feedback/entities.js';
 import { CustomerTicket } from '../tickets/entities.js';
+import { eventItem } from '../webhooks/emit.js';
 import { allCustomerHistory } from './history.js';
 
 /**
@@ -11,7 +12,7 @@ import { allCustomerHistory } from './history.js';
  * feedback copies. Tickets and feedback are not touched: they carry their own copy of the customer's
  * email and name.
  */
-export async function deleteCustomer(ctx: TenantKey, customerId: string) {
+export async function deleteCustomer(ctx: TenantKey & { accountId: string }, customerId: string) {
   const key = { projectId: ctx.projectId, env: ctx.env };
   const {
     customer: [current],
@@ -26,6 +27,7 @@ export async function deleteCustomer(ctx: TenantKey, customerId: string) {
       externalId:
         current.externalId !== undefined &&
         remove(CustomerKey.delete({ ...key, kind: 'externalId', value: current.externalId })),
+      event: eventItem(ctx, 'customer.deleted', { customer: { id: customerId, email: current.email } }),
     }),
     // Deleted meanwhile.
     refused: () => {

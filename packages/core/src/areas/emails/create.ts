@@ -7,6 +7,7 @@ import { bareAddress } from '../../kernel/mail/mailbox.js';
 import { must } from '../../kernel/must.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import { eventItem } from '../webhooks/emit.js';
 import { CUSTOM_REF, EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import type { DeliveryMessage } from './queue.js';
@@ -95,7 +96,7 @@ export const deliveryItem = (ctx: TenantContext, emailId: string, at?: Date) =>
 
 /**
  * Writes the Email Logs row and hands the send to the email queue (now, or through a one-time
- * schedule). A suppressed recipient gets a `blocked` row and nothing else: no quota, no queue.
+ * schedule). A suppressed recipient gets a `blocked` row and email.suppressed: no quota, no queue.
  */
 export async function createEmail(ctx: TenantContext, draft: EmailDraft): Promise<EmailRow> {
   const emailId = randomUUID();
@@ -114,6 +115,18 @@ export async function createEmail(ctx: TenantContext, draft: EmailDraft): Promis
           row.status === 'scheduled'
             ? deliveryItem(ctx, emailId, must(draft.scheduledAt, 'the time of a scheduled send'))
             : row.status === 'queued' && deliveryItem(ctx, emailId),
+        suppressed:
+          blockReason &&
+          eventItem(ctx, 'email.suppressed', {
+            email: {
+              id: emailId,
+              to: draft.to,
+              subject: row.subject ?? null,
+              templateKey: draft.content.kind === 'template' ? draft.content.templateKey : null,
+            },
+            recipient: bareAddress(draft.to),
+            reason: blockReason,
+          }),
       }),
       exhausted: () => errors.conflict('The email'),
     });

@@ -1,5 +1,6 @@
 import { releaseQuota } from '../../identity/quota.js';
 import { env } from '../../kernel/config.js';
+import { commit, update, type WriteItem } from '../../kernel/db/commit.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { Problem } from '../../kernel/errors/problem.js';
 import { bareAddress } from '../../kernel/mail/mailbox.js';
@@ -8,6 +9,7 @@ import { must } from '../../kernel/must.js';
 import { isPermanentSesError, sendViaSes, sesMessageIdHeader } from '../../kernel/ports/email-sender.js';
 import { outboxRecord, putOutbox } from '../../kernel/ports/outbox.js';
 import type { RenderedEmail } from '../templates/render.js';
+import { type EventSource, eventItem } from '../webhooks/emit.js';
 import { EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import type { DeliveryMessage, SesEvent } from './queue.js';
@@ -55,7 +57,7 @@ export class SendInProgress extends Error {
  * (the row moved on, or SES already accepted it for a consumer that died: the row is finished as sent);
  * throws SendInProgress while another consumer's claim is fresh.
  */
-async function claim(key: Key): Promise<EmailRow | undefined> {
+async function claim(key: Key, source: EventSource): Promise<EmailRow | undefined> {
   const now = Date.now();
   const stale = now - STALE_CLAIM_MS;
   try {
@@ -72,20 +74,40 @@ async function claim(key: Key): Promise<EmailRow | undefined> {
     const { data: current } = await EmailLog.get(key).go();
     if (current?.status !== 'sending') return undefined;
     if (!current.sesAcceptedId || (current.claimedAt ?? 0) >= stale) throw new SendInProgress(key.emailId);
-    await finish(key, 'sent', { sesMessageId: current.sesAcceptedId, sentAt: new Date(now).toISOString() }).catch(
-      (e: unknown) => {
-        if (!isConditionFailure(e)) throw e;
-      },
+    await finish(
+      key,
+      'sent',
+      { sesMessageId: current.sesAcceptedId, sentAt: new Date(now).toISOString() },
+      eventItem(source, 'email.sent', { email: eventEmail(current), sesMessageId: current.sesAcceptedId }),
     );
     return undefined;
   }
 }
 
-const finish = (key: Key, status: EmailStatus, fields: Finish) =>
-  EmailLog.patch(key)
-    .set({ status, ...fields })
-    .where((a, op) => op.eq(a.status, 'sending'))
-    .go();
+/**
+ * The row's outcome, committed with its catalog event when it has one (email.sent, email.failed,
+ * email.suppressed): a redelivered message finds the row moved on and adds neither again.
+ */
+async function finish(key: Key, status: EmailStatus, fields: Finish, event?: WriteItem) {
+  const row = update(
+    EmailLog.patch(key)
+      .set({ status, ...fields })
+      .where((a, op) => op.eq(a.status, 'sending')),
+  );
+  await commit({
+    items: () => ({ row, event }),
+    refused: () => 'stop',
+    exhausted: () => new Error(`Recording the outcome of email ${key.emailId} kept colliding`),
+  });
+}
+
+/** The email as its events name it. */
+const eventEmail = (row: EmailRow, subject?: string | null) => ({
+  id: row.emailId,
+  to: row.to,
+  subject: subject ?? row.subject ?? null,
+  templateKey: row.templateKey ?? null,
+});
 
 /** Local stack only: SES's mailbox simulator addresses produce the events real SES would publish. */
 const SIMULATOR: Record<string, 'Bounce' | 'Complaint'> = {
@@ -117,7 +139,8 @@ async function simulateSesEvents(recipients: string[], tags: Record<string, stri
  */
 export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
   const key: Key = { projectId: ctx.projectId, env: ctx.env, emailId };
-  const row = await claim(key);
+  const source = { accountId: ctx.accountId, projectId: ctx.projectId, env: ctx.env };
+  const row = await claim(key, source);
   if (!row) return;
   const giveBack = () => (row.quotaCounted ? releaseQuota(ctx, 'emails', 1) : Promise.resolve());
 
@@ -139,7 +162,12 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
       );
     } catch (err) {
       if (!(err instanceof Problem) || err.status >= 500) throw err;
-      await finish(key, 'failed', { error: err.message });
+      await finish(
+        key,
+        'failed',
+        { error: err.message },
+        eventItem(source, 'email.failed', { email: eventEmail(row), error: err.message }),
+      );
       return giveBack();
     }
     const content = { subject: rendered.subject, templateVersion: rendered.templateVersion ?? row.templateVersion };
@@ -147,7 +175,16 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
     const suppressed = await suppressedAmong(key, [row.to, ...row.cc, ...row.bcc]);
     const toReason = suppressed.get(bareAddress(row.to));
     if (toReason) {
-      await finish(key, 'blocked', { ...content, blocked: true, blockReason: toReason });
+      await finish(
+        key,
+        'blocked',
+        { ...content, blocked: true, blockReason: toReason },
+        eventItem(source, 'email.suppressed', {
+          email: eventEmail(row, rendered.subject),
+          recipient: bareAddress(row.to),
+          reason: toReason,
+        }),
+      );
       return giveBack();
     }
     const keep = (list: string[]) => list.filter((a) => !suppressed.has(bareAddress(a)));
@@ -182,15 +219,26 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
       });
     } catch (err) {
       if (!isPermanentSesError(err)) throw err;
-      await finish(key, 'failed', { ...content, error: `SES refused the message: ${(err as Error).message}` });
+      const error = `SES refused the message: ${(err as Error).message}`;
+      await finish(
+        key,
+        'failed',
+        { ...content, error },
+        eventItem(source, 'email.failed', { email: eventEmail(row, rendered.subject), error }),
+      );
       return giveBack();
     }
-    await finish(key, 'sent', {
-      ...content,
-      sentAt: new Date().toISOString(),
-      sesMessageId: messageId,
-      ...(threading ? { threadHeaders: threading } : {}),
-    });
+    await finish(
+      key,
+      'sent',
+      {
+        ...content,
+        sentAt: new Date().toISOString(),
+        sesMessageId: messageId,
+        ...(threading ? { threadHeaders: threading } : {}),
+      },
+      eventItem(source, 'email.sent', { email: eventEmail(row, rendered.subject), sesMessageId: messageId }),
+    );
     if (row.threadId) await recordSentMail(key, row.threadId, await sesMessageIdHeader(messageId));
     await keepSentCopy(key, rendered);
     if (env.stage === 'local') await simulateSesEvents([row.to, ...cc, ...bcc], tags, messageId);

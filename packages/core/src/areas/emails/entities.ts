@@ -54,6 +54,13 @@ export const EmailLog = lazy(
           },
           error: { type: 'string' },
           sesMessageId: { type: 'string' },
+          /** SES's engagement events (configuration-set event publishing): first times and counts. */
+          deliveredAt: { type: 'string' },
+          openedAt: { type: 'string' },
+          opens: { type: 'number' },
+          clickedAt: { type: 'string' },
+          clicks: { type: 'number' },
+          lastClickedLink: { type: 'string' },
           /**
            * SES's message id from its Send (or Delivery) event: SES accepted the mail. A consumer that
            * died after SES answered leaves the row `sending`; this tells the next one not to send it again.

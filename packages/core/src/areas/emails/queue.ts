@@ -50,6 +50,14 @@ const sesEvent = v.looseObject({
   }),
   bounce: v.optional(v.looseObject({ bounceType: v.optional(v.string()), bouncedRecipients: recipients })),
   complaint: v.optional(v.looseObject({ complainedRecipients: recipients })),
+  delivery: v.optional(
+    v.looseObject({ timestamp: v.optional(v.string()), recipients: v.optional(v.array(v.string())) }),
+  ),
+  deliveryDelay: v.optional(v.looseObject({ timestamp: v.optional(v.string()), delayType: v.optional(v.string()) })),
+  reject: v.optional(v.looseObject({ reason: v.optional(v.string()) })),
+  failure: v.optional(v.looseObject({ errorMessage: v.optional(v.string()) })),
+  open: v.optional(v.looseObject({ timestamp: v.optional(v.string()) })),
+  click: v.optional(v.looseObject({ timestamp: v.optional(v.string()), link: v.optional(v.string()) })),
 });
 
 /** sesEvents: the bare SES event (EventBridge rule, local simulator) or one wrapped by SNS; both give the event. */

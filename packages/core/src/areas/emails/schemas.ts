@@ -182,6 +182,13 @@ export const emailRow = v.object({
   blockReason: v.nullable(v.picklist(BLOCK_REASONS)),
   scheduledAt: v.nullable(v.string()),
   sentAt: v.nullable(v.string()),
+  deliveredAt: v.nullable(v.string()),
+  /** From SES's engagement events (sends with tracking): the first open and click, and how many. */
+  openedAt: v.nullable(v.string()),
+  opens: integer,
+  clickedAt: v.nullable(v.string()),
+  clicks: integer,
+  lastClickedLink: v.nullable(v.string()),
   error: v.nullable(v.string()),
   createdAt: v.string(),
   updatedAt: v.string(),

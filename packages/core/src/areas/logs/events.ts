@@ -1,24 +1,14 @@
 import type * as v from 'valibot';
+import type { QueueInput } from '../../kernel/ports/queue.js';
+import type { logsQueue } from './queue.js';
 import type { logEventInput } from './schemas.js';
 import type { LogLevel } from './values.js';
 
 /** A log event as the API accepts it (the route's schema output). */
 export type LogEventInput = v.InferOutput<typeof logEventInput>;
 
-/** What the grouping consumer gets for one fingerprint of one request: the issue and its new events. */
-export interface GroupingMessage {
-  projectId: string;
-  env: 'live' | 'sandbox';
-  issueId: string;
-  fingerprint: string;
-  title: string;
-  scope?: string;
-  events: { id: string; level: LogLevel; timestamp: string }[];
-  /** Grouped by message: the consumer learns the title's template and may land the events in another issue. */
-  learn?: boolean;
-  /** The issue grouping version 1 gave the first event (message-grouped events only): see fingerprint-v1.ts. */
-  previousIssueId?: string;
-}
+/** What the grouping consumer gets for one fingerprint of one request (the logs queue's message): the issue and its new events. */
+export type GroupingMessage = QueueInput<typeof logsQueue>;
 
 interface StoredEvent {
   eventId: string;

@@ -2,6 +2,7 @@ import type { EntityItem } from 'electrodb';
 import { ttlIn } from '../../kernel/db/client.js';
 import { commit, put, update } from '../../kernel/db/commit.js';
 import { must } from '../../kernel/must.js';
+import { eventItem } from '../webhooks/emit.js';
 import { LogIssue, LogMarker } from './entities.js';
 import type { GroupingMessage } from './events.js';
 import { GROUPING_VERSION } from './fingerprint.js';
@@ -138,7 +139,28 @@ async function countEvents(
         ...merged(current, pending),
         ...(generalTitle && key.issueId === issueId ? { title: generalTitle } : {}),
       };
+      // A new issue, or a resolved one happening again, is announced with its count (only the write that counts).
+      const announced = message.accountId
+        ? {
+            id: key.issueId,
+            title: next.title ?? current?.title ?? message.title,
+            level: next.level,
+            status: next.status,
+            regressed: next.regressed,
+            count: (current?.count ?? 0) + pending.length,
+            firstSeenAt: next.firstSeenAt,
+            lastSeenAt: next.lastSeenAt,
+          }
+        : undefined;
+      const source = message.accountId && { accountId: message.accountId, ...tenant };
+      const event =
+        source && announced && !current
+          ? eventItem(source, 'log_issue.created', { issue: announced })
+          : source && announced && current?.status === 'resolved'
+            ? eventItem(source, 'log_issue.regressed', { issue: announced })
+            : undefined;
       return {
+        event,
         ...Object.fromEntries(
           pending.map((e) => [
             marker(e.id),

@@ -35,7 +35,7 @@ async function putAll(rows: EventRow[]) {
 
 type Grouped = { row: EventRow; title: string; learn: boolean; previousIssueId?: string };
 
-function groupingMessages(rows: Grouped[]): GroupingMessage[] {
+function groupingMessages(accountId: string, rows: Grouped[]): GroupingMessage[] {
   const byIssue = new Map<string, Grouped[]>();
   for (const r of rows) {
     const group = byIssue.get(r.row.issueId);
@@ -47,6 +47,7 @@ function groupingMessages(rows: Grouped[]): GroupingMessage[] {
     const messages: GroupingMessage[] = [];
     for (let i = 0; i < group.length; i += EVENTS_PER_MESSAGE) {
       messages.push({
+        accountId,
         projectId: first.projectId,
         env: first.env,
         issueId: first.issueId,
@@ -98,6 +99,6 @@ export async function ingestLogs(ctx: TenantContext, events: LogEventInput[], no
     throw err;
   }
   // After the events (a 2xx means both are stored): each grouping message is an outbox item.
-  await putOutbox(groupingMessages(rows).map((m) => outboxRecord(logsQueue, m)));
+  await putOutbox(groupingMessages(ctx.accountId, rows).map((m) => outboxRecord(logsQueue, m)));
   return { accepted: rows.length };
 }

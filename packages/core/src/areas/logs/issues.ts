@@ -1,10 +1,12 @@
 import type { EntityItem } from 'electrodb';
 import { paginate } from '../../kernel/api/list.js';
 import { isExpired } from '../../kernel/db/client.js';
-import { isConditionFailure } from '../../kernel/db/errors.js';
+import { commit, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
+import { must } from '../../kernel/must.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import { eventItem } from '../webhooks/emit.js';
 import { LogEvent, LogIssue, logService } from './entities.js';
 import { toLogEvent } from './events.js';
 import { liveIssue, mergeIssue } from './merge.js';
@@ -114,17 +116,31 @@ export async function mergeLogIssue(ctx: TenantContext, issueId: string, into: s
  */
 export async function setLogIssueStatus(ctx: TenantContext, issueId: string, status: IssueStatus) {
   const key = { projectId: ctx.projectId, env: ctx.env, issueId };
-  try {
-    const { data } = await LogIssue.patch(key)
-      .set({ status, regressed: false })
-      .add({ version: 1 })
-      .where((a, op) => op.notExists(a.mergedInto))
-      .go({ response: 'all_new' });
-    return toIssue(data as StoredIssue);
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    const { data } = await LogIssue.get(key).go();
-    if (data?.mergedInto) throw problem('log_issue.already_merged', { id: issueId, mergedInto: data.mergedInto });
-    throw errors.notFound('Log issue');
-  }
+  let after: StoredIssue | undefined;
+  await commit({
+    items: async () => {
+      const { data: current } = await LogIssue.get(key).go({ consistent: true });
+      if (!current) throw errors.notFound('Log issue');
+      if (current.mergedInto)
+        throw problem('log_issue.already_merged', { id: issueId, mergedInto: current.mergedInto });
+      after = { ...current, status, regressed: false, version: current.version + 1 };
+      return {
+        issue: update(
+          LogIssue.patch(key)
+            .set({ status, regressed: false })
+            .add({ version: 1 })
+            .where((a, op) => `${op.eq(a.version, current.version)} AND ${op.notExists(a.mergedInto)}`),
+        ),
+        // Resolving announces it (once: a second PATCH finds it resolved already).
+        event:
+          status === 'resolved' &&
+          current.status !== 'resolved' &&
+          eventItem(ctx, 'log_issue.resolved', { issue: toIssue(after) }),
+      };
+    },
+    // Changed meanwhile (a grouping consumer counted into it): read it again.
+    refused: () => undefined,
+    exhausted: () => errors.conflict('The log issue'),
+  });
+  return toIssue(must(after, 'the changed issue'));
 }

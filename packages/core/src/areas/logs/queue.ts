@@ -7,6 +7,8 @@ const environment = v.picklist(ENVIRONMENTS);
 
 /** logs: one fingerprint's new events of one ingest request (logs/events.ts `GroupingMessage`). */
 const logGrouping = v.object({
+  /** For the issue's catalog events (messages queued before it existed have none: no event then). */
+  accountId: v.optional(v.string()),
   projectId: v.string(),
   env: environment,
   issueId: v.string(),

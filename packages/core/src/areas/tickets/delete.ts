@@ -1,9 +1,10 @@
 import { releaseStorage } from '../../identity/quota.js';
-import { isConditionFailure } from '../../kernel/db/errors.js';
+import { commit, remove } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { deleteObjects } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { recordCustomerTicket } from '../customers/match.js';
+import { eventItem } from '../webhooks/emit.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber } from './entities.js';
 import { deleteSearchItem } from './search.js';
 import { applyCountDeltas, countDeltas } from './stats.js';
@@ -17,14 +18,17 @@ export async function deleteTicket(ctx: TenantContext, ticketId: string) {
   const thread = await loadThread(ctx, ticketId);
   const { ticket } = thread;
   const key = { projectId: ctx.projectId, env: ctx.env, ticketId };
-  try {
-    await Ticket.delete(key)
-      .where((a, op) => op.exists(a.ticketId))
-      .go();
-  } catch (err) {
-    if (isConditionFailure(err)) throw errors.notFound('Ticket');
-    throw err;
-  }
+  // The claim and ticket.deleted commit together: only the delete that wins announces it.
+  await commit({
+    items: () => ({
+      ticket: remove(Ticket.delete(key).where((a, op) => op.exists(a.ticketId))),
+      event: eventItem(ctx, 'ticket.deleted', { ticket: { id: ticketId, number: ticket.number } }),
+    }),
+    refused: () => {
+      throw errors.notFound('Ticket');
+    },
+    exhausted: () => errors.conflict('The ticket'),
+  });
   await Promise.all([
     thread.messages.length ? Message.delete(thread.messages).go() : undefined,
     thread.attachments.length ? Attachment.delete(thread.attachments).go() : undefined,

@@ -9,6 +9,7 @@ import { prepareSystemEmail } from '../emails/system-send.js';
 import { escapeHtml } from '../templates/escape.js';
 import { eventItem } from '../webhooks/emit.js';
 import { Attachment, Message, Ticket } from './entities.js';
+import { ticketChangeEvents } from './events.js';
 import { prepareFiles } from './files.js';
 import { eventCustomer, eventTicket, type MessageItem, type TicketItem, toMessage } from './present.js';
 import type { PostMessageBody } from './schemas.js';
@@ -25,6 +26,27 @@ async function getTicket(ctx: TenantContext, ticketId: string) {
   const { data } = await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go();
   if (!data) throw errors.notFound('Ticket');
   return data;
+}
+
+/**
+ * A message's catalog events: `message.received` for every message (the spec's event), `message.sent`
+ * for a public staff reply, `note.added` for an internal note, and the ticket's change events when the
+ * message moved its status.
+ */
+function messageEvents(
+  ctx: TenantContext,
+  before: TicketItem,
+  after: TicketItem,
+  message: { id: string; senderType: string; visibility: string; body: string; createdAt: string },
+) {
+  const data = { ticket: eventTicket(after), message, customer: eventCustomer(after) };
+  const kind =
+    message.visibility === 'internal' ? 'note.added' : message.senderType === 'staff' ? 'message.sent' : undefined;
+  return [
+    eventItem(ctx, 'message.received', data),
+    ...(kind ? [eventItem(ctx, kind, data)] : []),
+    ...ticketChangeEvents(ctx, before, after),
+  ];
 }
 
 /**
@@ -78,10 +100,12 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         attachments: files.attachments.map((a) => put(Attachment.create(a))),
         email: reply?.writes,
         once: input.once,
-        event: eventItem(ctx, 'message.received', {
-          ticket: eventTicket(next.after),
-          message: { id: messageId, senderType: message.senderType, visibility, body: message.body, createdAt },
-          customer: eventCustomer(next.after),
+        events: messageEvents(ctx, before, next.after, {
+          id: messageId,
+          senderType: message.senderType,
+          visibility,
+          body: message.body,
+          createdAt,
         }),
         customerCopy: next.after.status !== before.status && customerCopyUpdate(ctx, next.after),
       }),

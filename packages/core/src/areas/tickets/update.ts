@@ -1,10 +1,10 @@
 import { commit, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
-import { eventItem } from '../webhooks/emit.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket } from './entities.js';
-import { eventCustomer, eventTicket, type TicketItem, toDetail } from './present.js';
+import { ticketChangeEvents } from './events.js';
+import { type TicketItem, toDetail } from './present.js';
 import type { UpdateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
 import { countDeltas, countsUpdate } from './stats.js';
@@ -96,10 +96,7 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
     items: () => ({
       ticket: next.writes,
       customerCopy: next.after.status !== thread.ticket.status && customerCopyUpdate(ctx, next.after),
-      resolved:
-        next.after.status === 'resolved' &&
-        thread.ticket.status !== 'resolved' &&
-        eventItem(ctx, 'ticket.resolved', { ticket: eventTicket(next.after), customer: eventCustomer(next.after) }),
+      events: ticketChangeEvents(ctx, thread.ticket, next.after),
     }),
     optional: ['customerCopy'],
     refused: async () => {

@@ -8,13 +8,15 @@ import { ttlIn } from '../../kernel/db/client.js';
 import { commit, put, update } from '../../kernel/db/commit.js';
 import { logger } from '../../kernel/logger.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
+import { matchesFilter } from './catalog.js';
 import { WebhookDeadLetter, WebhookDelivery, WebhookEndpoint } from './entities.js';
+import { aboutEndpoint, DISABLE_AFTER_MS, healthEvents } from './health.js';
 import { deliveryBody } from './payload.js';
 import type { EventEnvelope, WebhookMessage } from './queue.js';
 import { webhooksQueue } from './queue.js';
 import { openSecret } from './secret.js';
 import { type HostResolver, type PinnedTarget, pinWebhookTarget } from './target.js';
-import { signPayload } from './verify.js';
+import { secretFingerprint, signPayload, standardSignature } from './verify.js';
 
 /** What the webhooks queue carries: a domain event to fan out, or one attempt at one endpoint. */
 /**
@@ -28,7 +30,6 @@ export const DELIVERY_TIMEOUT_MS = 5000;
 /** Retry delays in units of the base (60 s): about 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const RETRY_STEPS = [1, 5, 30, 120, 360, 720, 1440] as const;
 export const MAX_ATTEMPTS = RETRY_STEPS.length + 1;
-const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000;
 const LOG_TTL_SECONDS = 30 * 24 * 3600;
 /** SQS's longest DelaySeconds; longer waits go through the scheduler. */
 const MAX_QUEUE_DELAY_SECONDS = 900;
@@ -53,7 +54,13 @@ export async function fanOut(envelope: EventEnvelope) {
     .go({ pages: 'all' });
   const jobs: DeliveryJob[] = endpoints
     // An endpoint registered after the event happened does not receive it, however late the queue runs.
-    .filter((e) => e.enabled && e.createdAt <= envelope.timestamp && (!e.events || e.events.includes(envelope.event)))
+    .filter(
+      (e) =>
+        e.enabled &&
+        e.createdAt <= envelope.timestamp &&
+        matchesFilter(e.events, envelope.event) &&
+        aboutEndpoint(envelope.data) !== e.webhookId,
+    )
     .map((e) => ({
       kind: 'delivery',
       deliveryId: deliveryIdFor(envelope.id, e.webhookId),
@@ -80,6 +87,8 @@ interface Outcome {
   ok: boolean;
   statusCode?: number;
   error?: string;
+  /** Fingerprints of the secrets that signed it (none when the target was refused before signing). */
+  signedWith?: string[];
 }
 
 /** A receiver's reply is drained up to this much and then cut off: only its status matters. */
@@ -142,8 +151,46 @@ function send(target: PinnedTarget, headers: Record<string, string>, body: strin
   });
 }
 
+/** The secrets that sign now: the current one, then those a rotation keeps valid until their overlap ends. */
+export function signingSecrets(
+  endpoint: { webhookId: string; sealedSecret: string; previousSecrets?: { sealed: string; until: string }[] },
+  now = Date.now(),
+) {
+  const current = openSecret(endpoint.sealedSecret, endpoint.webhookId);
+  const previous = (endpoint.previousSecrets ?? [])
+    .filter((p) => Date.parse(p.until) > now)
+    .map((p) => openSecret(p.sealed, endpoint.webhookId));
+  return [current, ...previous];
+}
+
+/**
+ * A delivery's headers: the spec's (X-Service-*: the event, a hex body signature per valid secret) and
+ * Standard Webhooks' (`webhook-id` the delivery id, the same on every attempt and recovery;
+ * `webhook-timestamp` this attempt's time in seconds, signed with the id and the body, so a captured
+ * delivery cannot be replayed later or altered).
+ */
+export function deliveryHeaders(job: DeliveryJob, body: string, secrets: string[], now = Date.now()) {
+  const timestamp = String(Math.floor(now / 1000));
+  return {
+    'Content-Type': 'application/json',
+    'X-Service-Event': job.event,
+    'X-Service-Signature': secrets.map((secret) => signPayload(body, secret)).join(' '),
+    'X-Service-Delivery': job.deliveryId,
+    'X-Service-Timestamp': job.timestamp,
+    'webhook-id': job.deliveryId,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': secrets.map((secret) => standardSignature(job.deliveryId, timestamp, body, secret)).join(' '),
+  };
+}
+
 async function post(
-  endpoint: { webhookId: string; url: string; format: 'json' | 'chat'; sealedSecret: string },
+  endpoint: {
+    webhookId: string;
+    url: string;
+    format: 'json' | 'chat';
+    sealedSecret: string;
+    previousSecrets?: { sealed: string; until: string }[];
+  },
   job: DeliveryJob,
   resolve?: HostResolver,
 ): Promise<Outcome> {
@@ -151,25 +198,18 @@ async function post(
   const target = await pinWebhookTarget(endpoint.url, resolve);
   if ('refused' in target) return { ok: false, error: `Target refused: ${target.refused}` };
   const body = deliveryBody(endpoint.format, job.event, job.timestamp, job.data);
+  const secrets = signingSecrets(endpoint);
+  const signedWith = secrets.map(secretFingerprint);
   try {
-    const status = await send(
-      target,
-      {
-        'Content-Type': 'application/json',
-        'X-Service-Event': job.event,
-        'X-Service-Signature': signPayload(body, openSecret(endpoint.sealedSecret, endpoint.webhookId)),
-        'X-Service-Delivery': job.deliveryId,
-        'X-Service-Timestamp': job.timestamp,
-      },
-      body,
-    );
-    if (status >= 200 && status < 300) return { ok: true, statusCode: status };
+    const status = await send(target, deliveryHeaders(job, body, secrets), body);
+    if (status >= 200 && status < 300) return { ok: true, statusCode: status, signedWith };
     const error = status >= 300 && status < 400 ? `Redirect (HTTP ${status}) not followed` : `HTTP ${status}`;
-    return { ok: false, statusCode: status, error };
+    return { ok: false, statusCode: status, error, signedWith };
   } catch (err) {
-    if (err instanceof DeliveryTimeout) return { ok: false, error: `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s` };
+    if (err instanceof DeliveryTimeout)
+      return { ok: false, error: `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s`, signedWith };
     const e = err as NodeJS.ErrnoException;
-    return { ok: false, error: `Connection failed: ${e.code ?? e.message}` };
+    return { ok: false, error: `Connection failed: ${e.code ?? e.message}`, signedWith };
   }
 }
 
@@ -188,7 +228,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
   const { data: endpoint } = await WebhookEndpoint.get(key).go();
   // A deleted endpoint's pending retries end here; a disabled or unsubscribed one gets nothing more.
   if (!endpoint) return;
-  if (!job.test && (!endpoint.enabled || (endpoint.events && !endpoint.events.includes(job.event)))) return;
+  if (!job.test && (!endpoint.enabled || !matchesFilter(endpoint.events, job.event))) return;
 
   const started = Date.now();
   const outcome = await post(endpoint, job, options.resolve);
@@ -199,7 +239,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
   if (!outcome.ok && !job.test) {
     if (outcome.statusCode === 410) disable = 'The endpoint answered 410 Gone.';
     else if (endpoint.failingSince && now - Date.parse(endpoint.failingSince) >= DISABLE_AFTER_MS) {
-      disable = 'Every delivery attempt failed for 3 days.';
+      disable = 'Every delivery attempt failed for 5 days.';
     } else if (job.attempt < MAX_ATTEMPTS) {
       const delaySeconds = jitteredDelaySeconds(job.attempt);
       retry = { delaySeconds, at: new Date(now + delaySeconds * 1000) };
@@ -223,6 +263,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
           error: disable ? `${outcome.error}. Endpoint disabled: ${disable}` : outcome.error,
           createdAt: new Date(started).toISOString(),
           nextRetryAt: retry?.at.toISOString(),
+          signedWith: outcome.signedWith,
           expiresAt: ttlIn(LOG_TTL_SECONDS),
         }),
       ),
@@ -235,6 +276,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
             : !endpoint.failingSince &&
               update(WebhookEndpoint.patch(key).set({ failingSince: new Date(now).toISOString() })),
       retry: failing && retry && retryItem(job, retry.delaySeconds, retry.at),
+      health: !job.test && healthEvents(job, endpoint, { ok: outcome.ok, ...(disable ? { disable } : {}) }, now),
       deadLetter:
         failing &&
         !retry &&

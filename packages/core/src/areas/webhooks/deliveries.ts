@@ -1,9 +1,9 @@
 import { paginate } from '../../kernel/api/list.js';
 import { isExpired } from '../../kernel/db/client.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import type { EventName } from './catalog.js';
 import { getWebhook } from './endpoints.js';
 import { WebhookDelivery } from './entities.js';
-import type { EventName } from './values.js';
 
 /** An endpoint's delivery log, one row per attempt, newest first; `id` is the delivery (X-Service-Delivery). */
 export async function listDeliveries(ctx: TenantContext, webhookId: string, page: number, limit: number) {
@@ -22,6 +22,7 @@ export async function listDeliveries(ctx: TenantContext, webhookId: string, page
       error: d.error ?? null,
       createdAt: d.createdAt,
       nextRetryAt: d.nextRetryAt ?? null,
+      signedWith: d.signedWith ?? [],
     }));
   const { rows: deliveries, ...rest } = paginate(rows, page, limit);
   return { deliveries, ...rest };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WriteItem } from '../../kernel/db/commit.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
+import type { EventData, EventName } from './catalog.js';
 import { type EventEnvelope, webhooksQueue } from './queue.js';
-import type { EventName } from './values.js';
 
 export interface EventSource {
   accountId: string;
@@ -12,22 +12,25 @@ export interface EventSource {
 
 /**
  * A domain event, as an outbox item of the write that causes it (a named item of its `commit()`):
- * committed with the write or not at all, then fanned out to the project's endpoints.
+ * committed with the write or not at all, then fanned out to the project's endpoints. Its data has
+ * the type its catalog entry (catalog.ts) gives it.
  */
-export function eventItem(
+export function eventItem<E extends EventName>(
   source: EventSource,
-  event: EventName,
-  data: Record<string, unknown>,
-  at = new Date(),
+  event: E,
+  data: EventData<E>,
+  options: { at?: Date; id?: string } = {},
 ): WriteItem {
+  const at = options.at ?? new Date();
   const envelope: EventEnvelope = {
-    id: randomUUID(),
+    // A deterministic id (an SES event's own) makes a redelivered cause write the same outbox item once.
+    id: options.id ?? randomUUID(),
     event,
     timestamp: at.toISOString(),
     accountId: source.accountId,
     projectId: source.projectId,
     env: source.env,
-    data,
+    data: data as Record<string, unknown>,
   };
   return outboxItem(webhooksQueue, envelope, { id: `event-${envelope.id}` });
 }

@@ -6,36 +6,45 @@ import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import { EVENT_NAMES, type EventName, matchesFilter } from './catalog.js';
 import type { DeliveryJob } from './deliver.js';
 import { WebhookEndpoint, type WebhookFormat } from './entities.js';
-import { SAMPLE_DATA } from './payload.js';
+import { sampleData } from './payload.js';
 import { webhooksQueue } from './queue.js';
-import { newWebhookSecret, sealSecret } from './secret.js';
-import { EVENT_NAMES, type EventName } from './values.js';
+import type { EventFilter } from './schemas.js';
+import { newWebhookSecret, openSecret, sealSecret } from './secret.js';
+import { secretFingerprint } from './verify.js';
 
 // Loaded by the routes that register a URL: the address check (ipaddr.js) is not needed by the rest.
 const checkWebhookTarget = async (url: string) => (await import('./target.js')).checkWebhookTarget(url);
 
-/** The stored list holds only names from EVENT_NAMES: the route schema admits no others. */
-export const endpointEvents = (e: { events?: string[] }) => e.events as EventName[] | undefined;
+/** The stored list holds only catalog names and prefixes (`email.*`): the route schema admits no others. */
+export const endpointEvents = (e: { events?: string[] }) => e.events as EventFilter[] | undefined;
 
 type EndpointItem = EntityItem<typeof WebhookEndpoint>;
 
-export const toApiWebhook = (e: EndpointItem) => ({
+export const toApiWebhook = (e: EndpointItem, now = Date.now()) => ({
   id: e.webhookId,
   url: e.url,
   events: endpointEvents(e) ?? [...EVENT_NAMES],
   format: e.format,
   description: e.description ?? null,
   enabled: e.enabled,
+  // Which secrets sign now (fingerprints, never the secrets): the current one and those still in their overlap.
+  secretFingerprint: secretFingerprint(openSecret(e.sealedSecret, e.webhookId)),
+  previousSecrets: (e.previousSecrets ?? [])
+    .filter((p) => Date.parse(p.until) > now)
+    .map((p) => ({ fingerprint: secretFingerprint(openSecret(p.sealed, e.webhookId)), validUntil: p.until })),
+  failingSince: e.failingSince ?? null,
+  disabledReason: e.disabledReason ?? null,
   createdAt: e.createdAt,
 });
 
 const keyOf = (ctx: TenantContext, webhookId: string) => ({ projectId: ctx.projectId, env: ctx.env, webhookId });
 
 /** Choosing every event stores nothing, so the endpoint also receives events added later. */
-const storedEvents = (events: EventName[] | undefined) =>
-  events === undefined || EVENT_NAMES.every((name) => events.includes(name)) ? undefined : [...new Set(events)];
+const storedEvents = (events: EventFilter[] | undefined) =>
+  events === undefined || EVENT_NAMES.every((name) => matchesFilter(events, name)) ? undefined : [...new Set(events)];
 
 export async function getWebhook(ctx: TenantContext, webhookId: string) {
   const { data } = await WebhookEndpoint.get(keyOf(ctx, webhookId)).go();
@@ -57,7 +66,7 @@ export async function listWebhooks(ctx: TenantContext) {
 
 export async function createWebhook(
   ctx: TenantContext,
-  input: { url: string; events?: EventName[]; format?: WebhookFormat; description?: string },
+  input: { url: string; events?: EventFilter[]; format?: WebhookFormat; description?: string },
 ) {
   const refused = await checkWebhookTarget(input.url);
   if (refused) throw problem('webhook.url_not_allowed', { url: input.url, refused });
@@ -77,7 +86,7 @@ export async function createWebhook(
 export async function updateWebhook(
   ctx: TenantContext,
   webhookId: string,
-  input: { events?: EventName[]; format?: WebhookFormat; description?: string | null; enabled?: boolean },
+  input: { events?: EventFilter[]; format?: WebhookFormat; description?: string | null; enabled?: boolean },
 ) {
   const current = await getWebhook(ctx, webhookId);
   const events = input.events === undefined ? undefined : storedEvents(input.events);
@@ -104,13 +113,32 @@ export async function deleteWebhook(ctx: TenantContext, webhookId: string) {
 }
 
 /** The old secret stops working at once: receivers must switch to the new one together with this call. */
-export async function rotateWebhookSecret(ctx: TenantContext, webhookId: string) {
-  await getWebhook(ctx, webhookId);
+/** A rotation keeps the replaced secret signing for this long unless told otherwise. */
+export const DEFAULT_OVERLAP_HOURS = 24;
+
+/**
+ * A new signing secret, returned once. The replaced one keeps signing beside it for `overlapHours`
+ * (default 24, up to 168; 0 cuts it at once, after a leak), so receivers can switch without a missed
+ * delivery; secrets whose overlap has ended are dropped. Conditional on the secret read, so two
+ * concurrent rotations cannot both keep the same old secret.
+ */
+export async function rotateWebhookSecret(ctx: TenantContext, webhookId: string, overlapHours = DEFAULT_OVERLAP_HOURS) {
+  const current = await getWebhook(ctx, webhookId);
   const secret = newWebhookSecret();
+  const now = Date.now();
+  const previousSecrets = [
+    ...(overlapHours > 0
+      ? [{ sealed: current.sealedSecret, until: new Date(now + overlapHours * 3_600_000).toISOString() }]
+      : []),
+    ...(current.previousSecrets ?? []).filter((p) => Date.parse(p.until) > now && overlapHours > 0),
+  ];
   const { data } = await WebhookEndpoint.patch(keyOf(ctx, webhookId))
-    .set({ sealedSecret: sealSecret(secret, webhookId) })
+    .set({ sealedSecret: sealSecret(secret, webhookId), previousSecrets })
+    .where((a, op) => op.eq(a.sealedSecret, current.sealedSecret))
     .go({ response: 'all_new' })
-    .catch(notFoundIfGone);
+    .catch((err: unknown) => {
+      throw isConditionFailure(err) ? errors.conflict('The webhook secret') : err;
+    });
   return { ...toApiWebhook(data as EndpointItem), secret };
 }
 
@@ -120,7 +148,8 @@ export async function rotateWebhookSecret(ctx: TenantContext, webhookId: string)
  */
 export async function sendTestDelivery(ctx: TenantContext, webhookId: string, event?: EventName) {
   const endpoint = await getWebhook(ctx, webhookId);
-  const name = event ?? endpointEvents(endpoint)?.[0] ?? EVENT_NAMES[0];
+  // Default: the first catalog type the endpoint's filter takes (a filter may be a prefix such as `email.*`).
+  const name = event ?? EVENT_NAMES.find((n) => matchesFilter(endpointEvents(endpoint), n)) ?? EVENT_NAMES[0];
   const job: DeliveryJob = {
     kind: 'delivery',
     deliveryId: randomUUID(),
@@ -130,7 +159,7 @@ export async function sendTestDelivery(ctx: TenantContext, webhookId: string, ev
     env: ctx.env,
     event: name,
     timestamp: new Date().toISOString(),
-    data: SAMPLE_DATA[name],
+    data: sampleData(name),
     attempt: 1,
     test: true,
   };

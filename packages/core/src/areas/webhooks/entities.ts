@@ -24,6 +24,14 @@ export const WebhookEndpoint = lazy(
           enabled: { type: 'boolean', required: true, default: true },
           /** The signing secret, AES-256-GCM sealed (see secret.ts): HMAC signing needs the secret itself. */
           sealedSecret: { type: 'string', required: true },
+          /** Secrets replaced by a rotation, still signing until their `until` (the overlap), sealed like the current one. */
+          previousSecrets: {
+            type: 'list',
+            items: {
+              type: 'map',
+              properties: { sealed: { type: 'string', required: true }, until: { type: 'string', required: true } },
+            },
+          },
           /** First failed attempt since the last success; drives the 3-day disable rule. */
           failingSince: { type: 'string' },
           disabledReason: { type: 'string' },
@@ -60,6 +68,8 @@ export const WebhookDelivery = lazy(
           error: { type: 'string' },
           createdAt: { type: 'string', required: true },
           nextRetryAt: { type: 'string' },
+          /** Fingerprints of the secrets that signed the attempt (two during a rotation's overlap). */
+          signedWith: { type: 'list', items: { type: 'string' } },
           expiresAt: { type: 'number', required: true },
         },
         indexes: {

@@ -1,5 +1,5 @@
+import { EVENT_CATALOG, type EventName } from './catalog.js';
 import type { WebhookFormat } from './entities.js';
-import type { EventName } from './values.js';
 
 interface TicketRef {
   number?: number;
@@ -32,10 +32,18 @@ export function chatText(event: EventName, data: Record<string, any>): string {
       return ticketLines('New ticket', data.ticket, data.customer);
     case 'ticket.resolved':
       return ticketLines('Resolved ticket', data.ticket, data.customer);
-    case 'message.received': {
+    case 'message.received':
+    case 'message.sent':
+    case 'note.added': {
       const body = String(data.message?.body ?? '');
       const excerpt = body.length > 300 ? `${body.slice(0, 300)}…` : body;
-      return `${ticketLines('New message on ticket', data.ticket, data.customer)}\n>${esc(excerpt).replace(/\n/g, '\n>')}`;
+      const title =
+        event === 'note.added'
+          ? 'Note on ticket'
+          : event === 'message.sent'
+            ? 'Reply on ticket'
+            : 'New message on ticket';
+      return `${ticketLines(title, data.ticket, data.customer)}\n>${esc(excerpt).replace(/\n/g, '\n>')}`;
     }
     case 'feedback.submitted':
       return [
@@ -50,7 +58,17 @@ export function chatText(event: EventName, data: Record<string, any>): string {
       return `*Customer ${event === 'customer.created' ? 'created' : 'updated'}*: ${esc(data.customer?.email)}${
         data.customer?.name ? ` (${esc(data.customer.name)})` : ''
       }`;
+    default:
+      return otherText(event, data);
   }
+}
+
+/** Every other event: its name and what it is about (a ticket, a customer, an email, an issue, an endpoint). */
+// biome-ignore lint/suspicious/noExplicitAny: as above.
+function otherText(event: EventName, data: Record<string, any>) {
+  if (data.ticket) return ticketLines(`\`${event}\` ticket`, data.ticket, data.customer);
+  const about = data.customer?.email ?? data.email?.to ?? data.issue?.title ?? data.endpoint?.url ?? '';
+  return `*${esc(event)}*: ${esc(about)}`;
 }
 
 /** The exact bytes POSTed (and signed) for an event in an endpoint's format. */
@@ -63,63 +81,9 @@ export function deliveryBody(
   if (format === 'chat') {
     return JSON.stringify({ blocks: [{ type: 'section', text: { type: 'mrkdwn', text: chatText(event, data) } }] });
   }
-  return JSON.stringify({ event, timestamp, data });
+  // `event` is the spec's field; `type` is the same name where Standard Webhooks receivers look for it.
+  return JSON.stringify({ event, type: event, timestamp, data });
 }
 
-const sampleTicket = {
-  id: '00000000-0000-4000-8000-000000000001',
-  number: 1,
-  subject: 'Sample ticket',
-  status: 'new',
-  priority: 'medium',
-};
-const sampleCustomer = { email: 'customer@example.com', name: 'Sample Customer' };
-const sampleCustomerRecord = {
-  id: '00000000-0000-4000-8000-000000000002',
-  ...sampleCustomer,
-  externalId: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
-
-/** Data for the test action's sample delivery, shaped as each event's real data. */
-export const SAMPLE_DATA: Record<EventName, Record<string, unknown>> = {
-  'ticket.created': { ticket: sampleTicket, customer: sampleCustomer },
-  'ticket.resolved': { ticket: { ...sampleTicket, status: 'resolved' }, customer: sampleCustomer },
-  'message.received': {
-    ticket: { ...sampleTicket, status: 'open' },
-    message: {
-      id: '00000000-0000-4000-8000-000000000003',
-      senderType: 'customer',
-      visibility: 'public',
-      body: 'This is a sample message.',
-      createdAt: '2026-01-01T00:00:00.000Z',
-    },
-    customer: sampleCustomer,
-  },
-  'feedback.submitted': {
-    conversation: {
-      id: '00000000-0000-4000-8000-000000000004',
-      subject: 'Sample feedback',
-      rating: 5,
-      sentiment: 'positive',
-      source: 'api',
-    },
-    customer: sampleCustomer,
-    requestId: null,
-    comment: 'Great support!',
-  },
-  'email.bounced': {
-    email: {
-      id: '00000000-0000-4000-8000-000000000005',
-      to: 'bounce@example.com',
-      subject: 'Sample email',
-      templateKey: null,
-    },
-    type: 'bounced',
-    recipient: 'bounce@example.com',
-    suppressed: true,
-  },
-  'customer.created': { customer: sampleCustomerRecord },
-  'customer.updated': { customer: sampleCustomerRecord },
-};
+/** Data for the test action's sample delivery: each event's catalog example. */
+export const sampleData = (event: EventName) => EVENT_CATALOG[event].example as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineQueue } from '../../kernel/ports/queue.js';
 import { ENVIRONMENTS } from '../../kernel/tenant.js';
-import { EVENT_NAMES } from './values.js';
+import { EVENT_NAMES } from './catalog.js';
 
 const environment = v.picklist(ENVIRONMENTS);
 const data = v.record(v.string(), v.unknown());

@@ -1,10 +1,13 @@
 import * as v from 'valibot';
 import { isoDateTime, uuid } from '../../kernel/api/schemas.js';
-import { EVENT_NAMES } from './values.js';
+import { EVENT_NAMES, FILTER_PREFIXES } from './catalog.js';
 
 export const eventName = v.picklist(EVENT_NAMES);
+/** A catalog event type, or every type under a prefix (`email.*`, `webhook.endpoint.*`). */
+export const eventFilter = v.picklist([...EVENT_NAMES, ...FILTER_PREFIXES]);
+export type EventFilter = v.InferOutput<typeof eventFilter>;
 export const events = v.pipe(
-  v.array(eventName),
+  v.array(eventFilter),
   v.minLength(1, 'Choose at least one event, or leave events out for all.'),
 );
 export const format = v.picklist(['json', 'chat']);
@@ -23,10 +26,17 @@ export const url = v.pipe(
 export const webhook = v.object({
   id: uuid,
   url: v.string(),
-  events: v.array(eventName),
+  events: v.array(eventFilter),
   format,
   description: v.nullable(v.string()),
   enabled: v.boolean(),
+  secretFingerprint: v.pipe(v.string(), v.description('A short, non-secret name of the current signing secret')),
+  previousSecrets: v.pipe(
+    v.array(v.object({ fingerprint: v.string(), validUntil: isoDateTime })),
+    v.description('Secrets a rotation keeps signing beside the current one until `validUntil`'),
+  ),
+  failingSince: v.pipe(v.nullable(isoDateTime), v.description('First failed attempt since the last success')),
+  disabledReason: v.nullable(v.string()),
   createdAt: isoDateTime,
 });
 export const webhookWithSecret = v.object({ ...webhook.entries, secret: v.string() });

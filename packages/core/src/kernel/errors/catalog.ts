@@ -370,6 +370,11 @@ export const PROBLEMS = {
     summary: 'the conversation is closed',
     message: () => 'The conversation is closed: reopen it before replying.',
   }),
+  'webhook.disabled': define({
+    status: 409,
+    summary: 'the endpoint is disabled; enable it (PATCH enabled: true) before recovering or retrying its deliveries',
+    message: () => 'The webhook endpoint is disabled. Enable it before recovering its deliveries.',
+  }),
   'webhook.url_not_allowed': define({
     status: 422,
     summary: 'the URL is not an allowed webhook target (not https, or a private address)',

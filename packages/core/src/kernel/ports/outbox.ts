@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { BatchWriteCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config.js';
 import { documentClient, ttlIn } from '../db/client.js';
 import { put, type WriteItem } from '../db/commit.js';
@@ -38,6 +38,8 @@ export interface OutboxRecord {
   expiresAt: number;
   /** Times an operator asked for the item to be relayed again (`admin outbox:redrive`). */
   redrive?: number;
+  /** The local stack only: when its message was consumed (its queue stand-in forgets messages on a restart). */
+  consumedAt?: string;
 }
 
 /** The attribute whose change makes the relay take an existing item again. */
@@ -149,32 +151,77 @@ export async function putOutbox(records: OutboxRecord[]) {
   }
 }
 
+/** Every partition outbox items live in: the 256 tenant shards and the fired schedules'. */
+const OUTBOX_PARTITIONS = [
+  ...Array.from({ length: 256 }, (_, i) => OUTBOX_PREFIX + i.toString(16).padStart(2, '0')),
+  `${OUTBOX_PREFIX}schedules`,
+];
+/** Partitions read at once. */
+const PARALLEL_QUERIES = 16;
+
 /**
  * Outbox items still in the table, oldest first, optionally only those created in [since, until]
- * (ISO): a full scan with a key filter, for `admin outbox:redrive`, the local relay's start and tests.
+ * (ISO), for one queue, or not yet consumed (`pending`, the local stack): a Query per outbox partition (257, sixteen at a time), never a scan of the
+ * table. For `admin outbox:redrive`, the local relay's start, the benches and tests.
  */
 export async function scanOutbox(
-  window: { since?: string; until?: string; queue?: string } = {},
+  window: { since?: string; until?: string; queue?: string; pending?: boolean } = {},
   client: Pick<typeof documentClient, 'send'> = documentClient,
 ) {
   const found: OutboxRecord[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await client.send(
-      new ScanCommand({
-        TableName: env.tableName,
-        FilterExpression: 'begins_with(pk, :prefix)',
-        ExpressionAttributeValues: { ':prefix': OUTBOX_PREFIX },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      if (!isOutboxRecord(item)) continue;
-      if (window.queue && item.queue !== window.queue) continue;
-      if ((window.since && item.createdAt < window.since) || (window.until && item.createdAt > window.until)) continue;
-      found.push(item);
-    }
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const readPartition = async (pk: string) => {
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await client.send(
+        new QueryCommand({
+          TableName: env.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        if (!isOutboxRecord(item)) continue;
+        if (window.queue && item.queue !== window.queue) continue;
+        if (window.pending && item.consumedAt) continue;
+        if ((window.since && item.createdAt < window.since) || (window.until && item.createdAt > window.until))
+          continue;
+        found.push(item);
+      }
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  };
+  for (let i = 0; i < OUTBOX_PARTITIONS.length; i += PARALLEL_QUERIES)
+    await Promise.all(OUTBOX_PARTITIONS.slice(i, i + PARALLEL_QUERIES).map(readPartition));
   return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * The local stack marks an item whose message was consumed (or left for the dead-letter queue) instead
+ * of deleting it: the item stays until its TTL as it does deployed, so a step that writes the same
+ * item again (a deterministic id) overwrites it, which the relay does not take, rather than
+ * inserting it anew, which it would.
+ */
+export async function markConsumed(
+  keys: Pick<OutboxRecord, 'pk' | 'sk'>[],
+  client: Pick<typeof documentClient, 'send'> = documentClient,
+) {
+  const at = new Date().toISOString();
+  await Promise.all(
+    keys.map((Key) =>
+      client
+        .send(
+          new UpdateCommand({
+            TableName: env.tableName,
+            Key,
+            UpdateExpression: 'SET consumedAt = :at',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':at': at },
+          }),
+        )
+        .catch((err: unknown) => {
+          if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+        }),
+    ),
+  );
 }

@@ -11,10 +11,10 @@ const MAX_DELAY_SECONDS = 900;
 
 export interface RelayOptions {
   /**
-   * Delete each item once its message is on its queue. Deployed, the relay leaves items to expire
-   * (SQS keeps the message); the local stack deletes an item once its message was consumed, since its
-   * queue stand-in forgets messages on a restart. Items that became schedules are deleted everywhere:
-   * relaying one again after its schedule fired would fire it twice.
+   * Delete each item once its message is on its queue: only the benches, which relay by hand.
+   * Deployed, the relay leaves items to expire (SQS keeps the message); the local stack marks an item
+   * consumed once its message was (its queue stand-in forgets messages on a restart). Items that
+   * became schedules are deleted everywhere: relaying one again after its schedule fired would fire it twice.
    */
   deleteSent: boolean;
   now?: number;

@@ -1,3 +1,4 @@
+import { EVENT_NAMES, type EventName } from '../../areas/webhooks/catalog.js';
 import { listDeliveries } from '../../areas/webhooks/deliveries.js';
 import {
   getWebhook,
@@ -7,7 +8,6 @@ import {
   toApiWebhook,
 } from '../../areas/webhooks/endpoints.js';
 import { webhookRoutes } from '../../areas/webhooks/routes.js';
-import { EVENT_NAMES, type EventName } from '../../areas/webhooks/values.js';
 import { errors } from '../../kernel/errors/common.js';
 import { must } from '../../kernel/must.js';
 import { csrfField, filtersFrom, pager, when } from './forms.js';

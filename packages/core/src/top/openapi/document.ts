@@ -4,6 +4,7 @@ import { API_PREFIX, type RouteDef } from '../../kernel/api/route.js';
 import { errorBody } from '../../kernel/api/schemas.js';
 import { PROBLEMS, type ProblemCode } from '../../kernel/errors/catalog.js';
 import { jsonSchemaOf } from './schema.js';
+import { openApiWebhooks } from './webhooks.js';
 
 export const API_VERSION = '1.2.0';
 
@@ -209,6 +210,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
     servers: servers.map((s) => ({ url: s.url.replace(/\/$/, '') + API_PREFIX, description: s.description })),
     security: [{ apiKey: [] }],
     paths,
+    webhooks: openApiWebhooks(),
     components: {
       securitySchemes: {
         apiKey: {

@@ -12,6 +12,25 @@ export const docsRoutes = {
     tenancy: 'public',
     response: v.record(v.string(), v.unknown()),
   }),
+  listWebhookEventTypes: defineRoute({
+    id: 'listWebhookEventTypes',
+    method: 'GET',
+    path: '/webhook-event-types',
+    group: 'docs',
+    tags: ['Webhooks'],
+    summary: 'Every webhook event type with its description, the JSON Schema of its data and an example',
+    tenancy: 'public',
+    response: v.object({
+      eventTypes: v.array(
+        v.object({
+          type: v.string(),
+          description: v.string(),
+          schema: v.record(v.string(), v.unknown()),
+          example: v.record(v.string(), v.unknown()),
+        }),
+      ),
+    }),
+  }),
 };
 
 /** The API reference page, beside the API at the host root. */
