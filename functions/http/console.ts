@@ -32,6 +32,7 @@ export const handler = createGroupHandler(consoleRoutes, {
   consoleWebhook: async (req) => (await use.webhooks()).webhookDetail(req),
   consoleWebhookTest: async (req) => (await use.webhooks()).webhookTest(req),
   consoleWebhookRotate: async (req) => (await use.webhooks()).webhookRotate(req),
+  consoleWebhookRecover: async (req) => (await use.webhooks()).webhookRecover(req),
   consoleIssues: async (req) => (await use.issues()).issuesList(req),
   consoleIssue: async (req) => (await use.issues()).issueDetail(req),
   consoleIssueStatus: async (req) => (await use.issues()).issueStatus(req),

@@ -83,13 +83,21 @@ describe('console pages over HTTP: roles and tenancy', () => {
       ['GET', `/console/webhooks/${ids.webhookId}`],
       ['POST', `/console/webhooks/${ids.webhookId}/test`],
       ['POST', `/console/webhooks/${ids.webhookId}/rotate`],
+      ['POST', `/console/webhooks/${ids.webhookId}/recover`],
       ['GET', `/console/issues/${ids.issueId}`],
       ['POST', `/console/issues/${ids.issueId}/status`],
       ['GET', `/console/tickets/${ids.ticketId}`],
       ['POST', `/console/tickets/${ids.ticketId}/messages`],
       ['POST', `/console/tickets/${ids.ticketId}/update`],
     ] as const;
-  const form = { status: 'resolved', body: 'hello', visibility: 'public', event: 'ticket.created', priority: 'high' };
+  const form = {
+    status: 'resolved',
+    body: 'hello',
+    visibility: 'public',
+    event: 'ticket.created',
+    priority: 'high',
+    since: '2026-01-01T00:00',
+  };
 
   it('answers 404 to another account for every id route, and changes nothing', async () => {
     for (const [method, path] of idRoutes()) {
@@ -149,7 +157,14 @@ describe('console pages over HTTP: roles and tenancy', () => {
     expect(page.text).toMatch(/<tr class="delivery"><td>[^<]+<\/td><td>ticket.resolved<\/td><td>1<\/td><td>200<\/td>/);
     const rotated = await admin.post(`/console/webhooks/${ids.webhookId}/rotate`);
     const secret = /id="new-secret">([^<]+)</.exec(rotated.text)![1]!;
-    expect((await admin.get(`/console/webhooks/${ids.webhookId}`)).text).not.toContain(secret);
+    const after = await admin.get(`/console/webhooks/${ids.webhookId}`);
+    expect(after.text).not.toContain(secret);
+    // Both secrets sign through the overlap: the page names them by fingerprint, the old one with its end.
+    expect(after.text).toMatch(/[0-9a-f]{12} \(current\), [0-9a-f]{12} \(until /);
+    const recovered = await admin.post(`/console/webhooks/${ids.webhookId}/recover`, { since: '2026-01-01T00:00' });
+    expect(recovered.status).toBe(200);
+    expect(recovered.text).toContain('0 failed deliveries queued again.');
+    expect((await admin.post(`/console/webhooks/${ids.webhookId}/recover`, { since: 'yesterday' })).status).toBe(422);
   });
 
   it('lets an agent answer a ticket (mailed), add an internal note (not mailed) and change its properties', async () => {

@@ -120,6 +120,13 @@ export const consoleRoutes = {
     params: { webhookId: id },
     summary: 'Rotate the signing secret (shown once)',
   }),
+  consoleWebhookRecover: defineRoute({
+    ...post,
+    id: 'consoleWebhookRecover',
+    path: '/console/webhooks/{webhookId}/recover',
+    params: { webhookId: id },
+    summary: 'Queue again the deliveries that failed for good since a time',
+  }),
   consoleIssues: defineRoute({
     ...page,
     id: 'consoleIssues',

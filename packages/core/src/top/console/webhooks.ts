@@ -7,6 +7,7 @@ import {
   sendTestDelivery,
   toApiWebhook,
 } from '../../areas/webhooks/endpoints.js';
+import { recoverDeliveries } from '../../areas/webhooks/recover.js';
 import { webhookRoutes } from '../../areas/webhooks/routes.js';
 import { errors } from '../../kernel/errors/common.js';
 import { must } from '../../kernel/must.js';
@@ -35,6 +36,14 @@ ${
   );
 });
 
+/** Enabled, failing since when, or disabled and why. */
+const stateOf = (e: { enabled: boolean; failingSince: string | null; disabledReason: string | null }) =>
+  !e.enabled
+    ? html`disabled${e.disabledReason ? html` (${e.disabledReason})` : ''}`
+    : e.failingSince
+      ? html`<span class="error">failing since ${when(e.failingSince)}</span>`
+      : 'enabled';
+
 const endpointPage = async (req: ConsoleRequest, notice?: Html) => {
   const webhookId = must(req.params.webhookId, 'the webhookId of the path');
   const endpoint = toApiWebhook(await getWebhook(req.ctx, webhookId));
@@ -46,24 +55,29 @@ const endpointPage = async (req: ConsoleRequest, notice?: Html) => {
     endpoint.url,
     html`<h1>Webhook endpoint</h1>
 ${notice ?? ''}
-<dl class="card"><dt>URL</dt><dd>${endpoint.url}</dd><dt>Events</dt><dd>${endpoint.events.join(', ')}</dd><dt>Format</dt><dd>${endpoint.format}</dd><dt>State</dt><dd>${endpoint.enabled ? 'enabled' : 'disabled'}</dd></dl>
+<dl class="card"><dt>URL</dt><dd>${endpoint.url}</dd><dt>Events</dt><dd>${endpoint.events.join(', ')}</dd><dt>Format</dt><dd>${endpoint.format}</dd><dt>State</dt><dd>${stateOf(endpoint)}</dd>
+<dt>Signing secrets</dt><dd>${endpoint.secretFingerprint} (current)${endpoint.previousSecrets.map((p) => html`, ${p.fingerprint} (until ${when(p.validUntil)})`)}</dd></dl>
 <div class="row">
 <form method="post" action="/console/webhooks/${webhookId}/test" class="card">${csrfField(req)}
 <label for="test-event">Send a test event</label>
 <select id="test-event" name="event">${endpoint.events.map((e) => html`<option value="${e}">${e}</option>`)}</select>
 <button type="submit">Send test</button></form>
 <form method="post" action="/console/webhooks/${webhookId}/rotate" class="card">${csrfField(req)}
-<p>Rotating the signing secret invalidates the current one at once.</p>
+<p>Rotating the signing secret: the current one keeps signing beside the new one for 24 hours.</p>
 <button type="submit" class="danger">Rotate secret</button></form>
+<form method="post" action="/console/webhooks/${webhookId}/recover" class="card">${csrfField(req)}
+<label for="recover-since">Recover failed deliveries since</label>
+<input id="recover-since" name="since" type="datetime-local" required>
+<button type="submit">Recover</button></form>
 </div>
 <h2>Delivery log</h2>
 ${
   log.deliveries.length === 0
     ? html`<p>No deliveries yet.</p>`
-    : html`<div class="scroll"><table><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Next retry</th></tr></thead>
+    : html`<div class="scroll"><table><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Next retry</th><th scope="col">Signed with</th></tr></thead>
 <tbody>${log.deliveries.map(
         (d) =>
-          html`<tr class="delivery"><td>${when(d.createdAt)}</td><td>${d.event}</td><td>${d.attempt}</td><td>${d.statusCode ?? '—'}</td><td>${d.durationMs} ms</td><td>${d.error ?? ''}</td><td>${when(d.nextRetryAt)}</td></tr>`,
+          html`<tr class="delivery"><td>${when(d.createdAt)}</td><td>${d.event}</td><td>${d.attempt}</td><td>${d.statusCode ?? '—'}</td><td>${d.durationMs} ms</td><td>${d.error ?? ''}</td><td>${when(d.nextRetryAt)}</td><td>${d.signedWith.join(', ')}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${pager(`/console/webhooks/${webhookId}`, req.query, log.page, log.limit, log.total)}`,
@@ -86,5 +100,20 @@ export const webhookRotate = signedIn('admin', async (req) => {
   return endpointPage(
     req,
     html`<div class="card" role="status"><h2>Secret rotated</h2><p>Copy the new signing secret now: it is shown this once.</p><p class="secret" id="new-secret">${secret}</p></div>`,
+  );
+});
+
+/** Every dead-lettered delivery since the time given (the browser's local time, read as UTC) goes out again. */
+export const webhookRecover = signedIn('admin', async (req) => {
+  const since = String(req.form.since ?? '');
+  const at = Date.parse(since.length === 16 ? `${since}:00Z` : since);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(since) || Number.isNaN(at))
+    throw errors.validation([{ field: 'since', in: 'body', message: 'A date and time' }]);
+  const { queued } = await recoverDeliveries(req.ctx, must(req.params.webhookId, 'the webhookId of the path'), {
+    since: new Date(at).toISOString(),
+  });
+  return endpointPage(
+    req,
+    html`<div class="card" role="status"><p>${queued} failed ${queued === 1 ? 'delivery' : 'deliveries'} queued again.</p></div>`,
   );
 });
