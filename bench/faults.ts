@@ -20,13 +20,13 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as sesLocalModule from 'aws-ses-v2-local';
 import { REPO_ROOT } from '../infra/paths.js';
 import { freePort } from '../packages/local/src/ports.js';
 import { readStackFile, type StackFile, stackFilePath } from '../packages/local/src/stack-file.js';
+import { sendSmtp } from './smtp-client.js';
 import { progress } from './stack.js';
 
 const arg = (name: string, fallback: number) => {
@@ -236,48 +236,20 @@ const pick = (): Kind => {
 const anyTicket = () => tickets[Math.floor(Math.random() * tickets.length)];
 
 /** Sends a customer's answer to a reply address over SMTP, as a mail client would (one try). */
-function smtpSend(to: string, from: string, subject: string, text: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(stack.smtpPort, stack.smtpHost);
-    const lines = [
-      'EHLO bench.example',
-      `MAIL FROM:<${from}>`,
-      `RCPT TO:<${to}>`,
-      'DATA',
-      [
-        `From: ${from}`,
-        `To: ${to}`,
-        `Subject: ${subject}`,
-        `Message-ID: <${token()}@bench.example>`,
-        'X-Local-Authentication: pass',
-        '',
-        text,
-        '.',
-      ].join('\r\n'),
-      'QUIT',
-    ];
-    let step = 0;
-    let buffer = '';
-    let ok = false;
-    socket.setTimeout(15_000, () => socket.destroy());
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString();
-      // Each complete reply (a line whose code is followed by a space) moves one step.
-      for (let end = buffer.indexOf('\r\n'); end >= 0; end = buffer.indexOf('\r\n')) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (line[3] === '-') continue;
-        const code = Number(line.slice(0, 3));
-        if (code >= 400) return socket.destroy();
-        if (step === 5 && code === 250) ok = true;
-        if (step < lines.length) socket.write(`${lines[step]}\r\n`);
-        step++;
-      }
-    });
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(ok));
-  });
-}
+const smtpSend = (to: string, from: string, subject: string, text: string) =>
+  sendSmtp(
+    { host: stack.smtpHost, port: stack.smtpPort },
+    { from, to },
+    [
+      `From: ${from}`,
+      `To: ${to}`,
+      `Subject: ${subject}`,
+      `Message-ID: <${token()}@bench.example>`,
+      'X-Local-Authentication: pass',
+      '',
+      text,
+    ].join('\r\n'),
+  );
 
 /** The reply address a ticket's customer answers to: the Reply-To of a mail the ticket sent. */
 const replyAddresses = new Map<string, string>();

@@ -1,4 +1,4 @@
-import type { ChildNode, Element } from 'domhandler';
+import type { ChildNode, Document, Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 
 /**
@@ -122,7 +122,10 @@ function anchor(el: Element, lines: Lines, walk: (nodes: ChildNode[]) => void) {
 }
 
 /** The plain-text part of an email: tags stripped, links as `text (url)`, one line per block. */
-export function htmlToText(html: string): string {
+export const htmlToText = (html: string): string => documentToText(parseDocument(html));
+
+/** The text of a parsed document (inbound mail prunes quoted history from the tree first). */
+export function documentToText(document: Document): string {
   const lines = new Lines();
   const walk = (nodes: ChildNode[]) => {
     for (const node of nodes) {
@@ -138,7 +141,6 @@ export function htmlToText(html: string): string {
       else walk(node.children);
     }
   };
-  const document = parseDocument(html);
   const body = findBody(document.children);
   walk(body ? body.children : document.children);
   lines.break();

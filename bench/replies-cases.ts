@@ -1,0 +1,37 @@
+import { htmlToText } from '@helpdesk/core/areas/templates/text';
+
+/** One case of a reply corpus (bench/replies-corpora/SOURCES.md describes the fields). */
+export interface ReplyCase {
+  id: string;
+  corpus: string;
+  client: string;
+  language: string;
+  raw?: string;
+  text?: string;
+  html?: string;
+  expected: string;
+  expected_format: 'text' | 'html';
+  compare: 'exact' | 'strip' | 'ignore_whitespace';
+}
+
+export function readCases(jsonl: string): ReplyCase[] {
+  return jsonl
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const c = JSON.parse(line) as Omit<ReplyCase, 'corpus'>;
+      return { ...c, corpus: c.id.split('/')[0] ?? 'unknown' };
+    });
+}
+
+/** Whitespace-normalized: runs of white space are one space, none at the ends (all removed where upstream removes all). */
+const normalize = (text: string, compare: ReplyCase['compare']) =>
+  compare === 'ignore_whitespace' ? text.replace(/\s+/g, '') : text.replace(/\s+/g, ' ').trim();
+
+/** The expected reply as text (an HTML expectation as the text it reads as). */
+export const expectedText = (c: ReplyCase) => (c.expected_format === 'html' ? htmlToText(c.expected) : c.expected);
+
+/** Whether the stored text is the expected reply (an HTML expectation is compared as the text it reads as). */
+export function compareReplies(c: ReplyCase, stored: string): boolean {
+  return normalize(stored, c.compare) === normalize(expectedText(c), c.compare);
+}

@@ -1,0 +1,1 @@
+export const smtpReplies = async (_: unknown[]) => new Map<string, string>();

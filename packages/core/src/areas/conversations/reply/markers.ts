@@ -1,0 +1,168 @@
+import { FIELD_NAMES, FORWARDS, SEPARATORS, WROTE } from './words.js';
+
+/**
+ * Recognizers for the lines mail clients put before quoted history: attribution lines ("On … wrote:"),
+ * separators ("-----Original Message-----") and header blocks (Outlook's From:/Sent:/To:/Subject:).
+ * Plain string work on one line or a few joined ones: no pattern that could backtrack.
+ */
+
+export type FieldRole = keyof typeof FIELD_NAMES;
+const ROLE_OF = new Map<string, FieldRole>(
+  (Object.entries(FIELD_NAMES) as [FieldRole, string[]][]).flatMap(([role, names]) => names.map((n) => [n, role])),
+);
+const SEPARATOR_SET = new Set([...SEPARATORS, ...FORWARDS]);
+/** Words an attribution line starts with ("On", "Am", "Le", "El", "Op", "W dniu", "Vào", "在"…). */
+const INTRO = ['on', 'am', 'le', 'el', 'il', 'op', 'w dniu', 'dnia', 'den', 'på', 'em', 'vào', 'в', 'dne', 'kl.'];
+const INTRO_CJK = ['在', '于', '於'];
+
+const isLetter = (ch: string | undefined) => ch !== undefined && ch.toLowerCase() !== ch.toUpperCase();
+const hasDigit = (text: string) => {
+  for (const ch of text) if (ch >= '0' && ch <= '9') return true;
+  return false;
+};
+/** Trims the characters in `chars` from both ends. */
+export function trimChars(text: string, chars: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && chars.includes(text[start] as string)) start++;
+  while (end > start && chars.includes(text[end - 1] as string)) end--;
+  return text.slice(start, end);
+}
+const DECORATION = ' \t-_=*:：>';
+
+export const isQuoted = (line: string) => line.trimStart().startsWith('>');
+/** A line some clients quote with a bar instead ("| …"): quoted only inside announced history. */
+export const isBarQuoted = (line: string) => line.trimStart().startsWith('|');
+/** What a quoted line says without its markers ("> > On … wrote:" → "On … wrote:"). */
+export const unquoted = (line: string) => trimChars(line.trimStart(), '> ');
+export const isBlank = (line: string) => line.trim() === '';
+/** A rule line: dashes, underscores or equals signs only (Outlook's and mailing lists' separators). */
+export const isRule = (line: string) => {
+  const t = line.trim();
+  return t.length >= 5 && trimChars(t, '-_=—') === '';
+};
+
+/** The role of a header field line ("From: …", "*Von:* …", "De : …"), if it is one. */
+export function fieldRole(line: string): FieldRole | undefined {
+  const t = trimChars(line.trimStart(), '*').trimStart();
+  let colon = -1;
+  for (let i = 0; i < Math.min(t.length, 40); i++) {
+    if (t[i] === ':' || t[i] === '：') {
+      colon = i;
+      break;
+    }
+  }
+  if (colon < 1) return undefined;
+  return ROLE_OF.get(trimChars(t.slice(0, colon), ' *').toLowerCase());
+}
+
+/** True when the lower-cased text ends with an attribution verb ("wrote", "schrieb", "a écrit"…). */
+function endsWithWrote(lower: string): boolean {
+  const t = trimChars(lower, DECORATION);
+  return WROTE.some((w) => t.endsWith(w) && !isLetter(t[t.length - w.length - 1]));
+}
+/** True when the verb stands anywhere in the text as words of their own ("X <x@y> schrieb am …:"). */
+function containsWrote(lower: string): boolean {
+  return WROTE.some((w) => {
+    for (let at = lower.indexOf(w); at >= 0; at = lower.indexOf(w, at + 1))
+      if (!isLetter(lower[at - 1]) && !isLetter(lower[at + w.length])) return true;
+    return false;
+  });
+}
+function startsWithIntro(lower: string): boolean {
+  const t = lower.trimStart();
+  return (
+    INTRO.some((w) => t.startsWith(`${w} `) || t.startsWith(`${w},`)) || INTRO_CJK.some((w) => t.startsWith(w))
+  );
+}
+const startsWithDate = (text: string) => {
+  const ch = text.trimStart()[0];
+  return ch !== undefined && ch >= '0' && ch <= '9';
+};
+const startsWithDashes = (text: string) => text.trimStart().startsWith('--');
+
+/**
+ * Whether the text (one line, or a few joined with spaces) is an attribution line. `quoteFollows`
+ * says the next non-blank line is quoted with `>`: then a colon-ended line that names a date or an
+ * address is one in any language.
+ */
+export function isAttribution(text: string, quoteFollows: boolean): boolean {
+  const lower = text.trim().toLowerCase();
+  if (!lower || lower.length > 400) return false;
+  const at = lower.includes('@');
+  const colonEnd = lower.endsWith(':') || lower.endsWith('：');
+  if (endsWithWrote(lower)) {
+    if (startsWithIntro(lower) && hasDigit(lower)) return true;
+    if (at || startsWithDashes(lower)) return true;
+    if (quoteFollows && (hasDigit(lower) || colonEnd)) return true;
+  }
+  if (colonEnd && at && containsWrote(lower)) return true;
+  if (quoteFollows && colonEnd && (at || hasDigit(lower)) && !fieldRole(text)) return true;
+  if (quoteFollows && startsWithDate(lower) && at) return true;
+  return isGmailDated(lower);
+}
+
+/** Whether a line may open a multi-line attribution (the rest wraps onto the next lines). */
+export function opensAttribution(line: string): boolean {
+  const lower = line.trim().toLowerCase();
+  return startsLikeAttribution(lower) || (lower.includes('@') && containsWrote(lower));
+}
+
+/** Whether a line starts the way attributions do: "On …", "Am …", a date, dashes. */
+export function startsLikeAttribution(line: string): boolean {
+  const lower = line.trim().toLowerCase();
+  return startsWithIntro(lower) || startsWithDate(lower) || startsWithDashes(lower);
+}
+
+/** Gmail's attribution without a verb: "2016-03-03 17:21 GMT+01:00 Some One <some@one.example>:". */
+function isGmailDated(lower: string): boolean {
+  const gmt = lower.indexOf(' gmt');
+  return startsWithDate(lower) && gmt > 0 && gmt < 30 && lower.slice(0, gmt).includes(':');
+}
+
+/**
+ * A separator that opens quoted or forwarded mail at line i: "-----Original Message-----" between
+ * dashes, "Begin forwarded message:" with its colon, or the words alone right above a header block.
+ */
+export function isSeparator(lines: readonly string[], i: number): boolean {
+  const t = trimChars((lines[i] ?? '').trim(), '*_');
+  const words = trimChars(t, DECORATION).toLowerCase();
+  if (!words || !SEPARATOR_SET.has(words)) return false;
+  if (t.startsWith('--') || t.startsWith('__') || t.startsWith('==')) return true;
+  if (words.includes(' ') && t.endsWith(':')) return true;
+  let next = i + 1;
+  while (next < lines.length && isBlank(lines[next] as string)) next++;
+  return isHeaderBlock(lines, next);
+}
+
+/**
+ * Whether a header block of a quoted mail starts at `lines[i]`: a From field, then (blank lines and
+ * one wrapped value line allowed) at least two of Sent/Date, To, Cc, Subject, or one when the From
+ * names an address. Another field may come first when the block has three roles and a From.
+ */
+export function isHeaderBlock(lines: readonly string[], i: number): boolean {
+  const first = fieldRole(lines[i] ?? '');
+  if (!first) return false;
+  const roles = new Set<FieldRole>([first]);
+  let fromHasAddress = first === 'from' && (lines[i] ?? '').includes('@');
+  let addressed = false;
+  let loose = 0;
+  for (let j = i + 1; j < lines.length && j <= i + 10; j++) {
+    const line = lines[j] as string;
+    if (isBlank(line)) continue;
+    const role = fieldRole(line);
+    if (!role) {
+      if (++loose > 1) break;
+      continue;
+    }
+    loose = 0;
+    if (role === 'from') fromHasAddress ||= line.includes('@');
+    addressed ||= line.includes('@');
+    roles.add(role);
+  }
+  // A block without its From: a date with a number and an addressee with an address ("Date: …\nTo: a@b").
+  if (!roles.has('from')) return first === 'date' && hasDigit(lines[i] as string) && roles.size >= 2 && addressed;
+  const others = roles.size - 1;
+  if (first === 'from') return others >= 2 || (others >= 1 && fromHasAddress);
+  return others >= 3;
+}

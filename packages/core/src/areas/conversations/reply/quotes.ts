@@ -1,0 +1,142 @@
+import {
+  fieldRole,
+  isAttribution,
+  isBarQuoted,
+  isBlank,
+  isHeaderBlock,
+  isQuoted,
+  isRule,
+  isSeparator,
+  opensAttribution,
+  startsLikeAttribution,
+  trimChars,
+  unquoted,
+} from './markers.js';
+
+/** How far an attribution may wrap: its first line and up to five more (blank ones included). */
+const ATTRIBUTION_LINES = 6;
+
+export interface Unquoted {
+  /** The customer's lines: quoted history removed, interleaved and bottom-posted answers kept. */
+  lines: string[];
+  /** Whether anything was recognized as quoted history. */
+  found: boolean;
+}
+
+const nextNonBlank = (lines: readonly string[], from: number) => {
+  let j = from;
+  while (j < lines.length && isBlank(lines[j] as string)) j++;
+  return j;
+};
+
+/** Whether line i is quoted, with `>` or a bar. */
+const quotedAt = (lines: readonly string[], i: number) =>
+  isQuoted(lines[i] ?? '') || isBarQuoted(lines[i] ?? '');
+
+/** The first line at or after `from` that is neither blank nor quoted. */
+function nextUnquoted(lines: readonly string[], from: number) {
+  let j = from;
+  while (j < lines.length && (isBlank(lines[j] as string) || isQuoted(lines[j] as string))) j++;
+  return j;
+}
+
+/** Whether quoted history starts at line i (or the text ends there): an attribution, a separator or a header block. */
+const opensHistoryAt = (lines: string[], i: number) =>
+  i >= lines.length || isSeparator(lines, i) || isHeaderBlock(lines, i) || attributionAt(lines, i) !== undefined;
+
+/**
+ * The attribution starting at line i, as the index after its last line; undefined if none. A line
+ * that holds the answer and then the attribution ("reply On … wrote:") is split: the answer stays.
+ */
+function attributionAt(lines: string[], i: number): number | undefined {
+  const first = lines[i] as string;
+  if (isBlank(first) || isQuoted(first)) return undefined;
+  const single = isAttribution(first, quotedAt(lines, nextNonBlank(lines, i + 1)));
+  if (single) return i + 1;
+  if (!opensAttribution(first)) return undefined;
+  let joined = first.trim();
+  for (let j = i + 1; j < lines.length && j < i + ATTRIBUTION_LINES; j++) {
+    const line = lines[j] as string;
+    // A wrapped attribution may put its last characters on a line of their own that looks quoted (">:").
+    if (isQuoted(line) && !line.trim().startsWith('> wrote') && line.trim().length > 2) return undefined;
+    if (isBlank(line)) continue;
+    // A header field or a separator is not part of an attribution.
+    if (fieldRole(line) || isSeparator(lines, j)) return undefined;
+    // A line of its own that is an attribution starts there, not here.
+    if (isAttribution(line, false) && startsLikeAttribution(line)) return undefined;
+    joined = `${joined} ${line.trim()}`;
+    if (joined.length > 400) return undefined;
+    if (isAttribution(joined, quotedAt(lines, nextNonBlank(lines, j + 1)))) return j + 1;
+  }
+  return undefined;
+}
+
+/** Splits "reply On Wed, Apr 4, 2012 at 3:59 PM, bob@example.com wrote:" into the answer and the attribution. */
+function splitSharedLine(line: string): [string, string] | undefined {
+  const lower = line.toLowerCase();
+  for (const marker of [' on ', '---on ', '--- on ', ' le ', ' am ', ' el ', ' op ']) {
+    const at = lower.indexOf(marker);
+    if (at <= 0) continue;
+    const rest = line.slice(at).replace(/^[\s-]+/, '');
+    if (isAttribution(rest, true) && opensAttribution(rest)) return [trimChars(line.slice(0, at), ' -'), rest];
+  }
+  return undefined;
+}
+
+/**
+ * Removes quoted history from plain text, top to bottom: an attribution, separator or header block
+ * followed by unquoted text (Outlook's and Apple's style) ends the customer's part; one followed by
+ * `>` lines removes itself and those lines, and what the customer wrote after or between them stays.
+ * A line wrapped out of a quote (between two quoted lines) is part of the quote.
+ */
+export function removeQuotes(text: string): Unquoted {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let found = false;
+  // Inside the quote an attribution announced (until the customer writes again).
+  let announced = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (isQuoted(line)) {
+      // Quotes no attribution announces, with the customer's text after them, are theirs: quoted to
+      // answer (interleaved) or to show something. At the end, or before more history, they go.
+      // A quoted attribution ("> On … wrote:") announces what follows as history too.
+      const quotedAttribution = isAttribution(unquoted(line), quotedAt(lines, i + 1));
+      if (!announced && !quotedAttribution && !opensHistoryAt(lines, nextUnquoted(lines, i))) {
+        kept.push(line);
+        continue;
+      }
+      found = true;
+      announced = true;
+      continue;
+    }
+    if (isBlank(line)) {
+      kept.push('');
+      continue;
+    }
+    const wrapped = i > 0 && isQuoted(lines[i - 1] as string) && isQuoted(lines[i + 1] ?? '');
+    if (announced && (wrapped || isBarQuoted(line))) continue;
+    if (isSeparator(lines, i) || isHeaderBlock(lines, i)) {
+      // A rule just above (Outlook's underscores, a converted <hr>) belongs to the quote.
+      while (kept.length && (isBlank(kept.at(-1) as string) || isRule(kept.at(-1) as string))) kept.pop();
+      return { lines: kept, found: true };
+    }
+    const attribution = attributionAt(lines, i);
+    const shared = attribution === undefined ? splitSharedLine(line) : undefined;
+    const end = shared ? i + 1 : attribution;
+    if (end !== undefined) {
+      if (shared) kept.push(shared[0]);
+      found = true;
+      const quoteFollows = quotedAt(lines, nextNonBlank(lines, end));
+      // An attribution with nothing above it opens a bottom-posted answer: it alone goes.
+      const leading = kept.every(isBlank);
+      if (!quoteFollows && !leading) return { lines: kept, found };
+      announced = true;
+      i = end - 1;
+      continue;
+    }
+    announced = false;
+    kept.push(line);
+  }
+  return { lines: kept, found };
+}

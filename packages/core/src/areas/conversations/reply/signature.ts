@@ -1,0 +1,155 @@
+import { isBlank, isRule, trimChars } from './markers.js';
+import { DISCLAIMER, list, SENT_FROM } from './words.js';
+
+/**
+ * Removes what a mail client or a signature file adds below the customer's words: the `-- ` block,
+ * "Sent from my iPhone" lines, mailing-list footers, a closing confidentiality notice and a contact
+ * block (name, title, phone, address, links). A sign-off the customer typed ("Thanks,\nAlex") is
+ * their words and stays; so does a sentence that merely starts like a device line.
+ */
+export function removeSignature(input: readonly string[]): string[] {
+  let lines = trimEnd([...input]);
+  const dash = lines.findIndex((line, i) => i > 0 && isDelimiter(line) && lines.slice(0, i).some((l) => !isBlank(l)));
+  if (dash > 0) lines = trimEnd(lines.slice(0, dash));
+  for (let changed = true; changed && lines.length; ) {
+    const before = lines.length;
+    lines = trimEnd(withoutDeviceLine(withoutListFooter(withoutDisclaimer(withoutContactBlock(lines)))));
+    changed = lines.length < before;
+  }
+  return lines;
+}
+
+/** RFC 3676's `-- ` delimiter, and the `--` clients leave when they trim it. */
+const isDelimiter = (line: string) => {
+  const t = line.trimEnd();
+  return t === '--' || t === '-- ' || t === '—' || t === '__';
+};
+
+function trimEnd(lines: string[]): string[] {
+  let end = lines.length;
+  // U+1427 is a tracking extension's mark at the end of Gmail mail.
+  while (end > 0 && (isBlank(lines[end - 1] as string) || isRule(lines[end - 1] as string) || lines[end - 1]?.trim() === '\u1427'))
+    end--;
+  return lines.slice(0, end);
+}
+
+const wordCount = (line: string) => line.trim().split(/\s+/).length;
+
+/**
+ * "Sent from my iPhone", "Von meinem iPhone gesendet", "(sent from a phone)": a short last line a
+ * client adds. A comma makes it a sentence the customer wrote, unless what follows asks to excuse typos.
+ */
+function isDeviceLine(line: string): boolean {
+  const lower = trimChars(line.trim(), '*_()<>[] ').toLowerCase();
+  if (!lower || (wordCount(lower) > 10 && !lower.includes('<http'))) return false;
+  const comma = lower.indexOf(', ');
+  if (comma >= 0 && !['excuse', 'typo', 'brevity', 'pardon'].some((w) => lower.includes(w, comma))) return false;
+  return (
+    SENT_FROM.some((p) => lower.startsWith(p)) ||
+    lower.startsWith('sent by ') ||
+    lower.startsWith('from my ') ||
+    (lower.startsWith('von meinem') && lower.endsWith('gesendet')) ||
+    (lower.startsWith('diese nachricht wurde von meinem') && lower.includes('gesendet'))
+  );
+}
+
+function withoutDeviceLine(lines: string[]): string[] {
+  const last = lines.at(-1);
+  return last !== undefined && isDeviceLine(last) ? lines.slice(0, -1) : lines;
+}
+
+/** A mailing list's footer: a rule, then the list's name, address or unsubscribe link. */
+function withoutListFooter(lines: string[]): string[] {
+  for (let i = Math.max(0, lines.length - 8); i < lines.length; i++) {
+    if (!isRule(lines[i] as string)) continue;
+    const below = lines.slice(i + 1).join(' ').toLowerCase();
+    if (['mailing list', 'listinfo', 'unsubscribe', 'mailman'].some((w) => below.includes(w))) return lines.slice(0, i);
+  }
+  return lines;
+}
+
+/** The last paragraph: from after the last blank line (at least one line back) to the end. */
+function lastParagraph(lines: readonly string[]): number {
+  let start = lines.length - 1;
+  while (start > 0 && !isBlank(lines[start - 1] as string)) start--;
+  return start;
+}
+
+/** A closing confidentiality notice: a last paragraph of some length that names itself one. */
+function withoutDisclaimer(lines: string[]): string[] {
+  const start = lastParagraph(lines);
+  if (start <= 0) return lines;
+  const text = lines.slice(start).join(' ').toLowerCase();
+  return wordCount(text) >= 12 && DISCLAIMER.some((w) => text.includes(w)) ? lines.slice(0, start) : lines;
+}
+
+const digitsIn = (line: string) => {
+  let n = 0;
+  for (const ch of line) if (ch >= '0' && ch <= '9') n++;
+  return n;
+};
+/** Labels of a signature's contact lines ("Tel:", "M +44 …", "E: …"). */
+const CONTACT_LABELS = list(
+  'tel|phone|ph|fax|mobile|mob|cell|m|t|f|p|e|w|email|e-mail|web|office|direct|handy|telefon|telefoon|' +
+    'tél|téléphone|portable|móvil|cellulare|telefono|mobiel|kvk|btw|iban|vat|skype',
+);
+
+/** An email address: a word character on both sides of the @ and a dot after it. */
+function hasAddress(line: string): boolean {
+  const at = line.indexOf('@');
+  return at > 0 && line[at - 1] !== ' ' && line[at + 1] !== undefined && line[at + 1] !== ' ' && line.includes('.', at);
+}
+
+/**
+ * A line of a contact block that says so itself: a labelled number ("Tel: …"), an email address,
+ * a link, an image placeholder. A bare number or a street is not enough (an answer lists those too).
+ */
+function isContactLine(line: string): boolean {
+  const t = trimChars(line.trim(), '*_').toLowerCase();
+  if (t.length > 90) return false;
+  let label = 0;
+  while (label < t.length && isLetterOrDash(t[label] as string)) label++;
+  const labelled = label > 0 && CONTACT_LABELS.includes(t.slice(0, label)) && digitsIn(t) >= 5;
+  return labelled || hasAddress(t) || t.includes('http://') || t.includes('https://') || t.includes('www.') || isImage(t);
+}
+/** A run of digits, spaces and + - ( ) . with eight digits at least: a phone number. */
+function hasPhoneNumber(line: string): boolean {
+  let digits = 0;
+  for (const ch of line) {
+    if (ch >= '0' && ch <= '9') digits++;
+    else if (!' +-().'.includes(ch)) digits = 0;
+    if (digits >= 8) return true;
+  }
+  return false;
+}
+const isLetterOrDash = (ch: string) => ch === '-' || ch.toLowerCase() !== ch.toUpperCase();
+const isImage = (line: string) => line.trim().toLowerCase().startsWith('[image');
+/** A short line that could sit in a signature (a name, a title, a street) rather than a sentence. */
+const isShortLine = (line: string) => {
+  const t = trimChars(line.trim(), '*_');
+  return t.length <= 60 && !t.endsWith('.') && !t.endsWith('?') && !t.endsWith('!') && !t.endsWith(':');
+};
+
+/**
+ * A contact block at the end: paragraphs of short lines, taken from the end while each holds a
+ * contact line (or is one short line, such as a street or an image), with two contact lines at least.
+ * The customer's sign-off above it ("Best regards,") stays.
+ */
+function withoutContactBlock(lines: string[]): string[] {
+  let start = lines.length;
+  let contacts = 0;
+  while (start > 0) {
+    const from = lastParagraph(lines.slice(0, start));
+    const paragraph = lines.slice(from, start).filter((l) => !isBlank(l));
+    const found = paragraph.filter(isContactLine).length;
+    const phone = paragraph.some(hasPhoneNumber);
+    const short = paragraph.every(isShortLine) || paragraph.every((l) => isContactLine(l) || isShortLine(l));
+    // Without a contact line, only a single line with a number (a street) or an image may join.
+    const addressLike = paragraph.length === 1 && (digitsIn(paragraph[0] as string) > 0 || isImage(paragraph[0] as string));
+    if (!short || paragraph.length > 12 || (found === 0 && !phone && !addressLike) || from === 0) break;
+    contacts += found;
+    start = from;
+    while (start > 0 && isBlank(lines[start - 1] as string)) start--;
+  }
+  return contacts >= 2 && start > 0 ? lines.slice(0, start) : lines;
+}
