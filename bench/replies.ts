@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { compareReplies, expectedText, readCases, type ReplyCase } from './replies-cases.js';
+import { compareReplies, expectedText, type ReplyCase, readCases } from './replies-cases.js';
 import { progress } from './stack.js';
 
 const arg = (name: string) => {
@@ -54,7 +54,9 @@ for (const [name, g] of table((c) => c.corpus)) console.log(`| ${name} | ${g.n} 
 console.log('\n| client | cases | exact | % |\n|---|---|---|---|');
 for (const [name, g] of table((c) => c.client)) console.log(`| ${name} | ${g.n} | ${g.ok} | ${pct(g.ok, g.n)} |`);
 for (const r of results.filter((x) => !x.exact).slice(0, showFailures)) {
-  console.log(`\n--- ${r.case.id} (${r.case.client})\nEXPECTED:\n${r.case.expected.trim()}\nSTORED:\n${(stored.get(r.case.id) ?? '').trim()}`);
+  console.log(
+    `\n--- ${r.case.id} (${r.case.client})\nEXPECTED:\n${r.case.expected.trim()}\nSTORED:\n${(stored.get(r.case.id) ?? '').trim()}`,
+  );
 }
 const ok = results.filter((r) => r.exact).length;
 console.log(`replies: ${results.length} cases, ${ok} exact (${pct(ok, results.length)})`);

@@ -13,7 +13,14 @@ export function sendSmtp(
   return new Promise((resolve) => {
     const socket = net.connect(server.port, server.host);
     const data = `${message.replace(/\r?\n/g, '\r\n').replace(/^\./gm, '..')}\r\n.`;
-    const steps = ['EHLO bench.example', `MAIL FROM:<${envelope.from}>`, `RCPT TO:<${envelope.to}>`, 'DATA', data, 'QUIT'];
+    const steps = [
+      'EHLO bench.example',
+      `MAIL FROM:<${envelope.from}>`,
+      `RCPT TO:<${envelope.to}>`,
+      'DATA',
+      data,
+      'QUIT',
+    ];
     let step = 0;
     let buffer = '';
     let ok = false;

@@ -17,7 +17,8 @@ const use = routeModules({
 export const handler = createGroupHandler(ticketRoutes, {
   listTickets: async ({ ctx, query }) => (await use.list()).listTickets(ctx, query),
   createTicket: async ({ ctx, body }) => (await use.create()).createTicket(ctx, body),
-  getTicket: async ({ ctx, params }) => (await use.thread()).getTicketDetail(ctx, params.ticketId),
+  getTicket: async ({ ctx, params, query }) =>
+    (await use.thread()).getTicketDetail(ctx, params.ticketId, query.include),
   updateTicket: async ({ ctx, params, body }) => (await use.update()).updateTicket(ctx, params.ticketId, body),
   deleteTicket: async ({ ctx, params }) => (await use.remove()).deleteTicket(ctx, params.ticketId),
   postTicketMessage: async ({ ctx, params, body }) => (await use.messages()).postMessage(ctx, params.ticketId, body),

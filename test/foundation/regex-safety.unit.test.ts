@@ -86,7 +86,10 @@ function scanTime(source: string, flags: string, text: string) {
  * anchors and lookbehinds, so a verdict alone would fail a linear pattern now and then.
  */
 const verdict = async ({ source, flags }: Found) => {
-  const result = await check(source, flags, { timeout: 10_000, randomSeed: 42 });
+  // recheck's budget is wall-clock time: on a loaded machine a long pattern can run out of it
+  // (status `unknown`), so it gets one more try with a budget six times as large.
+  let result = await check(source, flags, { timeout: 10_000, randomSeed: 42 });
+  if (result.status === 'unknown') result = await check(source, flags, { timeout: 60_000, randomSeed: 42 });
   if (result.status !== 'vulnerable') return result.status;
   // Exponential: no need (and no time) to measure it.
   if (result.complexity.type === 'exponential') return `exponential: ${JSON.stringify(result.attack.pattern)}`;

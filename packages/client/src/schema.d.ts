@@ -1283,6 +1283,7 @@ export interface operations {
   getTicket: {
     parameters: {
       query?: {
+        include?: "original";
         /** @description Project slug or id (alternative to Service-Project). */
         project?: string;
         /** @description live or sandbox (alternative to Service-Environment). */
@@ -1355,6 +1356,10 @@ export interface operations {
                     /** Format: date-time */
                     createdAt: string;
                   }[];
+                original?: ({
+                  text: string;
+                  html: string | null;
+                }) | null;
               })[];
             tags: string[];
           };
@@ -1682,6 +1687,10 @@ export interface operations {
                     /** Format: date-time */
                     createdAt: string;
                   }[];
+                original?: ({
+                  text: string;
+                  html: string | null;
+                }) | null;
               })[];
             tags: string[];
           };
@@ -1871,6 +1880,10 @@ export interface operations {
                 /** Format: date-time */
                 createdAt: string;
               }[];
+            original?: ({
+              text: string;
+              html: string | null;
+            }) | null;
           };
         };
       };

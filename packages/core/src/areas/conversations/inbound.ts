@@ -104,6 +104,7 @@ async function answer(ctx: TenantContext, ticket: TicketItem, mail: ReadMail, me
         body,
         senderType: 'customer',
         attachments,
+        ...(mail.original ? { original: mail.original } : {}),
         once: receivedMailItem(ctx, ticket.ticketId, messageId),
       }),
     );
@@ -130,6 +131,7 @@ async function open(
         body,
         customer: { email: from.address, ...(from.name ? { name: from.name } : {}) },
         attachments,
+        ...(mail.original ? { original: mail.original } : {}),
         ...(followUpOf ? { followUpOf } : {}),
         ...(verdict.verified ? {} : { tags: [UNVERIFIED_TAG] }),
         once: (ticketId) => receivedMailItem(ctx, ticketId, messageId),

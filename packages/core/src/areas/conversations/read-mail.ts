@@ -1,7 +1,7 @@
-import EmailReplyParser from 'email-reply-parser';
 import { normalizeMessageId } from '../../kernel/mail/threads.js';
-import type { GivenFile } from '../tickets/files.js';
+import type { GivenFile, OriginalMail } from '../tickets/files.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
+import { extractReply } from './reply/extract.js';
 
 /** What the service takes from a received mail. */
 export interface ReadMail {
@@ -16,6 +16,8 @@ export interface ReadMail {
   dkimDomains: string[];
   /** The customer's new text only: quoted history and signature removed; HTML-only mail reduced to text. */
   body: string;
+  /** The whole text and HTML, when the body is less than the whole text (reply/extract.ts). */
+  original?: OriginalMail;
   /** Files kept as attachments, within the API's limits. */
   attachments: (GivenFile & { fileName: string })[];
 }
@@ -52,14 +54,9 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
       .map((id) => normalizeMessageId(id))
       .filter((id): id is string => id !== undefined);
   const { kept, notes } = keptAttachments(mail.attachments);
-  // Mail with only an HTML part is the rare case: its converter (htmlparser2) loads on the first one.
-  const text = mail.text?.trim()
-    ? mail.text
-    : mail.html
-      ? (await import('../templates/text.js')).htmlToText(mail.html)
-      : '';
-  const visible = new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
-  const body = [visible || (kept.length ? '(attachments only)' : '(no text)'), ...notes].join('\n\n');
+  const reply = await extractReply({ text: mail.text, html: mail.html });
+  const body = [reply.body || (kept.length ? '(attachments only)' : '(no text)'), ...notes].join('\n\n');
+  const shortened = reply.body !== reply.original.trim();
   return {
     from,
     subject: (mail.subject ?? '').replace(CONTROL, ' ').trim().slice(0, SUBJECT_MAX) || '(no subject)',
@@ -68,6 +65,7 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
     headers,
     dkimDomains,
     body: body.slice(0, BODY_MAX),
+    ...(shortened ? { original: { text: reply.original, ...(mail.html ? { html: mail.html } : {}) } } : {}),
     attachments: kept,
   };
 }

@@ -7,7 +7,7 @@ import { matchCustomerForTicket } from '../customers/match.js';
 import { eventItem } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED } from './entities.js';
-import { type GivenFile, prepareFiles } from './files.js';
+import { type GivenFile, type OriginalMail, prepareFiles, storeOriginal } from './files.js';
 import { eventCustomer, eventTicket, type TicketItem } from './present.js';
 import type { CreateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
@@ -22,6 +22,8 @@ export type CreateTicketInput = CreateTicketBody & {
   followUpOf?: string;
   /** An item committed with the ticket whose refusal means it was created before (an inbound mail's record). */
   once?: (ticketId: string) => WriteItem;
+  /** The whole mail the first message's body was extracted from (inbound mail). */
+  original?: OriginalMail;
 };
 
 /**
@@ -79,6 +81,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
       senderType: 'customer' as const,
       visibility: 'public' as const,
       body: input.body,
+      ...(input.original ? { originalKey: await storeOriginal(ctx, ticketId, messageId, input.original) } : {}),
       createdAt: now,
     };
     await files.store();

@@ -36,7 +36,10 @@ export async function deleteTicket(ctx: TenantContext, ticketId: string) {
     TicketNumber.delete({ ...key, number: ticket.number }).go(),
     CustomerTicket.delete({ ...key, customerId: ticket.customerId, createdAt: ticket.createdAt }).go(),
     deleteSearchItem(ticket),
-    deleteObjects(thread.attachments.map((a) => a.objectKey)),
+    deleteObjects([
+      ...thread.attachments.map((a) => a.objectKey),
+      ...thread.messages.flatMap((m) => (m.originalKey ? [m.originalKey] : [])),
+    ]),
   ]);
   await Promise.all([
     releaseStorage(ctx, ticket.attachmentBytes),

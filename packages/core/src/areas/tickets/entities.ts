@@ -87,6 +87,8 @@ export const Message = lazy(
           senderType: { type: SENDER_TYPES, required: true, readOnly: true },
           visibility: { type: VISIBILITIES, required: true, readOnly: true },
           body: { type: 'string', required: true, readOnly: true },
+          /** The S3 key of the whole mail's text and HTML, when the body is the reply extracted from it. */
+          originalKey: { type: 'string', readOnly: true },
           createdAt: { type: 'string', required: true, readOnly: true },
         },
         indexes: {

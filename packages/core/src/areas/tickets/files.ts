@@ -19,6 +19,23 @@ type File = { fileName: string; mimeType: string; size: number } & ({ bytes: Buf
 export const objectKeyOf = (ctx: TenantContext, ticketId: string, attachmentId: string, fileName: string) =>
   `${ctx.projectId}/${ctx.env}/tickets/${ticketId}/${attachmentId}/${fileName}`;
 
+/** A received mail's whole text and HTML, kept beside the reply extracted from it. */
+export interface OriginalMail {
+  text: string;
+  html?: string;
+}
+
+/**
+ * Writes a message's original mail under its ticket's key (deleted with the ticket) and answers the
+ * key for the message item. Kept in S3, not on the item: a long thread's HTML would make every read
+ * of the ticket pay for it, and only `?include=original` reads it.
+ */
+export async function storeOriginal(ctx: TenantContext, ticketId: string, messageId: string, original: OriginalMail) {
+  const key = `${ctx.projectId}/${ctx.env}/tickets/${ticketId}/originals/${messageId}.json`;
+  await putObject(key, JSON.stringify(original), 'application/json');
+  return key;
+}
+
 /**
  * The attachments of a new message, checked (inline size, uploads of this tenant, unexpired, complete)
  * before anything is written. `store()` reserves the storage and writes the objects (inline files

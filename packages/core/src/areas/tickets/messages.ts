@@ -10,7 +10,7 @@ import { escapeHtml } from '../templates/escape.js';
 import { eventItem } from '../webhooks/emit.js';
 import { Attachment, Message, Ticket } from './entities.js';
 import { ticketChangeEvents } from './events.js';
-import { prepareFiles } from './files.js';
+import { type OriginalMail, prepareFiles, storeOriginal } from './files.js';
 import { eventCustomer, eventTicket, type MessageItem, type TicketItem, toMessage } from './present.js';
 import type { PostMessageBody } from './schemas.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
@@ -20,6 +20,8 @@ import type { SenderType, Status } from './values.js';
 export type PostMessageInput = PostMessageBody & {
   /** An item committed with the message whose refusal means it was added before (an inbound mail's record). */
   once?: WriteItem;
+  /** The whole mail the body was extracted from (inbound mail). */
+  original?: OriginalMail;
 };
 
 async function getTicket(ctx: TenantContext, ticketId: string) {
@@ -69,6 +71,7 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
     senderType,
     visibility,
     body: input.body,
+    ...(input.original ? { originalKey: await storeOriginal(ctx, ticketId, messageId, input.original) } : {}),
     createdAt,
   };
   const view = await toMessage(message, files.attachments);

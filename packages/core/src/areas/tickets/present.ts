@@ -1,7 +1,8 @@
 import type { EntityItem } from 'electrodb';
-import { presignGet } from '../../kernel/ports/blob-store.js';
+import { getObjectText, presignGet } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { type Attachment, type Message, type Ticket, UNASSIGNED } from './entities.js';
+import type { OriginalMail } from './files.js';
 
 export type TicketItem = EntityItem<typeof Ticket>;
 export type MessageItem = EntityItem<typeof Message>;
@@ -35,7 +36,16 @@ export const toAttachment = async (a: AttachmentItem) => ({
   createdAt: a.createdAt,
 });
 
-export const toMessage = async (m: MessageItem, attachments: AttachmentItem[]) => ({
+/** The original mail a message was extracted from, or null when its body is the whole mail. */
+export async function loadOriginal(key: string | undefined): Promise<{ text: string; html: string | null } | null> {
+  const stored = key ? await getObjectText(key) : undefined;
+  if (!stored) return null;
+  const original = JSON.parse(stored) as OriginalMail;
+  return { text: original.text, html: original.html ?? null };
+}
+
+/** A message as the API shows it; with `original`, also the whole mail its body was extracted from. */
+export const toMessage = async (m: MessageItem, attachments: AttachmentItem[], original = false) => ({
   id: m.messageId,
   ticketId: m.ticketId,
   senderType: m.senderType,
@@ -43,12 +53,14 @@ export const toMessage = async (m: MessageItem, attachments: AttachmentItem[]) =
   body: m.body,
   createdAt: m.createdAt,
   attachments: await Promise.all(attachments.map(toAttachment)),
+  ...(original ? { original: await loadOriginal(m.originalKey) } : {}),
 });
 
 export const toDetail = async (
   ctx: TenantContext,
   t: TicketItem,
   thread: { messages: MessageItem[]; attachments: AttachmentItem[]; tags: string[] },
+  options: { original?: boolean } = {},
 ) => ({
   ...toRow(ctx, t),
   closedAt: t.closedAt ?? null,
@@ -59,6 +71,7 @@ export const toDetail = async (
       toMessage(
         m,
         thread.attachments.filter((a) => a.messageId === m.messageId).sort((a, b) => a.position - b.position),
+        options.original,
       ),
     ),
   ),

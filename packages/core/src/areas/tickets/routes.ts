@@ -97,6 +97,16 @@ export const ticketRoutes = {
     summary: 'A ticket with its customer, messages and tags',
     scope: 'tickets:read',
     params: ticketParams,
+    query: {
+      include: v.optional(
+        v.pipe(
+          v.picklist(['original']),
+          v.description(
+            "`original`: each message also carries `original`, the whole mail its body was extracted from (`{ text, html }`: quoted history, forwarded mail and signature included), or null when the body is the message as written. A customer's mail is stored as what they wrote; the rest is kept for this.",
+          ),
+        ),
+      ),
+    },
     response: ticketDetail,
   }),
   updateTicket: defineRoute({

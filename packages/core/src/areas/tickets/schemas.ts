@@ -55,6 +55,8 @@ export const message = v.object({
   body: v.string(),
   createdAt: isoDateTime,
   attachments: v.array(attachment),
+  /** Only with `?include=original` (GET /tickets/{ticketId}). */
+  original: v.optional(v.nullable(v.object({ text: v.string(), html: v.nullable(v.string()) }))),
 });
 
 export const customerRef = v.object({ email: v.string(), name: v.string() });

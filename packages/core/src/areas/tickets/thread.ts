@@ -21,7 +21,8 @@ export async function loadThread(ctx: TenantContext, ticketId: string) {
 }
 export type Thread = Awaited<ReturnType<typeof loadThread>>;
 
-export async function getTicketDetail(ctx: TenantContext, ticketId: string) {
+/** GET /tickets/{id}; `include=original` adds each message's original mail (one S3 read per extracted message). */
+export async function getTicketDetail(ctx: TenantContext, ticketId: string, include?: 'original') {
   const thread = await loadThread(ctx, ticketId);
-  return toDetail(ctx, thread.ticket, thread);
+  return toDetail(ctx, thread.ticket, thread, { original: include === 'original' });
 }

@@ -10,7 +10,13 @@ import { fieldRole } from './markers.js';
  * answer written between quotes is kept.
  */
 const QUOTE_CLASSES = ['gmail_quote', 'gmail_quote_container', 'yahoo_quoted', 'zmail_extra', 'protonmail_quote'];
-const QUOTE_IDS = ['divrplyfwdmsg', 'x_divrplyfwdmsg', 'appendonsend', 'olk_src_body_section', 'mail-editor-reference-message-container'];
+const QUOTE_IDS = [
+  'divrplyfwdmsg',
+  'x_divrplyfwdmsg',
+  'appendonsend',
+  'olk_src_body_section',
+  'mail-editor-reference-message-container',
+];
 
 const classesOf = (el: Element) => (el.attribs.class ?? '').toLowerCase().split(/\s+/);
 

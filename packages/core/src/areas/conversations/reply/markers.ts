@@ -12,7 +12,26 @@ const ROLE_OF = new Map<string, FieldRole>(
 );
 const SEPARATOR_SET = new Set([...SEPARATORS, ...FORWARDS]);
 /** Words an attribution line starts with ("On", "Am", "Le", "El", "Op", "W dniu", "Vào", "在"…). */
-const INTRO = ['on', 'am', 'le', 'el', 'il', 'op', 'w dniu', 'dnia', 'den', 'på', 'em', 'vào', 'в', 'dne', 'kl.'];
+const INTRO = [
+  'on',
+  'at',
+  'am',
+  'le',
+  'el',
+  'il',
+  'op',
+  'w dniu',
+  'dnia',
+  'den',
+  'på',
+  'em',
+  'vào',
+  'в',
+  'dne',
+  'kl.',
+  'في',
+  'wiadomość napisana przez',
+];
 const INTRO_CJK = ['在', '于', '於'];
 
 const isLetter = (ch: string | undefined) => ch !== undefined && ch.toLowerCase() !== ch.toUpperCase();
@@ -28,7 +47,8 @@ export function trimChars(text: string, chars: string): string {
   while (end > start && chars.includes(text[end - 1] as string)) end--;
   return text.slice(start, end);
 }
-const DECORATION = ' \t-_=*:：>';
+/** Decoration around the words of a marker line, bidirectional marks and zero-width spaces included. */
+const DECORATION = ' \t-_=*:：>\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\ufeff';
 
 export const isQuoted = (line: string) => line.trimStart().startsWith('>');
 /** A line some clients quote with a bar instead ("| …"): quoted only inside announced history. */
@@ -36,10 +56,12 @@ export const isBarQuoted = (line: string) => line.trimStart().startsWith('|');
 /** What a quoted line says without its markers ("> > On … wrote:" → "On … wrote:"). */
 export const unquoted = (line: string) => trimChars(line.trimStart(), '> ');
 export const isBlank = (line: string) => line.trim() === '';
-/** A rule line: dashes, underscores or equals signs only (Outlook's and mailing lists' separators). */
+/** A rule line: five or more symbols and nothing else ("-----", "_____", "■□■□■□", "*-*-*-"). */
 export const isRule = (line: string) => {
   const t = line.trim();
-  return t.length >= 5 && trimChars(t, '-_=—') === '';
+  if (t.length < 5) return false;
+  for (const ch of t) if (isLetter(ch) || (ch >= '0' && ch <= '9') || ch === ' ') return false;
+  return true;
 };
 
 /** The role of a header field line ("From: …", "*Von:* …", "De : …"), if it is one. */
@@ -71,9 +93,7 @@ function containsWrote(lower: string): boolean {
 }
 function startsWithIntro(lower: string): boolean {
   const t = lower.trimStart();
-  return (
-    INTRO.some((w) => t.startsWith(`${w} `) || t.startsWith(`${w},`)) || INTRO_CJK.some((w) => t.startsWith(w))
-  );
+  return INTRO.some((w) => t.startsWith(`${w} `) || t.startsWith(`${w},`)) || INTRO_CJK.some((w) => t.startsWith(w));
 }
 const startsWithDate = (text: string) => {
   const ch = text.trimStart()[0];
@@ -87,7 +107,7 @@ const startsWithDashes = (text: string) => text.trimStart().startsWith('--');
  * address is one in any language.
  */
 export function isAttribution(text: string, quoteFollows: boolean): boolean {
-  const lower = text.trim().toLowerCase();
+  const lower = trimChars(text.trim().toLowerCase(), DECORATION.slice(DECORATION.indexOf('\u200b')));
   if (!lower || lower.length > 400) return false;
   const at = lower.includes('@');
   const colonEnd = lower.endsWith(':') || lower.endsWith('：');
@@ -97,6 +117,8 @@ export function isAttribution(text: string, quoteFollows: boolean): boolean {
     if (quoteFollows && (hasDigit(lower) || colonEnd)) return true;
   }
   if (colonEnd && at && containsWrote(lower)) return true;
+  if (colonEnd && at && hasDigit(lower) && startsWithIntro(lower)) return true;
+  if (quoteFollows && colonEnd && (containsWrote(lower) || lower.startsWith('forwarded by '))) return true;
   if (quoteFollows && colonEnd && (at || hasDigit(lower)) && !fieldRole(text)) return true;
   if (quoteFollows && startsWithDate(lower) && at) return true;
   return isGmailDated(lower);
@@ -135,6 +157,14 @@ export function isSeparator(lines: readonly string[], i: number): boolean {
   return isHeaderBlock(lines, next);
 }
 
+/** Other fields on the same line, as HTML mail puts them when it lays the header out inline. */
+function inlineRoles(line: string): FieldRole[] {
+  const lower = line.toLowerCase();
+  return (['date', 'to', 'subject'] as const).filter((role) =>
+    FIELD_NAMES[role].some((name) => name.length > 2 && lower.includes(` ${name}:`)),
+  );
+}
+
 /**
  * Whether a header block of a quoted mail starts at `lines[i]`: a From field, then (blank lines and
  * one wrapped value line allowed) at least two of Sent/Date, To, Cc, Subject, or one when the From
@@ -143,7 +173,7 @@ export function isSeparator(lines: readonly string[], i: number): boolean {
 export function isHeaderBlock(lines: readonly string[], i: number): boolean {
   const first = fieldRole(lines[i] ?? '');
   if (!first) return false;
-  const roles = new Set<FieldRole>([first]);
+  const roles = new Set<FieldRole>([first, ...inlineRoles(lines[i] as string)]);
   let fromHasAddress = first === 'from' && (lines[i] ?? '').includes('@');
   let addressed = false;
   let loose = 0;

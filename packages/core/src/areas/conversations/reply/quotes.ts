@@ -12,6 +12,7 @@ import {
   trimChars,
   unquoted,
 } from './markers.js';
+import { removeSignature } from './signature.js';
 
 /** How far an attribution may wrap: its first line and up to five more (blank ones included). */
 const ATTRIBUTION_LINES = 6;
@@ -30,8 +31,7 @@ const nextNonBlank = (lines: readonly string[], from: number) => {
 };
 
 /** Whether line i is quoted, with `>` or a bar. */
-const quotedAt = (lines: readonly string[], i: number) =>
-  isQuoted(lines[i] ?? '') || isBarQuoted(lines[i] ?? '');
+const quotedAt = (lines: readonly string[], i: number) => isQuoted(lines[i] ?? '') || isBarQuoted(lines[i] ?? '');
 
 /** The first line at or after `from` that is neither blank nor quoted. */
 function nextUnquoted(lines: readonly string[], from: number) {
@@ -40,9 +40,9 @@ function nextUnquoted(lines: readonly string[], from: number) {
   return j;
 }
 
-/** Whether quoted history starts at line i (or the text ends there): an attribution, a separator or a header block. */
+/** Whether quoted history starts at line i (or only a signature, or nothing, follows): an attribution, a separator or a header block. */
 const opensHistoryAt = (lines: string[], i: number) =>
-  i >= lines.length || isSeparator(lines, i) || isHeaderBlock(lines, i) || attributionAt(lines, i) !== undefined;
+  i >= lines.length || isSeparator(lines, i) || isHeaderBlock(lines, i) || removeSignature(lines.slice(i)).length === 0;
 
 /**
  * The attribution starting at line i, as the index after its last line; undefined if none. A line

@@ -13,7 +13,9 @@ export function removeSignature(input: readonly string[]): string[] {
   if (dash > 0) lines = trimEnd(lines.slice(0, dash));
   for (let changed = true; changed && lines.length; ) {
     const before = lines.length;
-    lines = trimEnd(withoutDeviceLine(withoutListFooter(withoutDisclaimer(withoutContactBlock(lines)))));
+    lines = trimEnd(
+      withoutDeviceLine(withoutListFooter(withoutDisclaimer(withoutContactBlock(withoutBoxedBlock(lines))))),
+    );
     changed = lines.length < before;
   }
   return lines;
@@ -28,7 +30,10 @@ const isDelimiter = (line: string) => {
 function trimEnd(lines: string[]): string[] {
   let end = lines.length;
   // U+1427 is a tracking extension's mark at the end of Gmail mail.
-  while (end > 0 && (isBlank(lines[end - 1] as string) || isRule(lines[end - 1] as string) || lines[end - 1]?.trim() === '\u1427'))
+  while (
+    end > 0 &&
+    (isBlank(lines[end - 1] as string) || isRule(lines[end - 1] as string) || lines[end - 1]?.trim() === '\u1427')
+  )
     end--;
   return lines.slice(0, end);
 }
@@ -58,11 +63,28 @@ function withoutDeviceLine(lines: string[]): string[] {
   return last !== undefined && isDeviceLine(last) ? lines.slice(0, -1) : lines;
 }
 
+/**
+ * A signature between rules (or below one), as many clients and Japanese mail conventions draw it:
+ * a rule, at most fifteen lines with two contact lines at least, an optional closing rule, the end.
+ */
+function withoutBoxedBlock(lines: string[]): string[] {
+  for (let i = 0; i < lines.length; i++) {
+    if (!isRule(lines[i] as string)) continue;
+    const below = lines.slice(i + 1).filter((l) => !isBlank(l) && !isRule(l));
+    const contacts = below.filter((l) => isContactLine(l) || isLabelled(l)).length;
+    if (below.length <= 15 && contacts >= 2) return lines.slice(0, i);
+  }
+  return lines;
+}
+
 /** A mailing list's footer: a rule, then the list's name, address or unsubscribe link. */
 function withoutListFooter(lines: string[]): string[] {
   for (let i = Math.max(0, lines.length - 8); i < lines.length; i++) {
     if (!isRule(lines[i] as string)) continue;
-    const below = lines.slice(i + 1).join(' ').toLowerCase();
+    const below = lines
+      .slice(i + 1)
+      .join(' ')
+      .toLowerCase();
     if (['mailing list', 'listinfo', 'unsubscribe', 'mailman'].some((w) => below.includes(w))) return lines.slice(0, i);
   }
   return lines;
@@ -107,10 +129,10 @@ function hasAddress(line: string): boolean {
 function isContactLine(line: string): boolean {
   const t = trimChars(line.trim(), '*_').toLowerCase();
   if (t.length > 90) return false;
-  let label = 0;
-  while (label < t.length && isLetterOrDash(t[label] as string)) label++;
-  const labelled = label > 0 && CONTACT_LABELS.includes(t.slice(0, label)) && digitsIn(t) >= 5;
-  return labelled || hasAddress(t) || t.includes('http://') || t.includes('https://') || t.includes('www.') || isImage(t);
+  const labelled = isLabelled(t) && digitsIn(t) >= 5;
+  return (
+    labelled || hasAddress(t) || t.includes('http://') || t.includes('https://') || t.includes('www.') || isImage(t)
+  );
 }
 /** A run of digits, spaces and + - ( ) . with eight digits at least: a phone number. */
 function hasPhoneNumber(line: string): boolean {
@@ -121,6 +143,13 @@ function hasPhoneNumber(line: string): boolean {
     if (digits >= 8) return true;
   }
   return false;
+}
+/** A line that starts with a contact label ("Tel:", "Email:", "M +44"), whatever follows. */
+function isLabelled(line: string): boolean {
+  const t = trimChars(line.trim(), '*_ ').toLowerCase();
+  let label = 0;
+  while (label < t.length && isLetterOrDash(t[label] as string)) label++;
+  return label > 0 && CONTACT_LABELS.includes(t.slice(0, label)) && label < t.length;
 }
 const isLetterOrDash = (ch: string) => ch === '-' || ch.toLowerCase() !== ch.toUpperCase();
 const isImage = (line: string) => line.trim().toLowerCase().startsWith('[image');
@@ -145,7 +174,8 @@ function withoutContactBlock(lines: string[]): string[] {
     const phone = paragraph.some(hasPhoneNumber);
     const short = paragraph.every(isShortLine) || paragraph.every((l) => isContactLine(l) || isShortLine(l));
     // Without a contact line, only a single line with a number (a street) or an image may join.
-    const addressLike = paragraph.length === 1 && (digitsIn(paragraph[0] as string) > 0 || isImage(paragraph[0] as string));
+    const addressLike =
+      paragraph.length === 1 && (digitsIn(paragraph[0] as string) > 0 || isImage(paragraph[0] as string));
     if (!short || paragraph.length > 12 || (found === 0 && !phone && !addressLike) || from === 0) break;
     contacts += found;
     start = from;

@@ -11,23 +11,23 @@ export const list = (words: string) => words.split('|');
 export const FIELD_NAMES: Record<'from' | 'date' | 'to' | 'cc' | 'subject', string[]> = {
   from: list(
     'from|von|de|da|van|od|från|fra|frá|lähettäjä|от|від|feladó|kimden|από|发件人|寄件者|差出人|보낸 사람|' +
-    'afzender|expéditeur|remitente|mittente|nadawca|odesílatel|saatja|sender|отправитель|envoyé par|' +
-    'gönderen',
+      'afzender|expéditeur|remitente|mittente|nadawca|odesílatel|saatja|sender|отправитель|envoyé par|' +
+      'gönderen',
   ),
   date: list(
     'sent|date|datum|gesendet|envoyé|enviado|enviada|inviato|verzonden|verstuurd|wysłano|wysłane|' +
-    'data|skickat|sendt|lähetetty|päivämäärä|отправлено|дата|надіслано|elküldve|dátum|tarih|' +
-    'gönderildi|ημερομηνία|στάλθηκε|fecha|odesláno|发送时间|日期|寄件日期|送信日時|날짜|보낸 날짜|sent at|date sent|' +
-    'ngày gửi',
+      'data|skickat|sendt|lähetetty|päivämäärä|отправлено|дата|надіслано|elküldve|dátum|tarih|' +
+      'gönderildi|ημερομηνία|στάλθηκε|fecha|odesláno|发送时间|日期|寄件日期|送信日時|날짜|보낸 날짜|sent at|date sent|' +
+      'ngày gửi',
   ),
   to: list(
     'to|an|à|a|para|aan|do|komu|till|til|vastaanottaja|кому|címzett|kime|alıcı|προς|收件人|宛先|받는 사람|' +
-    'destinataire|destinatario|người nhận|recipient',
+      'destinataire|destinatario|người nhận|recipient',
   ),
   cc: list('cc|kopie|copie|kopia|kopio|копия|másolat|bilgi|κοιν|抄送|副本'),
   subject: list(
     'subject|betreff|objet|asunto|oggetto|onderwerp|temat|předmět|ämne|emne|aihe|тема|tárgy|konu|' +
-    'θέμα|主题|主旨|件名|제목|assunto|sujet|chủ đề|tiêu đề',
+      'θέμα|主题|主旨|件名|제목|assunto|sujet|chủ đề|tiêu đề',
   ),
 };
 
@@ -36,12 +36,12 @@ export const FIELD_NAMES: Record<'from' | 'date' | 'to' | 'cc' | 'subject', stri
  * trailing colons, dashes and spaces are removed.
  */
 export const WROTE = list(
-    'wrote|writes|sent|schrieb|geschrieben|a écrit|escribió|ha scritto|scrisse|schreef|' +
+  'wrote|writes|sent|schrieb|geschrieben|a écrit|escribió|ha scritto|scrisse|schreef|' +
     'het volgende geschreven|napisał|napisała|napisał(a)|pisze|skrev|kirjoitti|написал|написала|' +
     'написал(а)|пише|написав|escreveu|đã viết|寫道|写道|のメッセージ|yazdı|írta|napsal|napsala|napsal(a)|' +
     'έγραψε|kirjutas|rašė|rakstīja|skrifaði|a scris|napisao je|napisala je|je napisal|har skrivit|' +
-    'kirjoitti viestin|님이 작성',
-  );
+    'kirjoitti viestin|님이 작성|كتب|كتبت|wrote on',
+);
 
 /** Separators that open a quoted message, without their dashes and trailing colon. */
 export const SEPARATORS = list(
@@ -72,17 +72,18 @@ export const FORWARDS = list(
  * starts with one of these is the client's signature, not the customer's words.
  */
 export const SENT_FROM = list(
-    'sent from|sent via|sent with|sent using|sent on my|get outlook for|get outlook|von meinem|' +
+  'sent from|sent via|sent with|sent using|sent on my|get outlook for|get outlook|von meinem|' +
     'gesendet von|gesendet mit|envoyé de mon|envoyé depuis|envoyé à partir de|enviado desde|' +
     'enviado do meu|enviado de meu|enviado de mi|enviado con|inviato da|inviato dal|verzonden vanaf|' +
     'verstuurd vanaf|verzonden met|verstuurd met|отправлено с|отправлено из|надіслано з|wysłane z|' +
     "wysłano z|skickat från|sendt fra|lähetetty|odesláno z|küldve|iphone’umdan|iphone'umdan|" +
-    'από το iphone|从我的|發自我的|iphoneから送信|my iphone から送信',
-  );
+    'από το iphone|从我的|發自我的|iphoneから送信|my iphone から送信|verzonden vanuit|trimis de pe|az iphone|' +
+    'أُرسلت من|أرسلت من|envoyé avec',
+);
 
 /** Words that mark a closing legal or confidentiality notice. */
 export const DISCLAIMER = list(
-    'confidential|intended recipient|intended solely|privileged|disclaimer|' +
+  'confidential|intended recipient|intended solely|privileged|disclaimer|' +
     'received this message in error|received this email in error|received this e-mail in error|' +
     'vertraulich|vertrouwelijk|confidentiel|confidencial|riservat',
-  );
+);
