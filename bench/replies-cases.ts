@@ -31,6 +31,14 @@ const normalize = (text: string, compare: ReplyCase['compare']) =>
 /** The expected reply as text (an HTML expectation as the text it reads as). */
 export const expectedText = (c: ReplyCase) => (c.expected_format === 'html' ? htmlToText(c.expected) : c.expected);
 
+/**
+ * Whether the stored text lost some of the customer's words: the expected reply is not contained in
+ * it (an inexact result that only kept too much, such as a sign-off a corpus removes, is not a loss).
+ */
+export function lostWords(c: ReplyCase, stored: string): boolean {
+  return !normalize(stored, c.compare).includes(normalize(expectedText(c), c.compare));
+}
+
 /** Whether the stored text is the expected reply (an HTML expectation is compared as the text it reads as). */
 export function compareReplies(c: ReplyCase, stored: string): boolean {
   return normalize(stored, c.compare) === normalize(expectedText(c), c.compare);

@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { compareReplies, expectedText, type ReplyCase, readCases } from './replies-cases.js';
+import { compareReplies, expectedText, lostWords, type ReplyCase, readCases } from './replies-cases.js';
 import { progress } from './stack.js';
 
 const arg = (name: string) => {
@@ -26,7 +26,10 @@ const corpora = readdirSync(dir, { withFileTypes: true })
   .filter((e) => e.isDirectory() && !e.name.startsWith('_') && (!only || e.name === only))
   .map((e) => e.name)
   .sort();
-if (!corpora.length) throw new Error(`No corpora in ${dir}: build them with bench/replies-corpora (see its README)`);
+if (!corpora.length)
+  throw new Error(
+    `No corpora in ${dir}: build them with sh bench/replies-corpora/build.sh (see bench/replies-corpora/README.md)`,
+  );
 
 const all: ReplyCase[] = corpora.flatMap((c) => readCases(readFileSync(path.join(dir, c, 'cases.jsonl'), 'utf8')));
 const empty = all.filter((c) => expectedText(c).trim() === '');
@@ -36,28 +39,41 @@ progress(`${cases.length} cases from ${corpora.length} corpora (${empty.length} 
 const stored = process.argv.includes('--offline')
   ? await (await import('./replies-offline.js')).offlineReplies(cases)
   : await (await import('./replies-smtp.js')).smtpReplies(cases);
-const results = cases.map((c) => ({ case: c, exact: compareReplies(c, stored.get(c.id) ?? '') }));
+const results = cases.map((c) => {
+  const text = stored.get(c.id) ?? '';
+  return { case: c, exact: compareReplies(c, text), lost: lostWords(c, text) };
+});
 
-const table = (key: (c: ReplyCase) => string) => {
-  const groups = new Map<string, { n: number; ok: number }>();
+/** Per group: cases, exact, and those where the customer's words were cut (not merely too much kept). */
+const table = (title: string, key: (c: ReplyCase) => string) => {
+  const groups = new Map<string, { n: number; ok: number; lost: number }>();
   for (const r of results) {
-    const g = groups.get(key(r.case)) ?? { n: 0, ok: 0 };
+    const g = groups.get(key(r.case)) ?? { n: 0, ok: 0, lost: 0 };
     g.n++;
     if (r.exact) g.ok++;
+    if (r.lost) g.lost++;
     groups.set(key(r.case), g);
   }
-  return [...groups].sort(([a], [b]) => a.localeCompare(b));
+  console.log(`\n| ${title} | cases | exact | % | words lost |\n|---|---|---|---|---|`);
+  for (const [name, g] of [...groups].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`| ${name} | ${g.n} | ${g.ok} | ${pct(g.ok, g.n)} | ${g.lost} |`);
 };
 const pct = (ok: number, n: number) => `${((100 * ok) / n).toFixed(1)}%`;
-console.log('\n| corpus | cases | exact | % |\n|---|---|---|---|');
-for (const [name, g] of table((c) => c.corpus)) console.log(`| ${name} | ${g.n} | ${g.ok} | ${pct(g.ok, g.n)} |`);
-console.log('\n| client | cases | exact | % |\n|---|---|---|---|');
-for (const [name, g] of table((c) => c.client)) console.log(`| ${name} | ${g.n} | ${g.ok} | ${pct(g.ok, g.n)} |`);
-for (const r of results.filter((x) => !x.exact).slice(0, showFailures)) {
+table('corpus', (c) => c.corpus);
+table('client', (c) => c.client);
+const show = (r: (typeof results)[number]) =>
   console.log(
-    `\n--- ${r.case.id} (${r.case.client})\nEXPECTED:\n${r.case.expected.trim()}\nSTORED:\n${(stored.get(r.case.id) ?? '').trim()}`,
+    `\n--- ${r.case.id} (${r.case.client})\nEXPECTED:\n${expectedText(r.case).trim()}\nSTORED:\n${(stored.get(r.case.id) ?? '').trim()}`,
   );
-}
+for (const r of results.filter((x) => !x.exact).slice(0, showFailures)) show(r);
+const lost = results.filter((r) => r.lost);
+if (lost.length)
+  console.log(
+    `\nWords lost in ${lost.length}: ${lost
+      .slice(0, 40)
+      .map((r) => r.case.id)
+      .join(', ')}${lost.length > 40 ? ', …' : ''}`,
+  );
 const ok = results.filter((r) => r.exact).length;
 console.log(`replies: ${results.length} cases, ${ok} exact (${pct(ok, results.length)})`);
 process.exit(0);

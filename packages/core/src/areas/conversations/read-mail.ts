@@ -1,5 +1,6 @@
 import { normalizeMessageId } from '../../kernel/mail/threads.js';
-import type { GivenFile, OriginalMail } from '../tickets/files.js';
+import type { GivenFile } from '../tickets/files.js';
+import type { OriginalMail } from '../tickets/present.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
 import { extractReply } from './reply/extract.js';
 

@@ -7,7 +7,7 @@ import { must } from '../../kernel/must.js';
 import { copyObject, deleteObjects, putObject } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { MAX_ATTACHMENT_BYTES } from './entities.js';
-import type { AttachmentItem } from './present.js';
+import type { AttachmentItem, OriginalMail } from './present.js';
 import { claimUpload, loadUploads, type UploadItem } from './uploads.js';
 
 /** A file given with a message: inline (base64) or an upload made before (POST /attachments). */
@@ -18,12 +18,6 @@ type File = { fileName: string; mimeType: string; size: number } & ({ bytes: Buf
 
 export const objectKeyOf = (ctx: TenantContext, ticketId: string, attachmentId: string, fileName: string) =>
   `${ctx.projectId}/${ctx.env}/tickets/${ticketId}/${attachmentId}/${fileName}`;
-
-/** A received mail's whole text and HTML, kept beside the reply extracted from it. */
-export interface OriginalMail {
-  text: string;
-  html?: string;
-}
 
 /**
  * Writes a message's original mail under its ticket's key (deleted with the ticket) and answers the

@@ -10,8 +10,15 @@ import { escapeHtml } from '../templates/escape.js';
 import { eventItem } from '../webhooks/emit.js';
 import { Attachment, Message, Ticket } from './entities.js';
 import { ticketChangeEvents } from './events.js';
-import { type OriginalMail, prepareFiles, storeOriginal } from './files.js';
-import { eventCustomer, eventTicket, type MessageItem, type TicketItem, toMessage } from './present.js';
+import { prepareFiles, storeOriginal } from './files.js';
+import {
+  eventCustomer,
+  eventTicket,
+  type MessageItem,
+  type OriginalMail,
+  type TicketItem,
+  toMessage,
+} from './present.js';
 import type { PostMessageBody } from './schemas.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
 import type { SenderType, Status } from './values.js';

@@ -2,7 +2,6 @@ import type { EntityItem } from 'electrodb';
 import { getObjectText, presignGet } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { type Attachment, type Message, type Ticket, UNASSIGNED } from './entities.js';
-import type { OriginalMail } from './files.js';
 
 export type TicketItem = EntityItem<typeof Ticket>;
 export type MessageItem = EntityItem<typeof Message>;
@@ -35,6 +34,12 @@ export const toAttachment = async (a: AttachmentItem) => ({
   url: await presignGet(a.objectKey, a),
   createdAt: a.createdAt,
 });
+
+/** A received mail's whole text and HTML, kept beside the reply extracted from it. */
+export interface OriginalMail {
+  text: string;
+  html?: string;
+}
 
 /** The original mail a message was extracted from, or null when its body is the whole mail. */
 export async function loadOriginal(key: string | undefined): Promise<{ text: string; html: string | null } | null> {

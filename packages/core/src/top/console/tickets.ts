@@ -58,7 +58,8 @@ ${pager('/console/tickets', req.query, result.page, result.limit, result.total)}
 
 export const ticketDetail = signedIn('any', async (req) => {
   const [t, members] = await Promise.all([
-    getTicketDetail(req.ctx, must(req.params.ticketId, 'the ticketId of the path')),
+    // With each mail's original: the console shows it collapsed under the extracted reply.
+    getTicketDetail(req.ctx, must(req.params.ticketId, 'the ticketId of the path'), 'original'),
     listMembers(req.ctx.accountId),
   ]);
   return show(
@@ -79,7 +80,7 @@ ${t.messages.map(
   (
     m,
   ) => html`<article class="msg ${m.senderType}${m.visibility === 'internal' ? ' internal' : ''}" aria-label="${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Reply' : 'Customer message'}"><span class="muted">${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Support' : t.customer.name} · ${when(m.createdAt)}</span>
-${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href="${a.url}">${a.fileName}</a> `)}` : ''}</article>`,
+${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href="${a.url}">${a.fileName}</a> `)}` : ''}${m.original ? html`<details><summary>Whole mail (quoted history and signature)</summary><pre>${m.original.text}</pre></details>` : ''}</article>`,
 )}
 <form method="post" action="/console/tickets/${t.id}/messages" class="card">${csrfField(req)}
 <label for="reply-body">Reply or note</label>

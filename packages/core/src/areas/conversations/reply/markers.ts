@@ -34,7 +34,9 @@ const INTRO = [
 ];
 const INTRO_CJK = ['在', '于', '於'];
 
-const isLetter = (ch: string | undefined) => ch !== undefined && ch.toLowerCase() !== ch.toUpperCase();
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** A letter or digit of any script (CJK has no case, so case tests would miss it). */
+const isLetter = (ch: string | undefined) => ch !== undefined && LETTER_OR_DIGIT.test(ch);
 const hasDigit = (text: string) => {
   for (const ch of text) if (ch >= '0' && ch <= '9') return true;
   return false;
@@ -47,8 +49,10 @@ export function trimChars(text: string, chars: string): string {
   while (end > start && chars.includes(text[end - 1] as string)) end--;
   return text.slice(start, end);
 }
-/** Decoration around the words of a marker line, bidirectional marks and zero-width spaces included. */
-const DECORATION = ' \t-_=*:：>\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\ufeff';
+/** Bidirectional marks and zero-width spaces clients put around right-to-left lines. */
+export const INVISIBLE = '\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\ufeff';
+/** Decoration around the words of a marker line. */
+const DECORATION = ` \t-_=*:：>${INVISIBLE}`;
 
 export const isQuoted = (line: string) => line.trimStart().startsWith('>');
 /** A line some clients quote with a bar instead ("| …"): quoted only inside announced history. */
@@ -57,10 +61,16 @@ export const isBarQuoted = (line: string) => line.trimStart().startsWith('|');
 export const unquoted = (line: string) => trimChars(line.trimStart(), '> ');
 export const isBlank = (line: string) => line.trim() === '';
 /** A rule line: five or more symbols and nothing else ("-----", "_____", "■□■□■□", "*-*-*-"). */
-export const isRule = (line: string) => {
+/** A titled rule: "-------- Oprindelig besked --------", words between dashes. */
+export const isDashedTitle = (line: string) => {
   const t = line.trim();
-  if (t.length < 5) return false;
-  for (const ch of t) if (isLetter(ch) || (ch >= '0' && ch <= '9') || ch === ' ') return false;
+  return t.startsWith('--') && t.endsWith('--') && trimChars(t, '-').trim() !== '';
+};
+/** A rule line: five (or `min`) symbols or more and nothing else ("-----", "_____", "■□■□■□", "*-*-*-"). */
+export const isRule = (line: string, min = 5) => {
+  const t = line.trim();
+  if (t.length < min) return false;
+  for (const ch of t) if (isLetter(ch) || ch === ' ') return false;
   return true;
 };
 
@@ -107,7 +117,7 @@ const startsWithDashes = (text: string) => text.trimStart().startsWith('--');
  * address is one in any language.
  */
 export function isAttribution(text: string, quoteFollows: boolean): boolean {
-  const lower = trimChars(text.trim().toLowerCase(), DECORATION.slice(DECORATION.indexOf('\u200b')));
+  const lower = trimChars(text.trim().toLowerCase(), INVISIBLE);
   if (!lower || lower.length > 400) return false;
   const at = lower.includes('@');
   const colonEnd = lower.endsWith(':') || lower.endsWith('：');
@@ -117,10 +127,12 @@ export function isAttribution(text: string, quoteFollows: boolean): boolean {
     if (quoteFollows && (hasDigit(lower) || colonEnd)) return true;
   }
   if (colonEnd && at && containsWrote(lower)) return true;
-  if (colonEnd && at && hasDigit(lower) && startsWithIntro(lower)) return true;
+  if (colonEnd && hasDigit(lower) && startsWithIntro(lower) && (at || containsWrote(lower))) return true;
   if (quoteFollows && colonEnd && (containsWrote(lower) || lower.startsWith('forwarded by '))) return true;
   if (quoteFollows && colonEnd && (at || hasDigit(lower)) && !fieldRole(text)) return true;
   if (quoteFollows && startsWithDate(lower) && at) return true;
+  // "30.09.2017, 18.30, "John Doe" <john@example.com>:", "ср, 30 апр. 2025 г. в 15:19, John <j@x.ru>:"
+  if (hasDigit(lower) && (lower.endsWith('>:') || lower.endsWith('> :')) && at) return true;
   return isGmailDated(lower);
 }
 
@@ -194,5 +206,5 @@ export function isHeaderBlock(lines: readonly string[], i: number): boolean {
   if (!roles.has('from')) return first === 'date' && hasDigit(lines[i] as string) && roles.size >= 2 && addressed;
   const others = roles.size - 1;
   if (first === 'from') return others >= 2 || (others >= 1 && fromHasAddress);
-  return others >= 3;
+  return others >= 2;
 }

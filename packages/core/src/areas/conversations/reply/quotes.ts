@@ -3,6 +3,7 @@ import {
   isAttribution,
   isBarQuoted,
   isBlank,
+  isDashedTitle,
   isHeaderBlock,
   isQuoted,
   isRule,
@@ -32,6 +33,17 @@ const nextNonBlank = (lines: readonly string[], from: number) => {
 
 /** Whether line i is quoted, with `>` or a bar. */
 const quotedAt = (lines: readonly string[], i: number) => isQuoted(lines[i] ?? '') || isBarQuoted(lines[i] ?? '');
+
+/**
+ * A line a client wrapped out of a quote: between two quoted lines, continuing a long one (cut near
+ * the wrap width) or a broken link. A short answer between short quotes is the customer's.
+ */
+function isWrapped(lines: readonly string[], i: number): boolean {
+  const before = lines[i - 1] ?? '';
+  if (!isQuoted(before) || !isQuoted(lines[i + 1] ?? '')) return false;
+  const line = lines[i]?.trim() ?? '';
+  return before.trim().length >= 50 || (line.length >= 10 && !line.includes(' ')) || line.endsWith('>');
+}
 
 /** The first line at or after `from` that is neither blank nor quoted. */
 function nextUnquoted(lines: readonly string[], from: number) {
@@ -78,7 +90,10 @@ function splitSharedLine(line: string): [string, string] | undefined {
     const at = lower.indexOf(marker);
     if (at <= 0) continue;
     const rest = line.slice(at).replace(/^[\s-]+/, '');
-    if (isAttribution(rest, true) && opensAttribution(rest)) return [trimChars(line.slice(0, at), ' -'), rest];
+    const answer = line.slice(0, at);
+    // The address belongs to the attribution: one before the marker means the marker is inside it.
+    if (!answer.includes('@') && isAttribution(rest, false) && opensAttribution(rest))
+      return [trimChars(answer, ' -'), rest];
   }
   return undefined;
 }
@@ -114,18 +129,20 @@ export function removeQuotes(text: string): Unquoted {
       kept.push('');
       continue;
     }
-    const wrapped = i > 0 && isQuoted(lines[i - 1] as string) && isQuoted(lines[i + 1] ?? '');
-    if (announced && (wrapped || isBarQuoted(line))) continue;
+    if (announced && (isWrapped(lines, i) || isBarQuoted(line))) continue;
     if (isSeparator(lines, i) || isHeaderBlock(lines, i)) {
       // A rule just above (Outlook's underscores, a converted <hr>) belongs to the quote.
-      while (kept.length && (isBlank(kept.at(-1) as string) || isRule(kept.at(-1) as string))) kept.pop();
+      const above = (l: string) => isBlank(l) || isRule(l, 3) || isDashedTitle(l);
+      while (kept.length && above(kept.at(-1) as string)) kept.pop();
       return { lines: kept, found: true };
     }
-    const attribution = attributionAt(lines, i);
-    const shared = attribution === undefined ? splitSharedLine(line) : undefined;
-    const end = shared ? i + 1 : attribution;
+    // "reply On … wrote:": the answer and the attribution share the line (not "On …, life is short. on Bob wrote:").
+    const shared = startsLikeAttribution(line) ? undefined : splitSharedLine(line);
+    const end = shared ? i + 1 : attributionAt(lines, i);
     if (end !== undefined) {
       if (shared) kept.push(shared[0]);
+      // An address on a line of its own ("<john@example.com> kirjoitti:") continues the line above.
+      else if (line.trimStart().startsWith('<') && kept.length && !isBlank(kept.at(-1) as string)) kept.pop();
       found = true;
       const quoteFollows = quotedAt(lines, nextNonBlank(lines, end));
       // An attribution with nothing above it opens a bottom-posted answer: it alone goes.

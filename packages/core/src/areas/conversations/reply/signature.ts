@@ -1,4 +1,4 @@
-import { isBlank, isRule, trimChars } from './markers.js';
+import { INVISIBLE, isBlank, isRule, trimChars } from './markers.js';
 import { DISCLAIMER, list, SENT_FROM } from './words.js';
 
 /**
@@ -13,18 +13,26 @@ export function removeSignature(input: readonly string[]): string[] {
   if (dash > 0) lines = trimEnd(lines.slice(0, dash));
   for (let changed = true; changed && lines.length; ) {
     const before = lines.length;
-    lines = trimEnd(
-      withoutDeviceLine(withoutListFooter(withoutDisclaimer(withoutContactBlock(withoutBoxedBlock(lines))))),
-    );
+    lines = trimEnd(STEPS.reduce((rest, step) => step(rest), lines));
     changed = lines.length < before;
   }
   return lines;
 }
 
+/** What may close a message, removed from the end until none applies (each may uncover another). */
+const STEPS = [
+  withoutBoxedBlock,
+  withoutContactBlock,
+  withoutDisclaimer,
+  withoutListFooter,
+  withoutDeviceLine,
+  withoutDashedName,
+];
+
 /** RFC 3676's `-- ` delimiter, and the `--` clients leave when they trim it. */
 const isDelimiter = (line: string) => {
   const t = line.trimEnd();
-  return t === '--' || t === '-- ' || t === '—' || t === '__';
+  return t === '--' || t === '__';
 };
 
 function trimEnd(lines: string[]): string[] {
@@ -45,12 +53,14 @@ const wordCount = (line: string) => line.trim().split(/\s+/).length;
  * client adds. A comma makes it a sentence the customer wrote, unless what follows asks to excuse typos.
  */
 function isDeviceLine(line: string): boolean {
-  const lower = trimChars(line.trim(), '*_()<>[] ').toLowerCase();
+  const lower = trimChars(line.trim(), `*_()<>[] ${INVISIBLE}`).toLowerCase();
   if (!lower || (wordCount(lower) > 10 && !lower.includes('<http'))) return false;
   const comma = lower.indexOf(', ');
   if (comma >= 0 && !['excuse', 'typo', 'brevity', 'pardon'].some((w) => lower.includes(w, comma))) return false;
   return (
     SENT_FROM.some((p) => lower.startsWith(p)) ||
+    // "Get Outlook for iOS" in every language ("Outlook für iOS beziehen", "Obtenir Outlook pour Android").
+    (lower.includes('outlook') && (lower.includes('ios') || lower.includes('android')) && wordCount(lower) <= 8) ||
     lower.startsWith('sent by ') ||
     lower.startsWith('from my ') ||
     (lower.startsWith('von meinem') && lower.endsWith('gesendet')) ||
@@ -58,9 +68,13 @@ function isDeviceLine(line: string): boolean {
   );
 }
 
+/**
+ * A device line ends the customer's part: mobile clients put it under the new text, and some put the
+ * earlier mail below it without quoting it or naming it.
+ */
 function withoutDeviceLine(lines: string[]): string[] {
-  const last = lines.at(-1);
-  return last !== undefined && isDeviceLine(last) ? lines.slice(0, -1) : lines;
+  const at = lines.findIndex((line, i) => i > 0 && isDeviceLine(line));
+  return at > 0 && lines.slice(0, at).some((l) => !isBlank(l)) ? lines.slice(0, at) : lines;
 }
 
 /**
@@ -70,11 +84,21 @@ function withoutDeviceLine(lines: string[]): string[] {
 function withoutBoxedBlock(lines: string[]): string[] {
   for (let i = 0; i < lines.length; i++) {
     if (!isRule(lines[i] as string)) continue;
-    const below = lines.slice(i + 1).filter((l) => !isBlank(l) && !isRule(l));
+    const rest = lines.slice(i + 1).filter((l) => !isBlank(l));
+    // Another rule inside means this one opens something else (a notice), not the signature.
+    if (rest.slice(0, -1).some(isRule)) continue;
+    const below = rest.filter((l) => !isRule(l));
     const contacts = below.filter((l) => isContactLine(l) || isLabelled(l)).length;
     if (below.length <= 15 && contacts >= 2) return lines.slice(0, i);
   }
   return lines;
+}
+
+/** "-Abhishek Kona": a name after a dash on the last line is the short form of a `-- ` signature. */
+function withoutDashedName(lines: string[]): string[] {
+  const last = lines.at(-1)?.trim() ?? '';
+  const named = last.startsWith('-') && isLetterOrDash(last[1] ?? ' ') && last[1] !== '-' && wordCount(last) <= 3;
+  return named && lines.slice(0, -1).some((l) => !isBlank(l)) ? lines.slice(0, -1) : lines;
 }
 
 /** A mailing list's footer: a rule, then the list's name, address or unsubscribe link. */

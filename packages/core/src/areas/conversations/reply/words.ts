@@ -18,7 +18,7 @@ export const FIELD_NAMES: Record<'from' | 'date' | 'to' | 'cc' | 'subject', stri
     'sent|date|datum|gesendet|envoyé|enviado|enviada|inviato|verzonden|verstuurd|wysłano|wysłane|' +
       'data|skickat|sendt|lähetetty|päivämäärä|отправлено|дата|надіслано|elküldve|dátum|tarih|' +
       'gönderildi|ημερομηνία|στάλθηκε|fecha|odesláno|发送时间|日期|寄件日期|送信日時|날짜|보낸 날짜|sent at|date sent|' +
-      'ngày gửi',
+      'ngày gửi|dato|message du',
   ),
   to: list(
     'to|an|à|a|para|aan|do|komu|till|til|vastaanottaja|кому|címzett|kime|alıcı|προς|收件人|宛先|받는 사람|' +
@@ -40,7 +40,7 @@ export const WROTE = list(
     'het volgende geschreven|napisał|napisała|napisał(a)|pisze|skrev|kirjoitti|написал|написала|' +
     'написал(а)|пише|написав|escreveu|đã viết|寫道|写道|のメッセージ|yazdı|írta|napsal|napsala|napsal(a)|' +
     'έγραψε|kirjutas|rašė|rakstīja|skrifaði|a scris|napisao je|napisala je|je napisal|har skrivit|' +
-    'kirjoitti viestin|님이 작성|كتب|كتبت|wrote on',
+    'kirjoitti viestin|님이 작성|작성|كتب|كتبت|wrote on',
 );
 
 /** Separators that open a quoted message, without their dashes and trailing colon. */
@@ -49,7 +49,7 @@ export const SEPARATORS = list(
     'oprindelig meddelelse|message original|mensaje original|messaggio originale|oorspronkelijk bericht|' +
     'origineel bericht|wiadomość oryginalna|oryginalna wiadomość|исходное сообщение|původní zpráva|' +
     'alkuperäinen viesti|opprinnelig melding|originalmeddelande|ursprungligt meddelande|mensagem original|' +
-    'eredeti üzenet|orijinal mesaj|özgün ileti|αρχικό μήνυμα|原始邮件|原始郵件|元のメッセージ|원본 메시지|thư gốc',
+    'oprindelig besked|eredeti üzenet|orijinal mesaj|özgün ileti|αρχικό μήνυμα|原始邮件|原始郵件|元のメッセージ|원본 메시지|thư gốc',
 );
 
 /**

@@ -1,0 +1,1 @@
+from unittest.mock import *

@@ -1,0 +1,107 @@
+import { extractReply } from '@helpdesk/core/areas/conversations/reply/extract';
+import { describe, expect, it } from 'vitest';
+
+/** The extractor alone, one rule per case (the SMTP path is test/conversations/replies.test.ts). */
+const body = async (text: string) => (await extractReply({ text })).body;
+const fromHtml = async (html: string) => (await extractReply({ html })).body;
+
+describe('reply extraction', () => {
+  it.each([
+    ['English, one line', 'Ok.\n\nOn Tue, Nov 25, 2025 at 2:59 PM Support <s@shop.example> wrote:\n> Hi'],
+    [
+      'wrapped over three lines',
+      'Ok.\n\nOn Nov 30, 2011, at 12:47 PM, Somebody <\nsomebody@shop.example>\nwrote:\n\nHi',
+    ],
+    ['German, verb inside', 'Ok.\n\nSupport <s@shop.example> schrieb am Di., 25. Nov. 2025 um 14:59 Uhr:\n\n> Hi'],
+    ['German Apple Mail, no address', 'Ok.\n\nAm 25.11.2025 um 14:59 schrieb Support:\n\nHi'],
+    ['Dutch', 'Ok.\n\nOp 25 nov. 2025 om 14:59 schreef Support <s@shop.example>:\n\nHi'],
+    ['Polish', 'Ok.\n\nW dniu 25 listopada 2025 14:59 użytkownik Support <s@shop.example>\nnapisał:\n\nHi'],
+    ['Russian', 'Ok.\n\nвт, 25 нояб. 2025 г. в 14:59, Support <s@shop.example>:\n\nHi'],
+    ['Swedish', 'Ok.\nDen 25 november 2025 14:59:18, Support (s@shop.example) skrev:\n\nHi'],
+    ['Japanese date line', 'Ok.\n\n2025年11月25日(火) 14:59 <s@shop.example>:\n> Hi'],
+    ['Gmail without a verb', 'Ok.\n\n2025-11-25 14:59 GMT+01:00 Support\n\nHi'],
+    ['Outlook block', 'Ok.\n\nFrom: Support\nSent: Tuesday, November 25, 2025 2:59 PM\nTo: Ada\nSubject: Order\n\nHi'],
+    ['Outlook block in bold', 'Ok.\n\n*From:* Support <s@shop.example>\n*Sent:* Tuesday\n*To:* Ada\n\nHi'],
+    [
+      'French block',
+      'Ok.\n\nDe : Support [mailto:s@shop.example]\nEnvoyé : mardi 25 novembre 2025 14:59\nÀ : Ada\nObjet : Commande\n\nHi',
+    ],
+    ['Original Message', 'Ok.\n\n-----Original Message-----\nFrom: s@shop.example\n\nHi'],
+    ['Ursprüngliche Nachricht', 'Ok.\n\n-----Ursprüngliche Nachricht-----\n\nHi'],
+    [
+      'forward under a note',
+      'Ok.\n\n---------- Forwarded message ---------\nFrom: A <a@x.example>\nDate: Tue\nSubject: S\nTo: b@x.example\n\nHi',
+    ],
+    ['rule and block', 'Ok.\n\n________________________________\nFrom: Support <s@shop.example>\nSent: Tuesday\n\nHi'],
+    ['quote at the end', 'Ok.\n\n> Hi\n> there'],
+  ])('cuts quoted history: %s', async (_, text) => {
+    expect(await body(text)).toBe('Ok.');
+  });
+
+  it('keeps answers between and below announced quotes, and quotes the customer shows mid-text', async () => {
+    expect(
+      await body('On Tue, Nov 25, 2025 at 2:59 PM Support <s@shop.example> wrote:\n> Size?\nM.\n> Colour?\nBlue.'),
+    ).toBe('M.\n> Colour?\nBlue.');
+    expect(await body('The log says:\n> disk full\nWhat now?')).toBe('The log says:\n> disk full\nWhat now?');
+  });
+
+  it('splits an answer that shares its line with the attribution, not a date inside one', async () => {
+    expect(await body('reply On Wed, Apr 4, 2012 at 3:59 PM, bob@example.com wrote:\n> Hi')).toBe('reply');
+    expect(await body('Ok.\nSupport <s@shop.example> schrieb am Do. 16. Mai 2024 um 00:02:\n\nHi')).toBe('Ok.');
+  });
+
+  it.each([
+    ['-- block', 'Ok.\n\n-- \nAda Lovelace\nAnalytical Engines'],
+    ['device line', 'Ok.\n\nSent from my iPhone'],
+    ['localized device line', 'Ok.\n\nVon meinem iPhone gesendet'],
+    ['Get Outlook in German', 'Ok.\n\nOutlook für iOS beziehen <https://aka.ms/o0ukef>'],
+    ['device line above unquoted history', 'Ok.\n\nSent from my Galaxy\n\nThe earlier mail, unquoted.'],
+    [
+      'list footer',
+      'Ok.\n\n_______________________________________________\nriak-users mailing list\nhttp://lists.example/listinfo',
+    ],
+    ['dashed name', 'Ok.\n\n-Abhishek Kona'],
+    ['boxed signature', 'Ok.\n----------\nAda\nEmail: ada@example.com\nTel: 000-0000\n----------'],
+    ['contact block', 'Ok.\n\nAda Lovelace\nEngineer\nTel: +44 20 7946 0958\nada@example.com\nwww.example.com'],
+  ])('removes signatures: %s', async (_, text) => {
+    expect(await body(text)).toBe('Ok.');
+  });
+
+  it("keeps the customer's words: a sign-off, a sentence like a device line, numbers in an answer", async () => {
+    expect(await body('Ok.\n\nThanks,\nAlex')).toBe('Ok.\n\nThanks,\nAlex');
+    expect(await body('Sent from my phone, the card 1234 fails.')).toBe('Sent from my phone, the card 1234 fails.');
+    const appointment =
+      'Booked:\n10/19/2017 @ 9:30 am\n1517 4th Avenue, 555-421-6780\n\nJohn Doe\nMailgun Inc\n555-941-0697';
+    expect(await body(appointment)).toBe(appointment);
+    expect(await body('Original message\nMore text')).toBe('Original message\nMore text');
+  });
+
+  it('never answers an empty reply: a mail that is all history stays whole', async () => {
+    const forward = '---------- Forwarded message ---------\nFrom: A <a@x.example>\nDate: Tue\nTo: b@x.example\n\nHi';
+    expect(await body(forward)).toBe(forward);
+    expect(await body('> only a quote')).toBe('> only a quote');
+  });
+
+  it('cuts HTML at the quote containers of Gmail, Outlook, Yahoo and at a bordered Outlook header', async () => {
+    const tail = '<div>Earlier mail</div>';
+    expect(await fromHtml(`<div>Ok.</div><div class="gmail_quote">On … wrote:<blockquote>x</blockquote></div>`)).toBe(
+      'Ok.',
+    );
+    expect(await fromHtml(`<div>Ok.</div><div id="divRplyFwdMsg"><b>From:</b> S</div>${tail}`)).toBe('Ok.');
+    expect(await fromHtml(`<div>Ok.</div><div class="yahoo_quoted">${tail}</div>`)).toBe('Ok.');
+    expect(
+      await fromHtml(
+        `<div><p>Ok.</p><div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3pt 0cm 0cm 0cm"><p><b>From:</b> Support</p></div>${tail}</div>`,
+      ),
+    ).toBe('Ok.');
+  });
+
+  it('reads the HTML part when the text part shows no history but the markup does', async () => {
+    const reply = await extractReply({
+      text: 'Ok.\n\nSupport escreveu numa data que este leitor não conhece\nHi',
+      html: '<div>Ok.</div><div class="gmail_quote">Support escreveu numa data que este leitor não conhece<br>Hi</div>',
+    });
+    expect(reply.body).toBe('Ok.');
+    expect(reply.original).toContain('Hi');
+  });
+});
