@@ -78,9 +78,43 @@ function covidFaq(text: string): Collection {
   return { name: 'CovidFAQ', docs, queries };
 }
 
+/**
+ * Collections of other shapes, built by bench/search-corpora/build.sh into `<dir>/<name>/` as
+ * docs.jsonl (`{id, title, body}`) and queries.jsonl (`{id, text, relevant: [doc ids]}`); see its
+ * SOURCES.md. Q&A forum threads (long bodies), product documentation sections (short headings, long
+ * bodies) and near-duplicate FAQ entries.
+ */
+const JSONL_COLLECTIONS = {
+  'semeval-qatarliving-threads': 'QatarLiving threads',
+  'samsung-emanual-sections': 'Samsung manual',
+  'covid-q-nearduplicates': 'COVID-Q near-duplicates',
+} as const;
+
+function jsonlCollection(dir: string, folder: keyof typeof JSONL_COLLECTIONS): Collection | undefined {
+  const at = path.join(dir, folder);
+  if (!existsSync(path.join(at, 'docs.jsonl'))) return undefined;
+  const lines = (name: string) =>
+    readFileSync(path.join(at, name), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
+  const docs = lines('docs.jsonl') as { id: string; title: string; body: string }[];
+  const index = new Map(docs.map((d, i) => [d.id, i]));
+  const queries = (lines('queries.jsonl') as { text: string; relevant: string[] }[]).map((q) => ({
+    text: q.text.slice(0, 500),
+    relevant: new Set(q.relevant.flatMap((id) => (index.has(id) ? [index.get(id) as number] : []))),
+  }));
+  return { name: JSONL_COLLECTIONS[folder], docs: docs.map(({ title, body }) => ({ title, body })), queries };
+}
+
+/** StackFAQ and CovidFAQ (downloaded when missing), then every built collection found in `dir`. */
 export async function loadCollections(dir: string): Promise<Collection[]> {
+  const built = (Object.keys(JSONL_COLLECTIONS) as (keyof typeof JSONL_COLLECTIONS)[]).flatMap(
+    (folder) => jsonlCollection(dir, folder) ?? [],
+  );
   return [
     stackFaq(await file(dir, 'stackExchange-FAQ.json')),
     covidFaq(await file(dir, 'covid-query_answer_pairs.json')),
+    ...built,
   ];
 }

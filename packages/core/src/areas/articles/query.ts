@@ -15,6 +15,8 @@ const STOP_WORDS = new Set(
   ).split(/\s+/),
 );
 
+export const isStopWord = (word: string) => STOP_WORDS.has(word);
+
 /** The words a query searches for: folded like the index, stop words left out unless nothing else is left. */
 export function queryWords(q: string): string[] {
   const all = words(q);

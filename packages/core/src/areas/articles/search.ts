@@ -1,8 +1,9 @@
-import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
+import MiniSearch, { type SearchResult } from 'minisearch';
 import { embedder } from '../../kernel/ports/embedder.js';
 import type { TenantContext, TenantKey } from '../../kernel/tenant.js';
 import { SearchIndexState } from './entities.js';
 import { highlight, queryWords } from './query.js';
+import { rankBm25f } from './rank.js';
 import {
   dequantize,
   type IndexDoc,
@@ -28,8 +29,6 @@ const loaded = new Map<string, LoadedSnapshot>();
 
 /** Below this cosine similarity a chunk is not considered related to the query. */
 const MIN_SIMILARITY = 0.1;
-/** Reciprocal rank fusion constant (the usual 60): damps the weight of the very first ranks. */
-const RRF_K = 60;
 
 type Tenant = TenantKey;
 
@@ -69,52 +68,46 @@ async function snapshotFor(tenant: Tenant, withVectors: boolean, retried = false
   }
 }
 
-/**
- * BM25 (MiniSearch's BM25+) over the snapshot's terms: title matches weigh 8, excerpt 2, body 1 (tuned
- * on the bench:search collections); a document matching more of the query's words scores higher, so
- * no all-words pass is needed. The query rules (docs/decisions.md, Knowledge base): stop words
- * dropped, stems matched, prefixes for words of 3 letters or more, and one typo for a word of 4 or
- * more that matches nothing as typed (typo expansion of every word cost a third of the query time
- * and found nothing better).
- */
-const KEYWORD_SEARCH: SearchOptions = {
-  boost: { title: 8, excerpt: 2 },
-  combineWith: 'OR',
-  prefix: (term) => term.length >= 3,
-  fuzzy: false,
-  weights: { prefix: 0.3, fuzzy: 0.2 },
-};
-const TYPO = (term: string) => (term.length >= 4 ? 1 : false);
-
 interface Hit {
   id: string;
+  /** The ranking's own score (BM25F, cosine similarity); 0 where the order alone counts. */
+  score: number;
   /** The document terms the query matched (for highlights). */
   terms: string[];
 }
 
-function keywordRanking(snap: LoadedSnapshot, q: string, categoryId: string | undefined): Hit[] {
+/** The keyword ranking of a query over an index (exported for the offline search benchmark). */
+export function keywordRanking(
+  snap: Pick<LoadedSnapshot, 'keyword' | 'format'>,
+  q: string,
+  categoryId: string | undefined,
+): Hit[] {
   const index = snap.keyword;
-  const filter = categoryId ? (r: SearchResult) => r.categoryId === categoryId : undefined;
   const query = queryWords(q);
   if (!query.length) {
     // No query: every published article (of the category), most recently published first.
+    const filter = categoryId ? (r: SearchResult) => r.categoryId === categoryId : undefined;
     return index
       .search(MiniSearch.wildcard, { filter })
       .sort((a, b) => String(b.publishedAt ?? '').localeCompare(String(a.publishedAt ?? '')))
-      .map((r) => ({ id: String(r.id), terms: [] }));
+      .map((r) => ({ id: String(r.id), score: 0, terms: [] }));
   }
-  const hits = (results: SearchResult[]) => results.map((r) => ({ id: String(r.id), terms: r.terms }));
-  const exact = index.search(query.join(' '), { ...KEYWORD_SEARCH, filter });
-  // Words that matched nothing as typed get one typo, in a second search only when there are any.
-  const matched = new Set(exact.flatMap((r) => r.queryTerms));
   const termOf = termFor(snap.format);
-  const unknown = new Set(query.filter((word) => !matched.has(termOf(word))));
-  if (unknown.size === 0) return hits(exact);
-  const queries = query.map((word) => ({ queries: [word], fuzzy: unknown.has(word) ? TYPO : false }));
-  return hits(index.search({ combineWith: 'OR', queries }, { ...KEYWORD_SEARCH, filter }));
+  // The query rules (docs/decisions.md, Knowledge base): stop words dropped, stems matched, prefixes for
+  // words of 3 letters or more, one typo for a word of 4 or more that matches nothing as typed.
+  const terms = query.map((word) => {
+    const term = termOf(word);
+    return { term, prefix: term.length >= 3, typo: term.length >= 4 };
+  });
+  return rankBm25f(index, terms, categoryId ? (stored) => stored.categoryId === categoryId : undefined);
 }
 
-async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: string | undefined): Promise<Hit[]> {
+/** The semantic ranking: each article's best chunk by cosine similarity (exported for the offline benchmark). */
+export async function semanticRanking(
+  snap: Pick<LoadedSnapshot, 'keyword' | 'format' | 'vectors'>,
+  q: string,
+  categoryId: string | undefined,
+): Promise<Hit[]> {
   if (!q.trim()) return keywordRanking(snap, q, categoryId);
   const [query] = await embedder().embed([q]);
   const scored: { id: string; score: number }[] = [];
@@ -130,21 +123,38 @@ async function semanticRanking(snap: LoadedSnapshot, q: string, categoryId: stri
     }
     if (best >= MIN_SIMILARITY) scored.push({ id, score: best });
   }
-  return scored.sort((a, b) => b.score - a.score).map((s) => ({ id: s.id, terms: [] }));
+  return scored.sort((a, b) => b.score - a.score).map((s) => ({ id: s.id, score: s.score, terms: [] }));
 }
 
-/** Reciprocal rank fusion: robust to the two rankings' scores being on different scales. */
-function fuse(...rankings: Hit[][]): Hit[] {
+/**
+ * The semantic side's weight in hybrid fusion, the keyword side's being 1. Chosen on the five bench
+ * collections with the local embedder: 0.2 was at or above keyword search on every one (0.05-0.3 all
+ * were on four of five), where reciprocal rank fusion at any weight from 0.15 to 1 fell below it on all
+ * five (docs/decisions.md, Knowledge base).
+ */
+const SEMANTIC_WEIGHT = 0.2;
+
+/**
+ * Hybrid fusion: each side's scores scaled to [0, 1] by its best and summed, the semantic side
+ * weighted. The semantic side reorders what keyword search ranks close together and adds what keyword
+ * search misses, below its strong matches; it cannot undo a clear keyword win, as rank fusion did.
+ */
+export function fuse(keyword: Hit[], semantic: Hit[]): Hit[] {
   const scores = new Map<string, { score: number; terms: string[] }>();
-  for (const ranking of rankings) {
-    for (const [rank, hit] of ranking.entries()) {
+  const add = (ranking: Hit[], weight: number) => {
+    const best = ranking[0]?.score || 1;
+    for (const hit of ranking) {
       const entry = scores.get(hit.id) ?? { score: 0, terms: [] };
-      entry.score += 1 / (RRF_K + rank + 1);
+      entry.score += (weight * hit.score) / best;
       entry.terms.push(...hit.terms);
       scores.set(hit.id, entry);
     }
-  }
-  return [...scores.entries()].sort((a, b) => b[1].score - a[1].score).map(([id, { terms }]) => ({ id, terms }));
+  };
+  add(keyword, 1);
+  add(semantic, SEMANTIC_WEIGHT);
+  return [...scores.entries()]
+    .sort((a, b) => b[1].score - a[1].score)
+    .map(([id, { score, terms }]) => ({ id, score, terms }));
 }
 
 export async function searchArticles(
