@@ -36,6 +36,7 @@ describe('POST /webhooks', () => {
       events: ALL_EVENTS,
       format: 'json',
       description: null,
+      rateLimitPerSecond: null,
       enabled: true,
       secretFingerprint: expect.stringMatching(/^[0-9a-f]{12}$/),
       previousSecrets: [],

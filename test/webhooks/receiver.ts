@@ -7,6 +7,8 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   json: any;
+  /** When it arrived (epoch ms). */
+  at: number;
 }
 
 type Reply = { status: number; delayMs?: number; headers?: Record<string, string> } | 'hang';
@@ -33,7 +35,7 @@ export async function startReceiver(reply: (n: number) => Reply = () => ({ statu
         json = undefined;
       }
       const n = requests.length;
-      requests.push({ headers: req.headers, body, json });
+      requests.push({ headers: req.headers, body, json, at: Date.now() });
       for (const w of waiters.filter((w) => requests.length >= w.count)) w.resolve();
       const r = reply(n);
       const answer = () => {

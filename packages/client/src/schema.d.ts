@@ -213,7 +213,7 @@ export interface paths {
   "/webhooks/{id}": {
     /** Delete an endpoint; its pending retries are dropped */
     delete: operations["deleteWebhook"];
-    /** Change the events, format, description or enabled state of an endpoint */
+    /** Change the events, format, description, rate limit or enabled state of an endpoint */
     patch: operations["updateWebhook"];
   };
   "/webhooks/{id}/deliveries": {
@@ -8902,6 +8902,7 @@ export interface operations {
                 /** @enum {string} */
                 format: "json" | "chat";
                 description: string | null;
+                rateLimitPerSecond: number | null;
                 enabled: boolean;
                 /** @description A short, non-secret name of the current signing secret */
                 secretFingerprint: string;
@@ -9028,6 +9029,8 @@ export interface operations {
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string;
+          /** @description At most this many deliveries a second to this endpoint; deliveries above it wait (they are not failed). Leave out (or PATCH null) for no limit. */
+          rateLimitPerSecond?: number;
         };
       };
     };
@@ -9043,6 +9046,7 @@ export interface operations {
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
+            rateLimitPerSecond: number | null;
             enabled: boolean;
             /** @description A short, non-secret name of the current signing secret */
             secretFingerprint: string;
@@ -9303,7 +9307,7 @@ export interface operations {
       };
     };
   };
-  /** Change the events, format, description or enabled state of an endpoint */
+  /** Change the events, format, description, rate limit or enabled state of an endpoint */
   updateWebhook: {
     parameters: {
       query?: {
@@ -9329,6 +9333,7 @@ export interface operations {
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string | null;
+          rateLimitPerSecond?: number | null;
           enabled?: boolean;
         };
       };
@@ -9345,6 +9350,7 @@ export interface operations {
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
+            rateLimitPerSecond: number | null;
             enabled: boolean;
             /** @description A short, non-secret name of the current signing secret */
             secretFingerprint: string;
@@ -9813,6 +9819,7 @@ export interface operations {
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
+            rateLimitPerSecond: number | null;
             enabled: boolean;
             /** @description A short, non-secret name of the current signing secret */
             secretFingerprint: string;

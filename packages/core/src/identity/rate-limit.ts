@@ -31,7 +31,8 @@ const MAX_KEYS = 10_000;
 /** Adds `amount` to a key's shared per-minute counter and answers the new total. */
 export type AddToWindow = (keyId: string, minute: number, amount: number, now: number) => Promise<number>;
 
-const addToWindow: AddToWindow = async (keyId, minute, amount, now) => {
+/** Also the per-second window of a webhook endpoint's delivery rate (areas/webhooks/deliver.ts). */
+export const addToWindow: AddToWindow = async (keyId, minute, amount, now) => {
   const { data } = await RateWindow.update({ keyId, window: String(minute) })
     .add({ count: amount })
     .set({ expiresAt: ttlIn(120, now) })

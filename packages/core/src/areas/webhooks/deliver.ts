@@ -3,6 +3,7 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { addToWindow } from '../../identity/rate-limit.js';
 import { env } from '../../kernel/config.js';
 import { ttlIn } from '../../kernel/db/client.js';
 import { commit, put, update } from '../../kernel/db/commit.js';
@@ -39,6 +40,26 @@ const deliveryIdFor = (eventId: string, webhookId: string) => {
   const h = createHash('sha256').update(`${eventId}:${webhookId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.charAt(16), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
+
+/** The longest Retry-After honoured (a day, the backoff's longest step); longer ones are cut to it. */
+const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
+
+/**
+ * A Retry-After header as seconds to wait: delay-seconds or an HTTP date (RFC 9110), within a second
+ * and MAX_RETRY_AFTER_SECONDS; undefined when absent or unreadable.
+ */
+export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text || text.length > 64) return undefined;
+  // HTTP dates (all three RFC 9110 forms) start with the day's name; Date.parse alone takes "-5" as a year.
+  const seconds = /^\d+$/.test(text)
+    ? Number(text)
+    : /^[a-z]/i.test(text)
+      ? (Date.parse(text) - now) / 1000
+      : Number.NaN;
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(seconds)));
+}
 
 const jitteredDelaySeconds = (attempt: number) =>
   env.webhookRetryBaseSeconds * (RETRY_STEPS[attempt - 1] ?? RETRY_STEPS.at(-1) ?? 0) * (0.9 + Math.random() * 0.2);
@@ -86,6 +107,8 @@ export async function fanOut(envelope: EventEnvelope) {
 interface Outcome {
   ok: boolean;
   statusCode?: number;
+  /** Seconds a 429 or 503 asked to wait (its Retry-After), within MAX_RETRY_AFTER_SECONDS. */
+  retryAfter?: number;
   error?: string;
   /** Fingerprints of the secrets that signed it (none when the target was refused before signing). */
   signedWith?: string[];
@@ -101,7 +124,11 @@ class DeliveryTimeout extends Error {}
  * DNS again (which could answer differently by now). The Host header and TLS server name stay the
  * URL's host, so certificates are still verified against the name. Resolves with the status.
  */
-function send(target: PinnedTarget, headers: Record<string, string>, body: string): Promise<number> {
+function send(
+  target: PinnedTarget,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; retryAfter?: string }> {
   const families = target.addresses.map((address) => ({ address, family: isIP(address) }));
   const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
     const candidates = options.family ? families.filter((a) => a.family === options.family) : families;
@@ -116,6 +143,7 @@ function send(target: PinnedTarget, headers: Record<string, string>, body: strin
   };
   return new Promise((resolve, reject) => {
     let status: number | undefined;
+    let retryAfter: string | undefined;
     const req = (target.url.protocol === 'https:' ? https : http).request(
       {
         method: 'POST',
@@ -129,6 +157,8 @@ function send(target: PinnedTarget, headers: Record<string, string>, body: strin
       },
       (res) => {
         status = res.statusCode;
+        const header = res.headers['retry-after'];
+        retryAfter = Array.isArray(header) ? header[0] : header;
         let read = 0;
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
@@ -143,7 +173,7 @@ function send(target: PinnedTarget, headers: Record<string, string>, body: strin
     function finish(err?: Error) {
       clearTimeout(timer);
       req.destroy();
-      if (status !== undefined) resolve(status);
+      if (status !== undefined) resolve({ status, ...(retryAfter === undefined ? {} : { retryAfter }) });
       else reject(err ?? new Error('The connection closed without a response'));
     }
     req.on('error', finish);
@@ -201,10 +231,13 @@ async function post(
   const secrets = signingSecrets(endpoint);
   const signedWith = secrets.map(secretFingerprint);
   try {
-    const status = await send(target, deliveryHeaders(job, body, secrets), body);
+    const answer = await send(target, deliveryHeaders(job, body, secrets), body);
+    const status = answer.status;
     if (status >= 200 && status < 300) return { ok: true, statusCode: status, signedWith };
     const error = status >= 300 && status < 400 ? `Redirect (HTTP ${status}) not followed` : `HTTP ${status}`;
-    return { ok: false, statusCode: status, error, signedWith };
+    // A receiver that asks for time (429, or 503 while it is down for maintenance) gets it.
+    const retryAfter = status === 429 || status === 503 ? retryAfterSeconds(answer.retryAfter) : undefined;
+    return { ok: false, statusCode: status, error, signedWith, ...(retryAfter ? { retryAfter } : {}) };
   } catch (err) {
     if (err instanceof DeliveryTimeout)
       return { ok: false, error: `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s`, signedWith };
@@ -222,6 +255,29 @@ function retryItem(job: DeliveryJob, delaySeconds: number, at: Date) {
     : outboxItem(webhooksQueue, next, { id, at });
 }
 
+/**
+ * An endpoint's rate limit: each delivery takes a slot of its second in a shared counter (one
+ * UpdateItem); one over the limit goes back on the queue without an attempt, for as many seconds as
+ * there are deliveries ahead of it in this second, so a backlog spreads out instead of retrying in a
+ * herd. Answers true when the job was put back.
+ */
+async function waitForSlot(job: DeliveryJob, limit: number): Promise<boolean> {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  const taken = await addToWindow(`webhook:${job.webhookId}`, second, 1, now);
+  if (taken <= limit) return false;
+  const delaySeconds = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.ceil((taken - limit) / limit));
+  await commit({
+    items: () => ({
+      wait: outboxItem(webhooksQueue, job, { id: `job-${job.deliveryId}-${job.attempt}-wait-${second}`, delaySeconds }),
+    }),
+    // A copy of this job SQS handed out twice put it back already.
+    refused: () => 'stop',
+    exhausted: () => new Error(`Putting delivery ${job.deliveryId} back kept colliding`),
+  });
+  return true;
+}
+
 /** One attempt of one job: POST, log the attempt, then retry, dead-letter or disable as the outcome says. */
 export async function attemptDelivery(job: DeliveryJob, options: { resolve?: HostResolver } = {}) {
   const key = { projectId: job.projectId, env: job.env, webhookId: job.webhookId };
@@ -229,6 +285,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
   // A deleted endpoint's pending retries end here; a disabled or unsubscribed one gets nothing more.
   if (!endpoint) return;
   if (!job.test && (!endpoint.enabled || !matchesFilter(endpoint.events, job.event))) return;
+  if (!job.test && endpoint.rateLimitPerSecond && (await waitForSlot(job, endpoint.rateLimitPerSecond))) return;
 
   const started = Date.now();
   const outcome = await post(endpoint, job, options.resolve);
@@ -241,7 +298,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { resolve?: Hos
     else if (endpoint.failingSince && now - Date.parse(endpoint.failingSince) >= DISABLE_AFTER_MS) {
       disable = 'Every delivery attempt failed for 5 days.';
     } else if (job.attempt < MAX_ATTEMPTS) {
-      const delaySeconds = jitteredDelaySeconds(job.attempt);
+      const delaySeconds = outcome.retryAfter ?? jitteredDelaySeconds(job.attempt);
       retry = { delaySeconds, at: new Date(now + delaySeconds * 1000) };
     }
   }

@@ -29,6 +29,7 @@ export const toApiWebhook = (e: EndpointItem, now = Date.now()) => ({
   events: endpointEvents(e) ?? [...EVENT_NAMES],
   format: e.format,
   description: e.description ?? null,
+  rateLimitPerSecond: e.rateLimitPerSecond ?? null,
   enabled: e.enabled,
   // Which secrets sign now (fingerprints, never the secrets): the current one and those still in their overlap.
   secretFingerprint: secretFingerprint(openSecret(e.sealedSecret, e.webhookId)),
@@ -66,7 +67,13 @@ export async function listWebhooks(ctx: TenantContext) {
 
 export async function createWebhook(
   ctx: TenantContext,
-  input: { url: string; events?: EventFilter[]; format?: WebhookFormat; description?: string },
+  input: {
+    url: string;
+    events?: EventFilter[];
+    format?: WebhookFormat;
+    description?: string;
+    rateLimitPerSecond?: number;
+  },
 ) {
   const refused = await checkWebhookTarget(input.url);
   if (refused) throw problem('webhook.url_not_allowed', { url: input.url, refused });
@@ -78,6 +85,7 @@ export async function createWebhook(
     events: storedEvents(input.events),
     format: input.format ?? 'json',
     description: input.description,
+    rateLimitPerSecond: input.rateLimitPerSecond,
     sealedSecret: sealSecret(secret, webhookId),
   }).go();
   return { ...toApiWebhook(data), secret };
@@ -86,19 +94,27 @@ export async function createWebhook(
 export async function updateWebhook(
   ctx: TenantContext,
   webhookId: string,
-  input: { events?: EventFilter[]; format?: WebhookFormat; description?: string | null; enabled?: boolean },
+  input: {
+    events?: EventFilter[];
+    format?: WebhookFormat;
+    description?: string | null;
+    rateLimitPerSecond?: number | null;
+    enabled?: boolean;
+  },
 ) {
   const current = await getWebhook(ctx, webhookId);
   const events = input.events === undefined ? undefined : storedEvents(input.events);
   let patch = WebhookEndpoint.patch(keyOf(ctx, webhookId)).set({
     ...(input.format !== undefined ? { format: input.format } : {}),
     ...(typeof input.description === 'string' ? { description: input.description } : {}),
+    ...(typeof input.rateLimitPerSecond === 'number' ? { rateLimitPerSecond: input.rateLimitPerSecond } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     ...(events ? { events } : {}),
   });
-  const remove: ('events' | 'description' | 'failingSince' | 'disabledReason')[] = [];
+  const remove: ('events' | 'description' | 'rateLimitPerSecond' | 'failingSince' | 'disabledReason')[] = [];
   if (input.events !== undefined && !events) remove.push('events');
   if (input.description === null) remove.push('description');
+  if (input.rateLimitPerSecond === null) remove.push('rateLimitPerSecond');
   // Re-enabling starts a fresh failure window; the last reason is history.
   if (input.enabled === true && !current.enabled) remove.push('failingSince', 'disabledReason');
   if (remove.length) patch = patch.remove(remove);
@@ -112,7 +128,6 @@ export async function deleteWebhook(ctx: TenantContext, webhookId: string) {
   return { deleted: true as const, id: webhookId };
 }
 
-/** The old secret stops working at once: receivers must switch to the new one together with this call. */
 /** A rotation keeps the replaced secret signing for this long unless told otherwise. */
 export const DEFAULT_OVERLAP_HOURS = 24;
 

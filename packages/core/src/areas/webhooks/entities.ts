@@ -20,6 +20,8 @@ export const WebhookEndpoint = lazy(
           /** Absent: every event, including ones added later. */
           events: { type: 'list', items: { type: 'string' } },
           format: { type: WEBHOOK_FORMATS, required: true, default: 'json' },
+          /** At most this many deliveries a second; those above wait (deliver.ts). Absent: no limit. */
+          rateLimitPerSecond: { type: 'number' },
           description: { type: 'string' },
           enabled: { type: 'boolean', required: true, default: true },
           /** The signing secret, AES-256-GCM sealed (see secret.ts): HMAC signing needs the secret itself. */

@@ -1,7 +1,16 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
 import { integer, isoDateTime, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
-import { description, eventName, events, format, url, webhook, webhookWithSecret } from './schemas.js';
+import {
+  description,
+  eventName,
+  events,
+  format,
+  rateLimitPerSecond,
+  url,
+  webhook,
+  webhookWithSecret,
+} from './schemas.js';
 
 const idParams = { id: uuid };
 
@@ -32,6 +41,7 @@ export const webhookRoutes = {
       events: v.optional(events),
       format: v.optional(format),
       description: v.optional(description),
+      rateLimitPerSecond: v.optional(rateLimitPerSecond),
     }),
     response: webhookWithSecret,
     problems: ['webhook.url_not_allowed'],
@@ -41,12 +51,13 @@ export const webhookRoutes = {
     id: 'updateWebhook',
     method: 'PATCH',
     path: '/webhooks/{id}',
-    summary: 'Change the events, format, description or enabled state of an endpoint',
+    summary: 'Change the events, format, description, rate limit or enabled state of an endpoint',
     params: idParams,
     body: v.strictObject({
       events: v.optional(events),
       format: v.optional(format),
       description: v.optional(v.nullable(description)),
+      rateLimitPerSecond: v.optional(v.nullable(rateLimitPerSecond)),
       enabled: v.optional(v.boolean()),
     }),
     response: webhook,

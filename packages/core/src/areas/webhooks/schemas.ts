@@ -12,6 +12,15 @@ export const events = v.pipe(
 );
 export const format = v.picklist(['json', 'chat']);
 export const description = v.pipe(v.string(), v.maxLength(500));
+export const rateLimitPerSecond = v.pipe(
+  v.number(),
+  v.integer(),
+  v.minValue(1),
+  v.maxValue(1000),
+  v.description(
+    'At most this many deliveries a second to this endpoint; deliveries above it wait (they are not failed). Leave out (or PATCH null) for no limit.',
+  ),
+);
 export const url = v.pipe(
   v.string(),
   v.maxLength(2048),
@@ -29,6 +38,7 @@ export const webhook = v.object({
   events: v.array(eventFilter),
   format,
   description: v.nullable(v.string()),
+  rateLimitPerSecond: v.nullable(v.number()),
   enabled: v.boolean(),
   secretFingerprint: v.pipe(v.string(), v.description('A short, non-secret name of the current signing secret')),
   previousSecrets: v.pipe(
