@@ -133,7 +133,7 @@ export class HelpdeskStack extends Stack {
       table: this.data.table,
       bucket: this.files.bucket,
       queues: this.async.queues,
-      configurationSetName: this.mail.configurationSet.configurationSetName,
+      configurationSetNames: this.mail.configurationSetNames,
       scheduleGroup: this.schedules.group,
       schedulerRole: this.schedules.role,
       signingSecret: this.signingSecret,

@@ -45,7 +45,8 @@ export interface SharedResources {
   table: dynamodb.ITable;
   bucket: s3.IBucket;
   queues: Record<QueueName, sqs.IQueue>;
-  configurationSetName: string;
+  /** The stage's SES configuration sets, one per tracking combination (a send names one). */
+  configurationSetNames: string[];
   scheduleGroup: scheduler.IScheduleGroup;
   schedulerRole: iam.IRole;
   /** The stage's signing secret: every function reads it at cold start. */
@@ -155,7 +156,9 @@ export class HelpdeskFunction extends Construct {
         ['ses:SendEmail', 'ses:SendRawEmail'],
         [
           stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
-          stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: shared.configurationSetName }),
+          ...shared.configurationSetNames.map((resourceName) =>
+            stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName }),
+          ),
         ],
       );
       this.acknowledge(

@@ -1,3 +1,4 @@
+import { trackingVariants } from '@helpdesk/core/kernel/mail/tracking';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as ses from 'aws-cdk-lib/aws-ses';
@@ -29,30 +30,47 @@ const EVENTS = [
  * record `{ eventType: 'Bounce', mail: { messageId, tags }, bounce }` (packages/core/src/areas/emails/ses-events.ts).
  */
 export class Mail extends Construct {
+  /** The base set (no tracking); its name is the stage's SES_CONFIGURATION_SET. */
   readonly configurationSet: ses.ConfigurationSet;
+  /** Every set of the stage, one per tracking combination (kernel/mail/tracking.ts names them). */
+  readonly configurationSetNames: string[];
   readonly rule: events.Rule;
 
   constructor(scope: Construct, id: string, props: MailProps) {
     super(scope, id);
-    const name = `helpdesk-${props.stage}`;
-    this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
-      configurationSetName: name,
-      reputationMetrics: true,
-      sendingEnabled: true,
-      tlsPolicy: ses.ConfigurationSetTlsPolicy.REQUIRE,
-      suppressionReasons: ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
-    });
+    const base = `helpdesk-${props.stage}`;
     const defaultBus = events.EventBus.fromEventBusName(this, 'DefaultBus', 'default');
-    this.configurationSet.addEventDestination('ToEventBridge', {
-      destination: ses.EventDestination.eventBus(defaultBus),
-      events: EVENTS,
+    const sets = trackingVariants(base).map(({ name, tracking }) => {
+      const set = new ses.ConfigurationSet(
+        this,
+        name === base ? 'ConfigurationSet' : `ConfigurationSet-${tracking.join('-')}`,
+        {
+          configurationSetName: name,
+          reputationMetrics: true,
+          sendingEnabled: true,
+          tlsPolicy: ses.ConfigurationSetTlsPolicy.REQUIRE,
+          suppressionReasons: ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+        },
+      );
+      // An OPEN or CLICK destination is what makes SES track opens (an image) or clicks (rewritten links).
+      set.addEventDestination('ToEventBridge', {
+        destination: ses.EventDestination.eventBus(defaultBus),
+        events: [
+          ...EVENTS,
+          ...(tracking.includes('opens') ? [ses.EmailSendingEvent.OPEN] : []),
+          ...(tracking.includes('clicks') ? [ses.EmailSendingEvent.CLICK] : []),
+        ],
+      });
+      return set;
     });
+    this.configurationSet = sets[0] as ses.ConfigurationSet;
+    this.configurationSetNames = trackingVariants(base).map((v) => v.name);
     this.rule = new events.Rule(this, 'SesEventsRule', {
-      description: `SES events of configuration set ${name} -> sesEvents queue`,
+      description: `SES events of configuration sets ${base}* -> sesEvents queue`,
       eventBus: defaultBus,
       eventPattern: {
         source: ['aws.ses'],
-        detail: { mail: { tags: { 'ses:configuration-set': [name] } } },
+        detail: { mail: { tags: { 'ses:configuration-set': this.configurationSetNames } } },
       },
       // Only the SES event itself (`detail`): the same body as SES -> SNS raw delivery, which
       // the sesEvents queue's message schema (queues/messages.ts) accepts as a bare event.

@@ -362,6 +362,33 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     });
   });
 
+  it('has one SES configuration set per tracking choice, tracking opens and clicks only where asked', () => {
+    const sets = Object.values(resources).filter((r) => r.Type === 'AWS::SES::ConfigurationSet');
+    const names = sets.map((r) => (r.Properties as { Name: string }).Name).sort();
+    const base = names[0] as string;
+    expect(names).toEqual([base, `${base}-clicks`, `${base}-opens`, `${base}-opens-clicks`]);
+    const tracked = Object.values(resources)
+      .filter((r) => r.Type === 'AWS::SES::ConfigurationSetEventDestination')
+      .map((r) => {
+        const p = r.Properties as { ConfigurationSetName: unknown; EventDestination: { MatchingEventTypes: string[] } };
+        const types = p.EventDestination.MatchingEventTypes;
+        const lower = types.map((t) => t.toLowerCase());
+        return [lower.includes('open'), lower.includes('click')];
+      })
+      .sort();
+    expect(tracked).toEqual([
+      [false, false],
+      [false, true],
+      [true, false],
+      [true, true],
+    ]);
+    // Every set's events reach the queue, and every sender may send with every set.
+    const rule = Object.values(resources).find(
+      (r) => r.Type === 'AWS::Events::Rule' && JSON.stringify(r.Properties).includes('aws.ses'),
+    );
+    expect(JSON.stringify(rule?.Properties)).toContain(`${base}-opens-clicks`);
+  });
+
   it('sends SES events to the sesEvents queue and lets the scheduler put sends on the emails queue', () => {
     template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       EventDestination: Match.objectLike({ Enabled: true, EventBridgeDestination: Match.anyValue() }),

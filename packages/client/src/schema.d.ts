@@ -2480,6 +2480,11 @@ export interface operations {
           metadata?: {
             [key: string]: string;
           };
+          /** @description Open and click tracking for this send, off unless asked: SES adds an image for opens and rewrites links for clicks, and `email.opened` / `email.clicked` follow. Sandbox sends are captured, never sent, so never tracked. */
+          tracking?: {
+            opens?: boolean;
+            clicks?: boolean;
+          };
           /** Format: date-time */
           scheduledAt?: string;
           templateKey?: string;
@@ -2832,6 +2837,10 @@ export interface operations {
                 metadata: {
                   [key: string]: string;
                 };
+                tracking: {
+                  opens: boolean;
+                  clicks: boolean;
+                };
                 blocked: boolean;
                 blockReason: ("bounced" | "complained" | "manual") | null;
                 scheduledAt: string | null;
@@ -2980,6 +2989,10 @@ export interface operations {
             templateVersion: number | null;
             metadata: {
               [key: string]: string;
+            };
+            tracking: {
+              opens: boolean;
+              clicks: boolean;
             };
             blocked: boolean;
             blockReason: ("bounced" | "complained" | "manual") | null;
@@ -3136,6 +3149,10 @@ export interface operations {
             templateVersion: number | null;
             metadata: {
               [key: string]: string;
+            };
+            tracking: {
+              opens: boolean;
+              clicks: boolean;
             };
             blocked: boolean;
             blockReason: ("bounced" | "complained" | "manual") | null;

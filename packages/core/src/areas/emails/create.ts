@@ -25,6 +25,8 @@ export interface EmailDraft {
   replyTo?: string;
   headers?: Record<string, string>;
   metadata?: Record<string, string>;
+  /** Open and click tracking (customer sends that ask for it). */
+  tracking?: { opens?: boolean; clicks?: boolean };
   /** A system mail's conversation (a ticket id), threaded at delivery. */
   threadId?: string;
   scheduledAt?: Date;
@@ -68,6 +70,8 @@ export function emailLogRow(
     replyTo: draft.replyTo,
     headers: draft.headers,
     metadata: draft.metadata ?? {},
+    ...(draft.tracking?.opens ? { trackOpens: true } : {}),
+    ...(draft.tracking?.clicks ? { trackClicks: true } : {}),
     threadId: draft.threadId,
     subject: content.subject,
     ...(content.kind === 'template'

@@ -216,6 +216,7 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
         text: rendered.text,
         headers: { ...((row.headers as Record<string, string> | undefined) ?? {}), ...threading },
         tags,
+        tracking: [...(row.trackOpens ? (['opens'] as const) : []), ...(row.trackClicks ? (['clicks'] as const) : [])],
       });
     } catch (err) {
       if (!isPermanentSesError(err)) throw err;

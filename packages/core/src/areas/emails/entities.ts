@@ -34,6 +34,9 @@ export const EmailLog = lazy(
           replyTo: { type: 'string' },
           headers: { type: 'any' },
           metadata: { type: 'any' },
+          /** Open and click tracking asked for this send (absent: off). */
+          trackOpens: { type: 'boolean' },
+          trackClicks: { type: 'boolean' },
           subject: { type: 'string' },
           templateKey: { type: 'string', readOnly: true },
           /** The template filter's index value: the template key, or CUSTOM_REF for custom sends. */

@@ -40,6 +40,7 @@ export const toLogRow = (row: EmailRow) => ({
   templateKey: row.templateKey ?? null,
   templateVersion: row.templateVersion ?? null,
   metadata: (row.metadata as Record<string, string> | undefined) ?? {},
+  tracking: { opens: row.trackOpens ?? false, clicks: row.trackClicks ?? false },
   blocked: row.blocked,
   blockReason: row.blockReason ?? null,
   scheduledAt: row.scheduledAt ?? null,

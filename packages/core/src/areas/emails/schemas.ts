@@ -60,6 +60,13 @@ const metadataMap = stringMap({ maxKeys: 50, key: /^[\s\S]{1,100}$/ });
 
 export const idempotencyKey = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
 
+const tracking = v.pipe(
+  v.strictObject({ opens: v.optional(v.boolean()), clicks: v.optional(v.boolean()) }),
+  v.description(
+    'Open and click tracking for this send, off unless asked: SES adds an image for opens and rewrites links for clicks, and `email.opened` / `email.clicked` follow. Sandbox sends are captured, never sent, so never tracked.',
+  ),
+);
+
 const sendEntries = {
   to: mailbox,
   from: v.optional(mailbox),
@@ -68,6 +75,7 @@ const sendEntries = {
   bcc: v.optional(addressList),
   headers: v.optional(headerMap),
   metadata: v.optional(metadataMap),
+  tracking: v.optional(tracking),
   scheduledAt: v.optional(isoDateTime),
   templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(TEMPLATE_KEY_MAX))),
   variables: v.optional(jsonObject),
@@ -178,6 +186,7 @@ export const emailRow = v.object({
   templateKey: v.nullable(v.string()),
   templateVersion: v.nullable(integer),
   metadata: v.record(v.string(), v.string()),
+  tracking: v.object({ opens: v.boolean(), clicks: v.boolean() }),
   blocked: v.boolean(),
   blockReason: v.nullable(v.picklist(BLOCK_REASONS)),
   scheduledAt: v.nullable(v.string()),

@@ -64,6 +64,7 @@ async function send(ctx: TenantContext, body: SendBody): Promise<SendResult> {
     replyTo: body.replyTo,
     headers: body.headers,
     metadata: body.metadata,
+    tracking: body.tracking,
     scheduledAt,
     content: await contentOf(ctx, body),
     countQuota: true,

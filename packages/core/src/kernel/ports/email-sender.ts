@@ -1,6 +1,7 @@
 import { awsClientConfig, env } from '../config.js';
 import { lazyClient } from '../lazy-client.js';
 import { headerMailbox } from '../mail/mailbox.js';
+import { configurationSetFor, type Tracking } from '../mail/tracking.js';
 
 // The SES client loads on the first send (sandbox deliveries never send).
 const sesClient = lazyClient(
@@ -20,6 +21,8 @@ export interface OutgoingMail {
   headers: Record<string, string>;
   /** Come back on the SES events (bounces, complaints), so they find their Email Logs row. */
   tags: Record<string, string>;
+  /** Open and click tracking for this send (none by default): picks the stage's configuration set. */
+  tracking?: readonly Tracking[];
 }
 
 /** SES refusals that another attempt would not change. */
@@ -71,7 +74,7 @@ export async function sendViaSes(mail: OutgoingMail): Promise<string> {
         },
       },
       EmailTags: Object.entries(mail.tags).map(([Name, Value]) => ({ Name, Value })),
-      ConfigurationSetName: env.sesConfigurationSet,
+      ConfigurationSetName: env.sesConfigurationSet && configurationSetFor(env.sesConfigurationSet, mail.tracking),
     }),
   );
   return out.MessageId ?? '';
