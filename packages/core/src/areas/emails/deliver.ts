@@ -10,6 +10,7 @@ import { isPermanentSesError, sendViaSes, sesMessageIdHeader } from '../../kerne
 import { outboxRecord, putOutbox } from '../../kernel/ports/outbox.js';
 import type { RenderedEmail } from '../templates/render.js';
 import { type EventSource, eventItem } from '../webhooks/emit.js';
+import { countDay } from './day-stats.js';
 import { EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import type { DeliveryMessage, SesEvent } from './queue.js';
@@ -74,12 +75,10 @@ async function claim(key: Key, source: EventSource): Promise<EmailRow | undefine
     const { data: current } = await EmailLog.get(key).go();
     if (current?.status !== 'sending') return undefined;
     if (!current.sesAcceptedId || (current.claimedAt ?? 0) >= stale) throw new SendInProgress(key.emailId);
-    await finish(
-      key,
-      'sent',
-      { sesMessageId: current.sesAcceptedId, sentAt: new Date(now).toISOString() },
+    await finish(key, 'sent', { sesMessageId: current.sesAcceptedId, sentAt: new Date(now).toISOString() }, [
       eventItem(source, 'email.sent', { email: eventEmail(current), sesMessageId: current.sesAcceptedId }),
-    );
+      countDay(key, 'sent'),
+    ]);
     return undefined;
   }
 }
@@ -88,7 +87,7 @@ async function claim(key: Key, source: EventSource): Promise<EmailRow | undefine
  * The row's outcome, committed with its catalog event when it has one (email.sent, email.failed,
  * email.suppressed): a redelivered message finds the row moved on and adds neither again.
  */
-async function finish(key: Key, status: EmailStatus, fields: Finish, event?: WriteItem) {
+async function finish(key: Key, status: EmailStatus, fields: Finish, event?: WriteItem | WriteItem[]) {
   const row = update(
     EmailLog.patch(key)
       .set({ status, ...fields })
@@ -238,7 +237,10 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
         sesMessageId: messageId,
         ...(threading ? { threadHeaders: threading } : {}),
       },
-      eventItem(source, 'email.sent', { email: eventEmail(row, rendered.subject), sesMessageId: messageId }),
+      [
+        eventItem(source, 'email.sent', { email: eventEmail(row, rendered.subject), sesMessageId: messageId }),
+        countDay(key, 'sent'),
+      ],
     );
     if (row.threadId) await recordSentMail(key, row.threadId, await sesMessageIdHeader(messageId));
     await keepSentCopy(key, rendered);

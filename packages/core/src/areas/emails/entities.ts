@@ -161,3 +161,36 @@ export const IdempotencyRecord = lazy(
       entityConfig(),
     ),
 );
+
+/**
+ * Per project, environment and UTC day: how many emails were sent and what SES reported of them (the
+ * console's chart). Each count is added in the transaction of the change it counts, so a redelivered
+ * send or SES event that changes nothing counts nothing. Kept about 13 months.
+ */
+export const EmailDay = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'emailDay', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          /** YYYY-MM-DD (UTC). */
+          day: { type: 'string', required: true, readOnly: true },
+          sent: { type: 'number' },
+          delivered: { type: 'number' },
+          bounced: { type: 'number' },
+          complained: { type: 'number' },
+          opened: { type: 'number' },
+          clicked: { type: 'number' },
+          expiresAt: { type: 'number' },
+        },
+        indexes: {
+          byDay: {
+            pk: { field: 'pk', composite: ['projectId', 'env'] },
+            sk: { field: 'sk', composite: ['day'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);

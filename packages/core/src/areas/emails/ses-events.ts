@@ -4,6 +4,7 @@ import { isConditionFailure } from '../../kernel/db/errors.js';
 import { logger } from '../../kernel/logger.js';
 import type { Environment } from '../../kernel/tenant.js';
 import { eventItem } from '../webhooks/emit.js';
+import { countDay } from './day-stats.js';
 import { EmailLog } from './entities.js';
 import type { SesEvent } from './queue.js';
 import { suppress } from './suppression.js';
@@ -103,7 +104,10 @@ export async function handleSesEvent(event: SesEvent) {
             .set({ status: 'delivered', deliveredAt })
             .where((a, op) => op.eq(a.status, 'sent')),
         ),
-        [eventItem(source, 'email.delivered', { email, recipients: event.delivery?.recipients ?? [row.to] })],
+        [
+          eventItem(source, 'email.delivered', { email, recipients: event.delivery?.recipients ?? [row.to] }),
+          countDay(key, 'delivered', deliveredAt),
+        ],
         emailId,
       ).catch(ignoreRefusal);
     }
@@ -153,6 +157,7 @@ export async function handleSesEvent(event: SesEvent) {
       await commit({
         items: () => ({
           row: update(counted),
+          day: countDay(key, type === 'Open' ? 'opened' : 'clicked', at),
           event:
             type === 'Open'
               ? eventItem(source, 'email.opened', { email, openedAt: at }, { id: occurrence(at) })
@@ -181,11 +186,14 @@ export async function handleSesEvent(event: SesEvent) {
         .set({ status: outcome.status })
         .where((a, op) => `${op.ne(a.status, 'bounced')} AND ${op.ne(a.status, 'complained')}`),
     ),
-    recipients.map((recipient) =>
-      outcome.status === 'bounced'
-        ? eventItem(source, 'email.bounced', { email, type: 'bounced', recipient, suppressed: true })
-        : eventItem(source, 'email.complained', { email, recipient, suppressed: true }),
-    ),
+    [
+      ...recipients.map((recipient) =>
+        outcome.status === 'bounced'
+          ? eventItem(source, 'email.bounced', { email, type: 'bounced', recipient, suppressed: true })
+          : eventItem(source, 'email.complained', { email, recipient, suppressed: true }),
+      ),
+      countDay(key, outcome.status),
+    ],
     emailId,
   );
 }

@@ -1,20 +1,33 @@
+import { DAY_METRICS, dayStats } from '../../areas/emails/day-stats.js';
 import { getEmail, listEmails } from '../../areas/emails/read.js';
 import { emailRoutes } from '../../areas/emails/routes.js';
 import { EMAIL_STATUSES } from '../../areas/emails/schemas.js';
 import { readSentCopy } from '../../areas/emails/sent-copy.js';
 import { must } from '../../kernel/must.js';
+import { lineChart } from './chart.js';
 import { filtersFrom, selectField, textField, when } from './forms.js';
-import { show, signedIn } from './guard.js';
+import { type ConsoleRequest, show, signedIn } from './guard.js';
 import { html } from './html.js';
 import { listPage } from './list-page.js';
 
+/** Per day over the last 30 days: what was sent and what SES reported of it. */
+async function dayChart(req: ConsoleRequest) {
+  const days = await dayStats(req.ctx, 30);
+  return lineChart(
+    'Emails per day, last 30 days (UTC)',
+    days.map((d) => d.day),
+    DAY_METRICS.map((metric) => ({ name: metric, values: days.map((d) => d[metric]) })),
+  );
+}
+
 export const emailsList = signedIn('admin', async (req) => {
   const f = filtersFrom(emailRoutes.listEmails.query, req.query);
-  const result = await listEmails(req.ctx, f);
+  const [result, chart] = await Promise.all([listEmails(req.ctx, f), dayChart(req)]);
   return listPage(req, {
     section: 'emails',
     title: 'Emails',
     heading: `Emails${req.ctx.env === 'sandbox' ? ' (sandbox captures)' : ''}`,
+    before: chart,
     filters: [
       selectField('status', 'Status', EMAIL_STATUSES, f.status),
       textField('to', 'Recipient', f.to, 'email'),
@@ -40,12 +53,22 @@ export const emailDetail = signedIn('admin', async (req) => {
   const rendered =
     e.captured ??
     (e.sentAt ? await readSentCopy({ projectId: req.ctx.projectId, env: req.ctx.env, emailId: e.id }) : undefined);
+  // Its events in order: each step once, at the time it first happened (opens and clicks with their counts).
   const steps: [string, string | null][] = [
     ['Created', e.createdAt],
     ['Scheduled for', e.scheduledAt],
     ['Sent', e.sentAt],
-    [`Now ${e.status}`, e.updatedAt],
+    ['Delivered', e.deliveredAt],
+    [`Opened${e.opens > 1 ? ` (${e.opens} times)` : ''}`, e.openedAt],
+    [
+      `Clicked${e.clicks > 1 ? ` (${e.clicks} times)` : ''}${e.lastClickedLink ? `, last ${e.lastClickedLink}` : ''}`,
+      e.clickedAt,
+    ],
+    ...(['bounced', 'complained', 'failed', 'canceled', 'blocked', 'captured'].includes(e.status)
+      ? ([[`Now ${e.status}`, e.updatedAt]] as [string, string][])
+      : []),
   ];
+  steps.sort((a, b) => (a[1] ?? '').localeCompare(b[1] ?? ''));
   return show(
     req,
     'emails',
@@ -64,7 +87,7 @@ ${
     : ''
 }
 </dl>
-<h2>Status history</h2>
+<h2>Events</h2>
 <ol>${steps.filter(([, at]) => at).map(([label, at]) => html`<li>${label}: ${when(at)}</li>`)}</ol>
 ${
   rendered

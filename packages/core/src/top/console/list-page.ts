@@ -11,6 +11,8 @@ export interface ListPage<R> {
   section: string;
   title: string;
   heading?: string;
+  /** Shown between the heading and the filters (a chart). */
+  before?: Html;
   /** The filter form's fields. */
   filters: Html[];
   columns: string[];
@@ -27,6 +29,7 @@ export const listPage = <R>(req: ConsoleRequest, page: ListPage<R>) =>
     page.section,
     page.title,
     html`<h1>${page.heading ?? page.title}</h1>
+${page.before}
 <form method="get" class="filters" role="search" aria-label="Filter ${page.noun}">
 ${page.filters}
 <button type="submit">Filter</button>
