@@ -139,7 +139,7 @@ describe('console pages over HTTP: roles and tenancy', () => {
     expect((await admin.get('/console/emails?status=nonsense')).status).toBe(422);
     const detail = await admin.get(`/console/emails/${ids.emailId}`);
     expect(detail.text).toContain('Hello &lt;b&gt;there&lt;/b&gt;');
-    expect(detail.text).toContain('Status history');
+    expect(detail.text).toContain('<h2>Events</h2>');
     // A live send shows what SES was given, as a sandbox capture shows its rendered message.
     expect(detail.text).toContain('<iframe title="Rendered HTML of the email" sandbox=""');
     expect(detail.text).toContain('&lt;em&gt;body&lt;/em&gt;');

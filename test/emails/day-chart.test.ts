@@ -24,12 +24,21 @@ describe('email stats in the console', () => {
     }
     await app.drain();
     const now = new Date();
-    const who = (id: string) => ({ accountId: t.accountId, projectId: t.projects.main!.id, env: 'live' as const, emailId: id, to: 'x@example.com' });
+    const who = (id: string) => ({
+      accountId: t.accountId,
+      projectId: t.projects.main!.id,
+      env: 'live' as const,
+      emailId: id,
+      to: 'x@example.com',
+    });
     const delivery = sesNotification('delivery', who(ids[0]!), { at: now });
     await putOutbox([
       outboxRecord(sesEventsQueue, delivery),
       outboxRecord(sesEventsQueue, sesNotification('open', who(ids[0]!), { at: now })),
-      outboxRecord(sesEventsQueue, sesNotification('click', who(ids[0]!), { at: new Date(now.getTime() + 1000), link: 'https://example.com/a' })),
+      outboxRecord(
+        sesEventsQueue,
+        sesNotification('click', who(ids[0]!), { at: new Date(now.getTime() + 1000), link: 'https://example.com/a' }),
+      ),
     ]);
     await app.drain();
     // The same delivery again changes nothing, so it counts nothing.
@@ -43,7 +52,9 @@ describe('email stats in the console', () => {
     expect(page.text).toContain('Emails per day, last 30 days (UTC)');
     const today = now.toISOString().slice(0, 10);
     // The table under the chart: day, sent, delivered, bounced, complained, opened, clicked.
-    expect(page.text).toContain(`<tr><td>${today}</td><td>3</td><td>1</td><td>0</td><td>0</td><td>1</td><td>1</td></tr>`);
+    expect(page.text).toContain(
+      `<tr><td>${today}</td><td>3</td><td>1</td><td>0</td><td>0</td><td>1</td><td>1</td></tr>`,
+    );
     for (const series of ['sent', 'delivered', 'bounced', 'complained', 'opened', 'clicked'])
       expect(page.text).toContain(`data-series="${series}"`);
 
@@ -58,7 +69,9 @@ describe('email stats in the console', () => {
     ]) {
       expect((await admin.post('/console/switch', place)).status).toBe(303);
       const elsewhere = await admin.get('/console/emails');
-      expect(elsewhere.text).toContain(`<tr><td>${today}</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td></tr>`);
+      expect(elsewhere.text).toContain(
+        `<tr><td>${today}</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td></tr>`,
+      );
     }
   });
 });

@@ -13,12 +13,18 @@ describe('tracking on a send', () => {
         body: { to: 'ann@example.com', subject: 'Hello', body: 'Hi there', ...body },
       });
     const plain = await send({});
-    const tracked = await send({ tracking: { opens: true } });
+    const tracked = await send({ tracking: { opens: true, clicks: false } });
     expect([plain.status, tracked.status]).toEqual([200, 200]);
     const shown = async (id: string) => (await app.call('GET', `/emails/${id}`, { key: t.liveKey })).body.tracking;
     expect(await shown(plain.body.id)).toEqual({ opens: false, clicks: false });
     expect(await shown(tracked.body.id)).toEqual({ opens: true, clicks: false });
-    for (const tracking of [{ opens: 'yes' }, { pixels: true }, true])
+    for (const tracking of [
+      { opens: 'yes', clicks: false },
+      { opens: true },
+      { opens: true, clicks: true, pixels: true },
+      [],
+      true,
+    ])
       expect((await send({ tracking })).status).toBe(422);
   });
 });

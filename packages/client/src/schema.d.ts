@@ -2482,8 +2482,8 @@ export interface operations {
           };
           /** @description Open and click tracking for this send, off unless asked: SES adds an image for opens and rewrites links for clicks, and `email.opened` / `email.clicked` follow. Sandbox sends are captured, never sent, so never tracked. */
           tracking?: {
-            opens?: boolean;
-            clicks?: boolean;
+            opens: boolean;
+            clicks: boolean;
           };
           /** Format: date-time */
           scheduledAt?: string;

@@ -61,7 +61,8 @@ const metadataMap = stringMap({ maxKeys: 50, key: /^[\s\S]{1,100}$/ });
 export const idempotencyKey = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
 
 const tracking = v.pipe(
-  v.strictObject({ opens: v.optional(v.boolean()), clicks: v.optional(v.boolean()) }),
+  // Both named, so the object is never empty (an empty one would also take an array).
+  v.strictObject({ opens: v.boolean(), clicks: v.boolean() }),
   v.description(
     'Open and click tracking for this send, off unless asked: SES adds an image for opens and rewrites links for clicks, and `email.opened` / `email.clicked` follow. Sandbox sends are captured, never sent, so never tracked.',
   ),
