@@ -14,7 +14,8 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 3,
-    testTimeout: 30_000,
+    // A minute: the whole suite shares two cores, and a test that drains queues waits for every consumer.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
       // SDK clients (mocked where a test talks to one) still need a region to resolve.

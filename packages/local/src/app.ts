@@ -75,7 +75,8 @@ export async function startApp(options: {
     port: http.port,
     smtp: { host: smtp.host, port: smtp.port },
     // Relay and consume until both are idle: a consumer's own side effects go through the outbox too.
-    drain: async (timeoutMs = 20_000) => {
+    // A minute: on a machine running the whole test suite at once, a burst of indexing takes its time.
+    drain: async (timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const moved = (await relay?.pump()) ?? 0;
