@@ -46,6 +46,8 @@ describe('email stats in the console', () => {
     await app.drain();
 
     const admin = await new ConsoleClient(app).signIn((await t.member({ role: 'admin' })).email);
+    // The session starts in one of the account's projects: choose the one the mail went out of.
+    expect((await admin.post('/console/switch', { projectId: t.projects.main!.id, env: 'live' })).status).toBe(303);
     const page = await admin.get('/console/emails');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<svg');
