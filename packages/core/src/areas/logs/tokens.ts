@@ -90,5 +90,5 @@ export const PLACEHOLDER = /(?:<(?:email|url|uuid|date|time|ip|path|host|hex|val
 const ONE_PLACEHOLDER = /<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id)>/;
 export const isVariable = (word: string) => word.includes('<') && ONE_PLACEHOLDER.test(word);
 
-/** Every pattern built from strings here (test/foundation/regex-safety.unit.test.ts checks them). */
+/** Every pattern built from strings here (test/foundation/regex-safety.test.ts checks them). */
 export const BUILT_PATTERNS = [...CLASSES.map(([pattern]) => pattern), VALUE_WITH_UNIT];
