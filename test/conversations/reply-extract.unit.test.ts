@@ -105,3 +105,20 @@ describe('reply extraction', () => {
     expect(reply.original).toContain('Hi');
   });
 });
+
+describe('reply extraction on hostile mail', () => {
+  it('reads only the head of a huge mail, keeping the whole of it as the original', async () => {
+    const text = `Hi\n\n${'> quoted line\nanswer\n'.repeat(300_000)}`;
+    const reply = await extractReply({ text });
+    expect(reply.original.length).toBe(text.length);
+    expect(reply.body.startsWith('Hi')).toBe(true);
+    expect(reply.body.length).toBeLessThan(200_001);
+  });
+
+  it('survives HTML nested deeper than any reader recurses, and a mail of rules or dashed names', async () => {
+    const deep = await extractReply({ html: `${'<div>'.repeat(50_000)}Deep hello${'</div>'.repeat(50_000)}` });
+    expect(deep.body).toBe('Deep hello');
+    expect((await extractReply({ text: `Hi\n${'-----\n'.repeat(200_000)}` })).body).toBe('Hi');
+    expect((await extractReply({ text: `Hi\n${'-Ab Cd\n'.repeat(200_000)}` })).body).toBe('Hi');
+  });
+});

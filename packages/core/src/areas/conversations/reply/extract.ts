@@ -10,8 +10,27 @@ export interface ExtractedReply {
 
 const normalize = (text: string) => text.replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ');
 
+/**
+ * How much of a mail the reader reads: its first 2,000 lines and 200,000 characters. The customer
+ * writes at the top and a stored message keeps 10,000 characters, so nothing below this could be kept;
+ * the bound keeps every rule's work small whatever a 10 MB mail holds (the original keeps it all).
+ */
+const READ_LINES = 2_000;
+const READ_CHARS = 200_000;
+
+function head(text: string) {
+  let end = Math.min(text.length, READ_CHARS);
+  let at = -1;
+  for (let n = 0; n < READ_LINES; n++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0 || at >= end) return text.slice(0, end);
+  }
+  end = at;
+  return text.slice(0, end);
+}
+
 function fromText(text: string) {
-  const { lines, found } = removeQuotes(text);
+  const { lines, found } = removeQuotes(head(text));
   return { body: removeSignature(lines).join('\n').trim(), found };
 }
 
@@ -36,12 +55,9 @@ export async function extractReply(input: { text?: string; html?: string }): Pro
       if (structured.found) body = fromText(normalize(structured.text)).body || body;
     }
   } else if (html) {
-    const [{ htmlReplyText }, { htmlToText }] = await Promise.all([
-      import('./html.js'),
-      import('../../templates/text.js'),
-    ]);
+    const { htmlReplyText, mailHtmlText } = await import('./html.js');
     body = fromText(normalize(htmlReplyText(html).text)).body;
-    original = normalize(htmlToText(html));
+    original = normalize(mailHtmlText(html));
   }
   return { body: body || original.trim(), original };
 }

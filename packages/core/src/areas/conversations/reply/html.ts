@@ -1,4 +1,4 @@
-import type { ChildNode, Element, ParentNode } from 'domhandler';
+import { type ChildNode, type Element, type ParentNode, Text } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { documentToText } from '../../templates/text.js';
 import { fieldRole } from './markers.js';
@@ -20,14 +20,26 @@ const QUOTE_IDS = [
 
 const classesOf = (el: Element) => (el.attribs.class ?? '').toLowerCase().split(/\s+/);
 
+/**
+ * The nodes under `nodes` in document order, walked with a stack of its own: a mail nested 100,000
+ * elements deep must not overflow the call stack.
+ */
+function* inOrder(nodes: readonly ChildNode[]): Generator<ChildNode> {
+  const stack: ChildNode[] = [...nodes].reverse();
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    yield node;
+    if ('children' in node)
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as ChildNode);
+  }
+}
+
+/** The start of an element's text (up to `limit` characters). */
 function textOf(node: ChildNode, limit = 200): string {
   let out = '';
-  const walk = (n: ChildNode) => {
-    if (out.length >= limit) return;
+  for (const n of inOrder([node])) {
+    if (out.length >= limit) break;
     if (n.type === 'text') out += n.data;
-    else if ('children' in n) for (const c of n.children) walk(c);
-  };
-  walk(node);
+  }
   return out.trim();
 }
 
@@ -46,12 +58,7 @@ function isQuoteContainer(el: Element): boolean {
 
 /** The first quote container in document order. */
 function findQuote(nodes: readonly ChildNode[]): Element | undefined {
-  for (const node of nodes) {
-    if (node.type !== 'tag') continue;
-    if (isQuoteContainer(node)) return node;
-    const inner = findQuote(node.children);
-    if (inner) return inner;
-  }
+  for (const node of inOrder(nodes)) if (node.type === 'tag' && isQuoteContainer(node)) return node;
   return undefined;
 }
 
@@ -68,9 +75,42 @@ function cutFrom(node: ChildNode) {
   }
 }
 
+/** Deeper than this, an element's content is kept as its text alone (the text reader recurses by depth). */
+const MAX_DEPTH = 200;
+
+/**
+ * How much HTML is read: its first 300,000 characters. htmlparser2 takes time growing with the square
+ * of the nesting depth (80,000 nested elements: ~0.9 s), and the reply and its text live at the top;
+ * the whole HTML is kept as the original.
+ */
+const READ_HTML_CHARS = 300_000;
+
+/** Parses mail HTML (its head) and flattens what lies deeper than MAX_DEPTH into plain text nodes. */
+function parseMailHtml(html: string) {
+  const document = parseDocument(html.slice(0, READ_HTML_CHARS));
+  const stack: { node: ChildNode; depth: number }[] = document.children.map((node) => ({ node, depth: 1 }));
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const { node, depth } = entry;
+    if (!('children' in node)) continue;
+    if (depth >= MAX_DEPTH) {
+      let text = '';
+      for (const n of inOrder(node.children)) if (n.type === 'text') text += `${n.data} `;
+      const flat = new Text(text);
+      flat.parent = node;
+      node.children = [flat];
+      continue;
+    }
+    for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
+  }
+  return document;
+}
+
+/** The whole text of mail HTML (the original kept beside the reply). */
+export const mailHtmlText = (html: string) => documentToText(parseMailHtml(html));
+
 /** The text of an HTML-only mail, with the quoted mail cut where its client's markup says it starts. */
 export function htmlReplyText(html: string): { text: string; found: boolean } {
-  const document = parseDocument(html);
+  const document = parseMailHtml(html);
   const quote = findQuote(document.children);
   if (quote) cutFrom(quote);
   return { text: documentToText(document), found: quote !== undefined };

@@ -110,14 +110,22 @@ export function removeQuotes(text: string): Unquoted {
   let found = false;
   // Inside the quote an attribution announced (until the customer writes again).
   let announced = false;
+  // The end of a run of quotes already judged to be the customer's (judged once per run, not per line).
+  let keptUntil = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
+    if (i < keptUntil) {
+      kept.push(line);
+      continue;
+    }
     if (isQuoted(line)) {
       // Quotes no attribution announces, with the customer's text after them, are theirs: quoted to
       // answer (interleaved) or to show something. At the end, or before more history, they go.
       // A quoted attribution ("> On … wrote:") announces what follows as history too.
       const quotedAttribution = isAttribution(unquoted(line), quotedAt(lines, i + 1));
-      if (!announced && !quotedAttribution && !opensHistoryAt(lines, nextUnquoted(lines, i))) {
+      const after = announced || quotedAttribution ? i : nextUnquoted(lines, i);
+      if (!announced && !quotedAttribution && !opensHistoryAt(lines, after)) {
+        keptUntil = after;
         kept.push(line);
         continue;
       }
