@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { sesNotification } from '@helpdesk/core/areas/emails/ses-notification';
 import { outboxRecord, putOutbox } from '@helpdesk/core/kernel/ports/outbox';
-import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../packages/local/src/ports.js';
-import { removeStackFile, writeStackFile } from '../../packages/local/src/stack-file.js';
+import { describe, expect, it } from 'vitest';
+import { adminCli } from '../support/admin-cli.js';
 import { startTestApp } from '../support/app.js';
-import { testResources } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { uniqueAddress } from './helpers.js';
@@ -17,25 +13,7 @@ import { uniqueAddress } from './helpers.js';
  * the email's log row and as its catalog event; the local stack gets them from `admin ses:event`.
  */
 const app = await startTestApp();
-const run = promisify(execFile);
-const port = await freePort();
-writeStackFile(port, {
-  pid: process.pid,
-  apiUrl: app.apiUrl,
-  sesUrl: '',
-  dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
-  s3Endpoint: '',
-  sqsEndpoint: process.env.SQS_ENDPOINT!,
-  tableName: testResources().tableName,
-  bucket: testResources().bucket,
-  queueUrls: testResources().queueUrls,
-  dlqUrls: testResources().dlqUrls,
-  demoAccountId: '',
-  smtpHost: app.smtp.host,
-  smtpPort: app.smtp.port,
-  inboundDomain: 'inbound.helpdesk.local',
-});
-afterAll(() => removeStackFile(port));
+const admin = await adminCli(app);
 
 async function sent(t: TenantFixture) {
   const receiver = await startReceiver();
@@ -57,23 +35,8 @@ describe('email events from SES', () => {
   it('a delivery injected with admin ses:event marks the row delivered and fires email.delivered after email.sent', async () => {
     const t = await createTenant();
     const { receiver, id, to } = await sent(t);
-    const { stdout } = await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'packages/cli/src/main.ts',
-        'ses:event',
-        '--project',
-        t.projects.main!.id,
-        '--email',
-        id,
-        '--type',
-        'delivery',
-      ],
-      { env: { ...process.env, PORT: String(port), TABLE_NAME: '' } },
-    );
-    expect(JSON.parse(stdout)).toEqual({ queued: true, eventType: 'Delivery', emailId: id });
+    const injected = await admin('ses:event', '--project', t.projects.main!.id, '--email', id, '--type', 'delivery');
+    expect(injected.json).toEqual({ queued: true, eventType: 'Delivery', emailId: id });
     await app.drain();
     const row = await app.call('GET', `/emails/${id}`, { key: t.liveKey });
     expect(row.body).toMatchObject({ status: 'delivered', deliveredAt: expect.any(String) });

@@ -5,9 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { relayable, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
-import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../packages/local/src/ports.js';
-import { removeStackFile, writeStackFile } from '../../packages/local/src/stack-file.js';
+import { describe, expect, it } from 'vitest';
+import { adminCli } from '../support/admin-cli.js';
 import { startTestApp } from '../support/app.js';
 import { testResources } from '../support/env.js';
 import { createTenant } from '../support/fixtures.js';
@@ -17,37 +16,8 @@ const LOCAL = { accessKeyId: 'local', secretAccessKey: 'local' };
 const run = promisify(execFile);
 // No consumers: what the tests put on queues and in the outbox stays there to be looked at.
 const app = await startTestApp({ consumers: false });
-const port = await freePort();
-
 /** The CLI as an operator runs it, finding this file's stand-ins through a stack file on its PORT. */
-async function admin(...args: string[]) {
-  const env = { ...process.env, PORT: String(port), TABLE_NAME: '' };
-  try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...args], { env });
-    return { code: 0, json: JSON.parse(stdout), stderr: '' };
-  } catch (err) {
-    const e = err as { code: number; stderr: string };
-    return { code: e.code, json: undefined, stderr: e.stderr };
-  }
-}
-
-writeStackFile(port, {
-  pid: process.pid,
-  apiUrl: app.apiUrl,
-  sesUrl: '',
-  dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT!,
-  s3Endpoint: '',
-  sqsEndpoint: process.env.SQS_ENDPOINT!,
-  tableName: testResources().tableName,
-  bucket: testResources().bucket,
-  queueUrls: testResources().queueUrls,
-  dlqUrls: testResources().dlqUrls,
-  demoAccountId: '',
-  smtpHost: app.smtp.host,
-  smtpPort: app.smtp.port,
-  inboundDomain: 'inbound.helpdesk.local',
-});
-afterAll(() => removeStackFile(port));
+const admin = await adminCli(app);
 
 describe('admin CLI', () => {
   it('creates an account, projects, members and keys that the API then honours', async () => {
