@@ -122,12 +122,20 @@ describe("the customer's ticket page", () => {
 
   it(`lets one link post ${PAGE_POSTS_PER_MINUTE} answers a minute`, async () => {
     const t = await createTenant();
-    const { path } = await ticketWithPage(t);
-    const statuses: number[] = [];
-    for (let i = 0; i <= PAGE_POSTS_PER_MINUTE; i++)
-      statuses.push((await app.call('POST', path, { body: { body: `Answer ${i}` } })).status);
-    expect(statuses.slice(0, PAGE_POSTS_PER_MINUTE).every((s) => s === 200)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
+    const minute = () => Math.floor(Date.now() / 60_000);
+    // Windows are fixed minutes: a run that crossed a minute's end proves nothing, so it runs again on a
+    // fresh ticket (two runs in a row cannot both cross one, each being far shorter than a minute).
+    for (let attempt = 0; ; attempt++) {
+      const { path } = await ticketWithPage(t);
+      const started = minute();
+      const statuses: number[] = [];
+      for (let i = 0; i <= PAGE_POSTS_PER_MINUTE; i++)
+        statuses.push((await app.call('POST', path, { body: { body: `Answer ${i}` } })).status);
+      if (minute() !== started && attempt === 0) continue;
+      expect(statuses.slice(0, PAGE_POSTS_PER_MINUTE).every((s) => s === 200)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+      return;
+    }
   });
 });
 
