@@ -134,17 +134,22 @@ describe('console sign-in, sessions and CSRF', () => {
   });
   // Last: it leaves this IP over its limit for the rest of the minute.
   it('rate-limits sign-in requests per source IP, whatever the address', async () => {
-    const second = new Date().getSeconds();
-    if (second > 50) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    const minute = () => Math.floor(Date.now() / 60_000);
     // Earlier tests of this file asked from this IP too, within this minute or the last: count until refused.
-    const statuses: number[] = [];
-    for (let i = 0; i <= SIGN_IN_LIMITS.perIp; i++) {
-      statuses.push(
-        (await new ConsoleClient(app).request('POST', '/console/sign-in', { email: address('nobody') })).status,
-      );
-      if (statuses.at(-1) === 429) break;
+    // Windows are fixed minutes: a run that crossed a minute's end runs again (two in a row cannot).
+    for (let attempt = 0; ; attempt++) {
+      const started = minute();
+      const statuses: number[] = [];
+      for (let i = 0; i <= SIGN_IN_LIMITS.perIp; i++) {
+        statuses.push(
+          (await new ConsoleClient(app).request('POST', '/console/sign-in', { email: address('nobody') })).status,
+        );
+        if (statuses.at(-1) === 429) break;
+      }
+      if (minute() !== started && attempt === 0) continue;
+      expect(statuses.at(-1)).toBe(429);
+      expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(SIGN_IN_LIMITS.perIp);
+      return;
     }
-    expect(statuses.at(-1)).toBe(429);
-    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(SIGN_IN_LIMITS.perIp);
   });
 });
