@@ -46,6 +46,8 @@ export const HTTP_GRANTS: Record<Group, FunctionGrants> = {
   public: { send: [] },
   /** The OpenAPI document and its viewer: static, emits nothing. */
   docs: { send: [] },
+  /** The help centers: search reads the snapshots, a request stores its files. */
+  portal: { send: [], bucket: true },
   /** The console: ticket replies and attachment links as in their groups. */
   console: { send: [], bucket: true },
 };

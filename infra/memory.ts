@@ -22,6 +22,7 @@ export const HTTP_MEMORY_MB: Record<Group, number> = {
   emails: 1024,
   feedback: 1024,
   logs: 1024,
+  portal: 1024,
   public: 512,
   templates: 1024,
   tickets: 1024,

@@ -27,6 +27,7 @@ const ticketData = (n = 7) => ({
     priority: 'high',
   },
   customer: { email: `ann${n}@example.com`, name: 'Ann Example' },
+  source: 'api' as const,
 });
 
 const register = async (t: TenantFixture, body: Record<string, unknown>, key = t.liveKey) => {

@@ -11,6 +11,7 @@ const source = (t: TenantFixture) => ({ accountId: t.accountId, projectId: t.pro
 const data = (n: number) => ({
   ticket: { id: '6a1f4c2e-1111-4aaa-8bbb-000000000001', number: n, subject: `#${n}`, status: 'new', priority: 'low' },
   customer: { email: `ann${n}@example.com`, name: 'Ann' },
+  source: 'api' as const,
 });
 
 /** Drains until the receiver holds `n` requests (delayed queue messages come back on their own time). */

@@ -49,6 +49,17 @@ export const Project = lazy(
           slug: { type: 'string', required: true },
           name: { type: 'string', required: true },
           senderEmail: { type: 'string' },
+          /** The hosted help center's settings (areas/portal): its handle, whether it is on, its look. */
+          portal: {
+            type: 'map',
+            properties: {
+              enabled: { type: 'boolean' },
+              handle: { type: 'string' },
+              logoUrl: { type: 'string' },
+              accentColor: { type: 'string' },
+              footer: { type: 'string' },
+            },
+          },
           ...timestamps,
         },
         indexes: {

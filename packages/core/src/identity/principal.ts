@@ -4,6 +4,7 @@ import { loadTenant } from './accounts.js';
 import { ApiKey } from './entities.js';
 import { hashKey, keyEnvironment } from './keys.js';
 import { allowancesFor } from './plans.js';
+import { projectRefOf } from './tenant.js';
 
 /**
  * Keys are cached in the Lambda's memory for at most this long, so a revoked key stops working
@@ -48,12 +49,7 @@ async function load(hash: string): Promise<Principal | null> {
     rateLimit: key.rateLimit,
     reachesAllProjects: !allowed,
     projects: reachable
-      .map((p) => ({
-        id: p.projectId,
-        slug: p.slug,
-        name: p.name,
-        ...(p.senderEmail ? { senderEmail: p.senderEmail } : {}),
-      }))
+      .map(projectRefOf)
       .sort((a, b) => a.slug.localeCompare(b.slug)),
   };
 }

@@ -28,20 +28,26 @@ interface KeyWindow {
 
 const MAX_KEYS = 10_000;
 
-/** Adds `amount` to a key's shared per-minute counter and answers the new total. */
-export type AddToWindow = (keyId: string, minute: number, amount: number, now: number) => Promise<number>;
+/** Adds `amount` to a key's shared counter of one window and answers the new total; the counter outlives its window by as long again. */
+export type AddToWindow = (
+  keyId: string,
+  window: number,
+  amount: number,
+  now: number,
+  windowSeconds?: number,
+) => Promise<number>;
 
 /** Also the per-second window of a webhook endpoint's delivery rate (areas/webhooks/deliver.ts). */
-export const addToWindow: AddToWindow = async (keyId, minute, amount, now) => {
-  const { data } = await RateWindow.update({ keyId, window: String(minute) })
+export const addToWindow: AddToWindow = async (keyId, window, amount, now, windowSeconds = 60) => {
+  const { data } = await RateWindow.update({ keyId, window: String(window) })
     .add({ count: amount })
-    .set({ expiresAt: ttlIn(120, now) })
+    .set({ expiresAt: ttlIn(2 * windowSeconds, now) })
     .go({ response: 'updated_new' });
   return data.count ?? amount;
 };
 
 /**
- * Fixed one-minute windows per key, shared by every Lambda instance through one DynamoDB counter. An
+ * Fixed windows per key (a minute unless given), shared by every Lambda instance through one DynamoDB counter. An
  * instance's first request of a key in a minute is always added to the counter (so a burst over many
  * fresh instances is counted request by request); afterwards, while the known total leaves room, the
  * instance counts locally and adds its counts in one UpdateItem once its budget is spent. Near the
@@ -49,7 +55,7 @@ export const addToWindow: AddToWindow = async (keyId, minute, amount, now) => {
  * the counter itself. Requests over the limit are counted too; they are refused either way.
  * One counter per Lambda instance (module state); tests make many to stand for many instances.
  */
-export function rateCounter(add: AddToWindow = addToWindow) {
+export function rateCounter(add: AddToWindow = addToWindow, windowSeconds = 60) {
   const windows = new Map<string, KeyWindow>();
 
   const windowOf = (keyId: string, minute: number): KeyWindow => {
@@ -64,8 +70,8 @@ export function rateCounter(add: AddToWindow = addToWindow) {
   };
 
   return async function countRequest(keyId: string, limit: number, now = Date.now()): Promise<RateState> {
-    const minute = Math.floor(now / 60_000);
-    const reset = (minute + 1) * 60;
+    const minute = Math.floor(now / (windowSeconds * 1000));
+    const reset = (minute + 1) * windowSeconds;
     const w = windowOf(keyId, minute);
     // No local budget before this instance has seen the shared total of this minute.
     const known = (w.shared ?? limit) + w.pending;
@@ -78,7 +84,7 @@ export function rateCounter(add: AddToWindow = addToWindow) {
     w.unflushed = 0;
     w.pending += amount;
     try {
-      const count = await add(keyId, minute, amount, now);
+      const count = await add(keyId, minute, amount, now, windowSeconds);
       // Concurrent flushes of this instance may return out of order: the larger total is the later one.
       w.shared = Math.max(w.shared ?? 0, count);
       return { limit, remaining: Math.max(0, limit - (count + w.unflushed)), reset, exceeded: count > limit };
@@ -93,6 +99,8 @@ export function rateCounter(add: AddToWindow = addToWindow) {
 
 /** This instance's counter. */
 export const countRequest = rateCounter();
+/** Hourly windows: limits on what abuse would repeat all day (the help center's request form). */
+export const countHourly = rateCounter(addToWindow, 3_600);
 
 export const rateHeaders = (state: RateState): Record<string, string> => ({
   'X-RateLimit-Limit': String(state.limit),

@@ -1,5 +1,5 @@
 import type { EntityItem } from 'electrodb';
-import type { Environment, TenantContext } from '../kernel/tenant.js';
+import type { Environment, ProjectRef, TenantContext } from '../kernel/tenant.js';
 import { loadTenant } from './accounts.js';
 import type { Account } from './entities.js';
 import { Project } from './entities.js';
@@ -7,18 +7,22 @@ import { allowancesFor } from './plans.js';
 
 type ProjectItem = EntityItem<typeof Project>;
 
+/** A project record as the calling code sees it. */
+export const projectRefOf = (project: ProjectItem): ProjectRef => ({
+  id: project.projectId,
+  slug: project.slug,
+  name: project.name,
+  ...(project.senderEmail ? { senderEmail: project.senderEmail } : {}),
+  ...(project.portal ? { portal: project.portal } : {}),
+});
+
 /** The context the API's pipeline builds for a key, for callers without one (console sessions, inbound mail). */
 export function tenantContextOf(
   account: EntityItem<typeof Account>,
   project: ProjectItem,
   env: Environment,
 ): TenantContext {
-  const ref = {
-    id: project.projectId,
-    slug: project.slug,
-    name: project.name,
-    ...(project.senderEmail ? { senderEmail: project.senderEmail } : {}),
-  };
+  const ref = projectRefOf(project);
   return {
     accountId: account.accountId,
     plan: account.plan,

@@ -19,11 +19,21 @@ export interface Allowances {
   storageBytes: number;
 }
 
+/** A project's hosted help center as stored (areas/portal); absent fields are unset. */
+export interface PortalSettings {
+  enabled?: boolean;
+  handle?: string;
+  logoUrl?: string;
+  accentColor?: string;
+  footer?: string;
+}
+
 export interface ProjectRef {
   id: string;
   slug: string;
   name: string;
   senderEmail?: string;
+  portal?: PortalSettings;
 }
 
 /** Who is calling: resolved from the API key (cached), before any project is chosen. */

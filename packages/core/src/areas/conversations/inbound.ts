@@ -135,6 +135,7 @@ async function open(
         ...(followUpOf ? { followUpOf } : {}),
         ...(verdict.verified ? {} : { tags: [UNVERIFIED_TAG] }),
         once: (ticketId) => receivedMailItem(ctx, ticketId, messageId),
+        source: 'email',
       }),
     );
   } catch (err) {

@@ -1,10 +1,8 @@
-import * as v from 'valibot';
 import { type RawResult, rawResponse } from '../../kernel/api/route.js';
-import { errors } from '../../kernel/errors/common.js';
 import { Problem } from '../../kernel/errors/problem.js';
 import { esc, HTML_HEADERS, layout, notFoundPage } from '../feedback/pages.js';
 import type { GivenFile } from '../tickets/files.js';
-import { fileName } from '../tickets/schemas.js';
+import { type FilePart, filesFromForm } from '../tickets/form-files.js';
 import { answerOnPage, customerTicket } from './ticket-page.js';
 
 type View = Awaited<ReturnType<typeof customerTicket>>;
@@ -59,19 +57,6 @@ export async function showTicketPage(
   }
 }
 
-interface FilePart {
-  filename: string;
-  mimetype: string;
-  content: Buffer;
-}
-
-/** A file name from the form, held to the API's rule (a refused name answers 422 like the API's). */
-function formFileName(given: string) {
-  const checked = v.safeParse(fileName, given || 'attachment');
-  if (!checked.success) throw errors.validation([{ field: 'file', in: 'body', message: checked.issues[0].message }]);
-  return checked.output;
-}
-
 /** POST: the answer; the form gets the page again (or its error as a page), JSON the ticket's data. */
 export async function answerTicketPage(
   token: string,
@@ -79,18 +64,7 @@ export async function answerTicketPage(
   headers: Record<string, string | undefined>,
 ): Promise<View | RawResult> {
   const answer = () => {
-    // The multipart parser lists repeated parts newest first; a browser sends an empty part for a file input left empty.
-    const parts = Array.isArray(body.file) ? [...body.file].reverse() : body.file ? [body.file] : [];
-    const attachments: GivenFile[] = [
-      ...(body.attachments ?? []),
-      ...parts
-        .filter((f) => f.content.length > 0)
-        .map((f) => ({
-          fileName: formFileName(f.filename),
-          mimeType: /^[\w.+-]+\/[\w.+-]+$/.test(f.mimetype) ? f.mimetype : 'application/octet-stream',
-          content: f.content.toString('base64'),
-        })),
-    ];
+    const attachments: GivenFile[] = [...(body.attachments ?? []), ...filesFromForm(body.file)];
     return answerOnPage(token, { body: body.body, attachments });
   };
   if (!isForm(headers)) return answer();

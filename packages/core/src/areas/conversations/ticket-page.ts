@@ -72,6 +72,7 @@ export async function answerOnPage(token: string, input: { body: string; attachm
     customer: { email: ticket.customerEmail, name: ticket.customerName },
     attachments: input.attachments,
     followUpOf: ticketId,
+    source: 'portal',
   });
   return viewOf(ctx, created.id);
 }

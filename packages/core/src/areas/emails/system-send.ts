@@ -5,7 +5,12 @@ import type { TenantContext } from '../../kernel/tenant.js';
 import { deliveryItem, type EmailDraft, emailLogRow } from './create.js';
 import { EmailLog } from './entities.js';
 
-export type SystemEmailKind = 'ticket_reply' | 'feedback_request' | 'feedback_reply' | 'webhook_notice';
+export type SystemEmailKind =
+  | 'ticket_reply'
+  | 'feedback_request'
+  | 'feedback_reply'
+  | 'webhook_notice'
+  | 'portal_confirmation';
 
 export interface SystemEmail {
   to: string;

@@ -14,6 +14,7 @@ import type { CreateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
 import { applyCountDeltas, countDeltas, type Facets, nextTicketNumber } from './stats.js';
 import { uniqueTags } from './tags.js';
+import type { TicketSource } from './values.js';
 
 /** POST /tickets's body, and what a mail that opens a ticket adds to it. */
 export type CreateTicketInput = CreateTicketBody & {
@@ -25,6 +26,10 @@ export type CreateTicketInput = CreateTicketBody & {
   once?: (ticketId: string) => WriteItem;
   /** The whole mail the first message's body was extracted from (inbound mail). */
   original?: OriginalMail;
+  /** Where the ticket was opened (`ticket.created`'s `source`); the API by default. */
+  source?: TicketSource;
+  /** Side effects of the caller's committed with the ticket (the help center's confirmation mail). */
+  alsoCommit?: (ticket: { ticketId: string; number: number }) => readonly WriteItem[];
 };
 
 /**
@@ -112,7 +117,12 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
           ),
           customer: match.writes,
           once: input.once?.(ticketId),
-          event: eventItem(ctx, 'ticket.created', { ticket: eventTicket(next), customer: eventCustomer(next) }),
+          also: input.alsoCommit?.({ ticketId, number }),
+          event: eventItem(ctx, 'ticket.created', {
+            ticket: eventTicket(next),
+            customer: eventCustomer(next),
+            source: input.source ?? 'api',
+          }),
         };
       },
       refused: async (names) => {

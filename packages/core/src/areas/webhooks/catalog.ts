@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { TICKET_SOURCES } from '../tickets/values.js';
 
 /**
  * The event catalog: every webhook event type with its description, the schema of its `data` and an
@@ -94,9 +95,10 @@ const bounce = v.object({ email, type: v.literal('bounced'), recipient: v.string
 
 export const EVENT_CATALOG = {
   'ticket.created': event({
-    description: 'A ticket was submitted (API, SDK, portal or a received mail).',
-    data: v.object(ticketEvent),
-    example: { ticket: { ...sampleTicket, status: 'new' }, customer: sampleCustomer },
+    description:
+      'A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page).',
+    data: v.object({ ...ticketEvent, source: v.picklist(TICKET_SOURCES) }),
+    example: { ticket: { ...sampleTicket, status: 'new' }, customer: sampleCustomer, source: 'api' },
   }),
   'ticket.updated': event({
     description: 'A ticket changed (status, priority, category or assignee); `changes` holds each changed field.',

@@ -19,6 +19,7 @@ export const GROUPS = [
   'public',
   'docs',
   'console',
+  'portal',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -84,7 +85,7 @@ export interface RouteDef {
   /** Extra request headers the route reads (documented in OpenAPI). */
   headers?: { name: string; description: string }[];
   /** Content type of a non-JSON 200 answer. */
-  produces?: 'text/html' | 'application/javascript';
+  produces?: 'text/html' | 'application/javascript' | 'application/xml' | 'text/plain';
   /** A page people open in a browser that also answers JSON (`Accept: application/json`): both are documented. */
   page?: boolean;
 }

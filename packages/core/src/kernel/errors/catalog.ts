@@ -344,6 +344,13 @@ export const PROBLEMS = {
     details: v.object({ articleCount: count }),
     message: () => 'The category still holds articles: move or recategorize them first.',
   }),
+  'portal.handle_taken': define({
+    status: 422,
+    summary: 'another project has this portal handle (handles are unique across the service)',
+    details: v.object({ field: v.string(), handle: v.string() }),
+    message: (a: { handle: string }) => `The portal handle "${a.handle}" is taken.`,
+    toDetails: ({ handle }: { handle: string }) => ({ field: 'portal.handle', handle }),
+  }),
   'customer.email_immutable': define({
     status: 422,
     summary: "a customer's email cannot be changed",

@@ -5,6 +5,7 @@ import { customerRoutes } from '../../areas/customer-profile/routes.js';
 import { emailRoutes } from '../../areas/emails/routes.js';
 import { feedbackRoutes } from '../../areas/feedback/routes.js';
 import { logRoutes } from '../../areas/logs/routes.js';
+import { portalRoutes } from '../../areas/portal/routes.js';
 import { templateRoutes } from '../../areas/templates/routes.js';
 import { ticketRoutes } from '../../areas/tickets/routes.js';
 import { webhookRoutes } from '../../areas/webhooks/routes.js';
@@ -30,6 +31,7 @@ export const allRoutes: RouteDef[] = [
   docsRoutes,
   referencePageRoutes,
   consoleRoutes,
+  portalRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);
 
 const seen = new Set<string>();

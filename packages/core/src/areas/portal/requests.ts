@@ -1,0 +1,98 @@
+import * as v from 'valibot';
+import { countHourly, countRequest } from '../../identity/rate-limit.js';
+import { env } from '../../kernel/config.js';
+import { Problem } from '../../kernel/errors/problem.js';
+import { ticketPageLink } from '../../kernel/links/ticket-page.js';
+import { replyAddress } from '../../kernel/mail/reply-address.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { prepareSystemEmail } from '../emails/system-send.js';
+import { createTicket } from '../tickets/create.js';
+import { type FilePart, filesFromForm } from '../tickets/form-files.js';
+import { problemPage, requestDonePage, requestFormPage, type RequestValues } from './pages.js';
+import { privatePage } from './respond.js';
+import { portalRequest } from './schemas.js';
+import type { Site } from './site.js';
+import { onSite, type PageRequest } from './views.js';
+import {
+  HONEYPOT_FIELD,
+  REQUEST_FILES,
+  REQUESTS_PER_ADDRESS_PER_HOUR,
+  REQUESTS_PER_IP_PER_MINUTE,
+} from './values.js';
+
+/** The form as the route took it: strings capped in length, files as the multipart parser gives them. */
+export type RequestForm = RequestValues & { [HONEYPOT_FIELD]?: string; file?: unknown };
+
+/** Markdown's special characters written literally: a subject cannot become a link in our own mail. */
+const literal = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&');
+
+/** The customer's confirmation: the request's number and its page; answering the mail adds to the ticket. */
+const confirmation = (ctx: TenantContext, site: Site, to: string, subject: string, ticket: { ticketId: string; number: number }) =>
+  prepareSystemEmail(ctx, {
+    to,
+    subject: `We received your request [#${ticket.number}]`,
+    markdown: `Thank you for contacting ${literal(site.name)}. We received your request #${ticket.number}, “${literal(subject)}”, and will answer by email.\n\n[Follow your request online](${ticketPageLink(ctx, ticket.ticketId)}), or answer this mail to add to it.`,
+    kind: 'portal_confirmation',
+    metadata: { ticketId: ticket.ticketId },
+    ...(env.inboundDomain ? { replyTo: replyAddress(ctx.project, ctx.env, ticket.number, env.inboundDomain) } : {}),
+    threadId: ticket.ticketId,
+  });
+
+const retryAfter = (reset: number) => String(Math.max(1, reset - Math.floor(Date.now() / 1000)));
+
+/**
+ * POST /help/{handle}/requests: a ticket through the same use case as POST /tickets (customer matched
+ * or created, `ticket.created` with `source: portal`, the plan's quota), its confirmation mail in the
+ * same transaction. Refusals are pages: the form again with the problem by field (422), a limit (429),
+ * the quota (a polite page with the quota's status), never a 500 for what a visitor sent.
+ */
+export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: string) =>
+  onSite(req, async (site) => {
+    const values: RequestValues = { email: form.email, name: form.name, subject: form.subject, message: form.message };
+    const again = (status: number, problems: Record<string, string>, notice?: string) =>
+      privatePage(status, requestFormPage(site, values, [], problems, notice));
+    // A bot filled the field people never see: it is thanked and nothing is created.
+    if (form[HONEYPOT_FIELD]) return privatePage(200, requestDonePage(site, undefined, undefined));
+    const checked = v.safeParse(portalRequest, values);
+    if (!checked.success) {
+      const problems: Record<string, string> = {};
+      for (const issue of checked.issues) {
+        const key = v.getDotPath(issue) ?? 'message';
+        problems[key] ??= issue.message;
+      }
+      return again(422, problems, 'Please check the fields marked below.');
+    }
+    const input = checked.output;
+    const [perIp, perAddress] = await Promise.all([
+      countRequest(`portal-request-ip:${sourceIp}`, REQUESTS_PER_IP_PER_MINUTE),
+      countHourly(`portal-request-address:${site.ctx.projectId}:${input.email.toLowerCase()}`, REQUESTS_PER_ADDRESS_PER_HOUR),
+    ]);
+    const limited = perIp.exceeded ? perIp : perAddress.exceeded ? perAddress : undefined;
+    if (limited)
+      return privatePage(429, problemPage(site, 'Too many requests', 'Please wait a little before sending another request.'), {
+        'retry-after': retryAfter(limited.reset),
+      });
+    try {
+      const attachments = filesFromForm(form.file as FilePart | FilePart[] | undefined);
+      if (attachments.length > REQUEST_FILES) return again(422, { file: `Attach at most ${REQUEST_FILES} files.` });
+      const ticket = await createTicket(site.ctx, {
+        subject: input.subject,
+        body: input.message,
+        customer: { email: input.email, ...(input.name ? { name: input.name } : {}) },
+        attachments,
+        source: 'portal',
+        alsoCommit: (created) => confirmation(site.ctx, site, input.email, input.subject, created).writes,
+      });
+      return privatePage(200, requestDonePage(site, ticket.number, ticketPageLink(site.ctx, ticket.id)));
+    } catch (err) {
+      if (!(err instanceof Problem)) throw err;
+      if (err.code === 'validation.failed' || err.code === 'ticket.attachments_too_large')
+        return again(422, { file: err.message });
+      // Over the plan's tickets or storage: the team hears of it in its console; the visitor gets a page.
+      return privatePage(
+        err.status,
+        problemPage(site, 'We cannot take new requests right now', 'Please try again later, or write to us by email.'),
+        err.headers ?? {},
+      );
+    }
+  });

@@ -1,0 +1,107 @@
+import type { RawResult } from '../../kernel/api/route.js';
+import { searchArticles } from '../articles/search.js';
+import { byHelpfulness, categoryOf, publishedArticle, shelf } from './content.js';
+import { portalPath } from './links.js';
+import {
+  articlePage,
+  categoryPage,
+  homePage,
+  requestFormPage,
+  requestStartPage,
+  robotsTxt,
+  type SearchHit,
+  searchPage,
+  sitemapXml,
+} from './pages.js';
+import { cachedPage, missing, movedPermanently, privatePage } from './respond.js';
+import { resolveSite, type Site } from './site.js';
+import { HOME_ARTICLES, RELATED_ARTICLES, SEARCH_PAGE_SIZE, SUGGESTIONS } from './values.js';
+
+type Headers = Record<string, string | undefined>;
+
+/** A page request: the handle, the rest of the path and query (kept by a redirect), the request's headers. */
+export interface PageRequest {
+  handle: string;
+  rest: string;
+  query: string;
+  headers: Headers;
+}
+
+/** Runs `render` on the handle's site; an old handle answers 301 to the same page under its new one. */
+export async function onSite(req: PageRequest, render: (site: Site) => Promise<RawResult>): Promise<RawResult> {
+  const resolved = await resolveSite(req.handle);
+  if (!resolved) return missing();
+  if ('movedTo' in resolved)
+    return movedPermanently(`${portalPath(resolved.movedTo, req.rest)}${req.query ? `?${req.query}` : ''}`);
+  return render(resolved.site);
+}
+
+export const showHome = (req: PageRequest) =>
+  onSite(req, async (site) => {
+    const { categories, articles } = await shelf(site.ctx);
+    return cachedPage(homePage(site, categories, [...articles].sort(byHelpfulness).slice(0, HOME_ARTICLES)), req.headers);
+  });
+
+/** The same search as GET /articles/search (keyword mode), on the live environment's published articles. */
+export async function searchSite(site: Site, q: string, page: number, size: number) {
+  if (!q.trim()) return { hits: [] as SearchHit[], more: false };
+  // One result past the page says whether there is a next one.
+  const { results } = await searchArticles(site.ctx, { q, mode: 'keyword', page: 1, limit: page * size + 1 });
+  return { hits: results.slice((page - 1) * size, page * size), more: results.length > page * size };
+}
+
+export const showSearch = (req: PageRequest, q: string, page: number) =>
+  onSite(req, async (site) => {
+    const { hits, more } = await searchSite(site, q, page, SEARCH_PAGE_SIZE);
+    return cachedPage(searchPage(site, q, hits, page, more), req.headers);
+  });
+
+export const showCategory = (req: PageRequest, slug: string) =>
+  onSite(req, async (site) => {
+    const { categories, articles } = await shelf(site.ctx);
+    const category = categories.find((c) => c.slug === slug);
+    if (!category) return missing();
+    const inCategory = articles.filter((a) => a.categoryId === category.id).sort((a, b) => a.title.localeCompare(b.title));
+    return cachedPage(categoryPage(site, category, inCategory), req.headers);
+  });
+
+export const showArticle = (req: PageRequest, slug: string, voted: boolean) =>
+  onSite(req, async (site) => {
+    const [found, { categories, articles }, { markdownToHtml }] = await Promise.all([
+      publishedArticle(site.ctx, slug),
+      shelf(site.ctx),
+      import('../articles/text.js'),
+    ]);
+    if (!found) return missing();
+    const { article } = found;
+    const related = articles
+      .filter((a) => a.categoryId === article.categoryId && a.articleId !== article.articleId)
+      .sort(byHelpfulness)
+      .slice(0, RELATED_ARTICLES);
+    const html = articlePage(site, {
+      article,
+      bodyHtml: markdownToHtml(found.body),
+      category: categoryOf(categories, article.categoryId),
+      related,
+      voted,
+    });
+    // The thanks after a vote is this visitor's page; the article itself is anyone's.
+    return voted ? privatePage(200, html) : cachedPage(html, req.headers);
+  });
+
+/** The request form: first what it is about, then the matching articles above the whole form. */
+export const showRequestForm = (req: PageRequest, subject: string | undefined) =>
+  onSite(req, async (site) => {
+    if (!subject?.trim()) return cachedPage(requestStartPage(site), req.headers);
+    const { hits } = await searchSite(site, subject, 1, SUGGESTIONS);
+    return cachedPage(requestFormPage(site, { subject }, hits), req.headers);
+  });
+
+export const showSitemap = (req: PageRequest) =>
+  onSite(req, async (site) => {
+    const { categories, articles } = await shelf(site.ctx);
+    return cachedPage(sitemapXml(site, categories, articles), req.headers, 'application/xml; charset=utf-8');
+  });
+
+export const showRobots = (req: PageRequest) =>
+  onSite(req, async (site) => cachedPage(robotsTxt(site), req.headers, 'text/plain; charset=utf-8'));
