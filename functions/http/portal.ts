@@ -1,7 +1,7 @@
-import { routeModules } from '@helpdesk/core/kernel/api/route';
 import { portalRoutes } from '@helpdesk/core/areas/portal/routes';
 import { REQUEST_FILES } from '@helpdesk/core/areas/portal/values';
 import { MAX_ATTACHMENT_BYTES } from '@helpdesk/core/areas/tickets/values';
+import { routeModules } from '@helpdesk/core/kernel/api/route';
 import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 
 // Each page's code loads on its first call (docs/architecture.md, One route table).
@@ -12,7 +12,15 @@ const use = routeModules({
 });
 
 /** The page's handle, the path after it (kept by a 301 of a renamed handle), its query and headers. */
-const pageOf = ({ params, event, headers }: { params: { handle: string }; event: { rawPath: string; rawQueryString: string }; headers: Record<string, string | undefined> }) => ({
+const pageOf = ({
+  params,
+  event,
+  headers,
+}: {
+  params: { handle: string };
+  event: { rawPath: string; rawQueryString: string };
+  headers: Record<string, string | undefined>;
+}) => ({
   handle: params.handle,
   rest: event.rawPath.slice(`/help/${params.handle}`.length),
   query: event.rawQueryString,
@@ -26,7 +34,8 @@ export const handler = createGroupHandler(
     showPortalHome: async (req) => (await use.views()).showHome(pageOf(req)),
     searchPortal: async (req) => (await use.views()).showSearch(pageOf(req), req.query.q, req.query.page),
     showPortalCategory: async (req) => (await use.views()).showCategory(pageOf(req), req.params.slug),
-    showPortalArticle: async (req) => (await use.views()).showArticle(pageOf(req), req.params.slug, req.query.voted === '1'),
+    showPortalArticle: async (req) =>
+      (await use.views()).showArticle(pageOf(req), req.params.slug, req.query.voted === '1'),
     votePortalArticle: async (req) =>
       (await use.votes()).voteOnArticle(pageOf(req), req.params.slug, req.body.helpful, req.sourceIp),
     showPortalRequestForm: async (req) => (await use.views()).showRequestForm(pageOf(req), req.query.subject),

@@ -5,7 +5,12 @@ import type { TenantFixture } from '../support/fixtures.js';
 export const uniqueHandle = (prefix = 'help') => `${prefix}-${randomBytes(4).toString('hex')}`;
 
 /** Turns a project's help center on under a fresh handle (PATCH /projects/{id}); answers the handle. */
-export async function openPortal(app: TestApp, t: TenantFixture, settings: Record<string, unknown> = {}, slug = 'main') {
+export async function openPortal(
+  app: TestApp,
+  t: TenantFixture,
+  settings: Record<string, unknown> = {},
+  slug = 'main',
+) {
   const handle = uniqueHandle();
   const res = await app.call('PATCH', `/projects/${t.projects[slug]!.id}`, {
     key: t.liveKey,

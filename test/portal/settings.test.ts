@@ -38,7 +38,10 @@ describe('portal handles (PATCH /projects/{projectId})', () => {
       body: { portal: { handle } },
     });
     expect(taken.status).toBe(422);
-    expect(taken.body.error).toMatchObject({ code: 'portal.handle_taken', details: { field: 'portal.handle', handle } });
+    expect(taken.body.error).toMatchObject({
+      code: 'portal.handle_taken',
+      details: { field: 'portal.handle', handle },
+    });
     for (const bad of ['ab', 'Upper', '-dash', 'dash-', 'two--dashes', 'api', 'a'.repeat(41), 'sp ace']) {
       const res = await app.call('PATCH', `/projects/${b.projects.main!.id}`, {
         key: b.liveKey,
@@ -58,7 +61,12 @@ describe('portal handles (PATCH /projects/{projectId})', () => {
     });
     expect(pale.status).toBe(422);
     expect(JSON.stringify(pale.body.error.details)).toContain('contrast');
-    for (const body of [{}, { portal: {} }, { portal: [] }, { portal: { logoUrl: 'http://insecure.example/logo.png' } }]) {
+    for (const body of [
+      {},
+      { portal: {} },
+      { portal: [] },
+      { portal: { logoUrl: 'http://insecure.example/logo.png' } },
+    ]) {
       const res = await app.call('PATCH', `/projects/${b.projects.main!.id}`, { key: b.liveKey, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
@@ -68,13 +76,19 @@ describe('portal handles (PATCH /projects/{projectId})', () => {
     const t = await createTenant();
     const first = await openPortal(app, t);
     const second = uniqueHandle();
-    await app.call('PATCH', `/projects/${t.projects.main!.id}`, { key: t.liveKey, body: { portal: { handle: second } } });
+    await app.call('PATCH', `/projects/${t.projects.main!.id}`, {
+      key: t.liveKey,
+      body: { portal: { handle: second } },
+    });
     const moved = await app.call('GET', `/help/${first}/search?q=refund`);
     expect(moved.status).toBe(301);
     expect(moved.headers.get('location')).toBe(`/help/${second}/search?q=refund`);
     // Renamed again: the first handle goes straight to the newest.
     const third = uniqueHandle();
-    await app.call('PATCH', `/projects/${t.projects.main!.id}`, { key: t.liveKey, body: { portal: { handle: third } } });
+    await app.call('PATCH', `/projects/${t.projects.main!.id}`, {
+      key: t.liveKey,
+      body: { portal: { handle: third } },
+    });
     expect((await app.call('GET', `/help/${first}`)).headers.get('location')).toBe(`/help/${third}`);
     expect((await app.call('GET', `/help/${third}`)).status).toBe(200);
     // A redirecting handle stays reserved for its project: another account cannot take it...
@@ -109,7 +123,10 @@ describe('portal handles (PATCH /projects/{projectId})', () => {
   it('answers 404 for a turned-off portal and an unknown handle, with the same page', async () => {
     const t = await createTenant();
     const handle = await openPortal(app, t);
-    await app.call('PATCH', `/projects/${t.projects.main!.id}`, { key: t.liveKey, body: { portal: { enabled: false } } });
+    await app.call('PATCH', `/projects/${t.projects.main!.id}`, {
+      key: t.liveKey,
+      body: { portal: { enabled: false } },
+    });
     const off = await app.call('GET', `/help/${handle}`);
     const unknown = await app.call('GET', `/help/${uniqueHandle()}`);
     const malformed = await app.call('GET', '/help/NOT..a..handle');

@@ -14,6 +14,13 @@ export interface paths {
     /** List the projects this API key can reach */
     get: operations["listProjects"];
   };
+  "/projects/{projectId}": {
+    /**
+     * Change a project's hosted help center: handle, on or off, logo, accent color, footer
+     * @description The handle is unique across the service; after a change the old handle answers 301 to the new one for 90 days (and stays reserved for this project meanwhile), and `null` frees it at once. A portal needs a handle to be turned on. The accent color must contrast at least 4.5:1 with white. An account-wide write: a live key that reaches every project.
+     */
+    patch: operations["updateProject"];
+  };
   "/members": {
     /** List account members (valid assignee targets) */
     get: operations["listMembers"];
@@ -248,7 +255,7 @@ export interface paths {
 
 export interface webhooks {
   "ticket.created": {
-    /** A ticket was submitted (API, SDK, portal or a received mail). */
+    /** A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page). */
     post: operations["webhook.ticket.created"];
   };
   "ticket.updated": {
@@ -700,6 +707,15 @@ export interface components {
         articleCount: number;
       };
     };
+    /** @description another project has this portal handle (handles are unique across the service) */
+    "Problem.portal.handle_taken": {
+      /** @constant */
+      code: "portal.handle_taken";
+      details: {
+        field: string;
+        handle: string;
+      };
+    };
     /** @description a customer's email cannot be changed */
     "Problem.customer.email_immutable": {
       /** @constant */
@@ -794,6 +810,14 @@ export interface operations {
                 name: string;
                 inboundAddress: string | null;
                 sandboxInboundAddress: string | null;
+                portal: {
+                  enabled: boolean;
+                  handle: string | null;
+                  url: string | null;
+                  logoUrl: string | null;
+                  accentColor: string | null;
+                  footer: string | null;
+                };
               })[];
           };
         };
@@ -831,6 +855,163 @@ export interface operations {
               /** @enum {string} */
               code?: "validation.failed";
             } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Change a project's hosted help center: handle, on or off, logo, accent color, footer
+   * @description The handle is unique across the service; after a change the old handle answers 301 to the new one for 90 days (and stays reserved for this project meanwhile), and `null` frees it at once. A portal needs a handle to be turned on. The accent color must contrast at least 4.5:1 with white. An account-wide write: a live key that reaches every project.
+   */
+  updateProject: {
+    parameters: {
+      query?: {
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        projectId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          portal: {
+            enabled?: boolean;
+            handle?: string | null;
+            logoUrl?: string | null;
+            accentColor?: string | null;
+            footer?: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            name: string;
+            portal: {
+              enabled: boolean;
+              handle: string | null;
+              url: string | null;
+              logoUrl: string | null;
+              accentColor: string | null;
+              footer: string | null;
+            };
+          };
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `auth.account_key_required`: an account-wide write needs a live key that reaches every project, acting on live
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "auth.account_key_required" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.auth.account_key_required"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `portal.handle_taken`: another project has this portal handle (handles are unique across the service)
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "portal.handle_taken";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.portal.handle_taken"]);
           });
         };
       };
@@ -10347,7 +10528,7 @@ export interface operations {
       };
     };
   };
-  /** A ticket was submitted (API, SDK, portal or a received mail). */
+  /** A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page). */
   "webhook.ticket.created": {
     parameters: {
       header: {
@@ -10381,7 +10562,8 @@ export interface operations {
          *     "customer": {
          *       "email": "customer@example.com",
          *       "name": "Sample Customer"
-         *     }
+         *     },
+         *     "source": "api"
          *   }
          * }
          */
@@ -10404,6 +10586,8 @@ export interface operations {
               email: string;
               name?: string | null;
             };
+            /** @enum {string} */
+            source: "api" | "email" | "portal";
           };
         };
       };

@@ -48,9 +48,7 @@ async function load(hash: string): Promise<Principal | null> {
     allowIps: key.allowIps,
     rateLimit: key.rateLimit,
     reachesAllProjects: !allowed,
-    projects: reachable
-      .map(projectRefOf)
-      .sort((a, b) => a.slug.localeCompare(b.slug)),
+    projects: reachable.map(projectRefOf).sort((a, b) => a.slug.localeCompare(b.slug)),
   };
 }
 

@@ -65,9 +65,7 @@ footer{border-top:1px solid #e5e7eb;color:#4b5563;font-size:.9rem}`;
 export function layout(site: Site, meta: PageMeta, content: string): string {
   const accent = site.settings.accentColor ?? ACCENT_DEFAULT;
   const home = portalPath(site.handle);
-  const logo = site.settings.logoUrl
-    ? `<img src="${esc(site.settings.logoUrl)}" alt="" width="32" height="32">`
-    : '';
+  const logo = site.settings.logoUrl ? `<img src="${esc(site.settings.logoUrl)}" alt="" width="32" height="32">` : '';
   const title = meta.title === site.name ? `${site.name} Help Center` : `${meta.title} · ${site.name} Help Center`;
   return `<!doctype html>
 <html lang="en">

@@ -1,6 +1,6 @@
-import { portalPath, portalUrl } from './links.js';
 import type { PublishedArticle, ShelfCategory } from './content.js';
 import { esc, layout } from './layout.js';
+import { portalPath, portalUrl } from './links.js';
 import type { Site } from './site.js';
 import { HONEYPOT_FIELD, REQUEST_FILES } from './values.js';
 
@@ -13,7 +13,10 @@ const articleLinks = (site: Site, articles: readonly PublishedArticle[]) =>
 
 const crumbs = (site: Site, trail: { label: string; href?: string }[]) =>
   `<nav class="crumbs" aria-label="Breadcrumb"><ol><li><a href="${portalPath(site.handle)}">Help Center</a></li>${trail
-    .map((t) => `<li>${t.href ? `<a href="${t.href}">${esc(t.label)}</a>` : `<span aria-current="page">${esc(t.label)}</span>`}</li>`)
+    .map(
+      (t) =>
+        `<li>${t.href ? `<a href="${t.href}">${esc(t.label)}</a>` : `<span aria-current="page">${esc(t.label)}</span>`}</li>`,
+    )
     .join('')}</ol></nav>`;
 
 export function homePage(site: Site, categories: readonly ShelfCategory[], popular: readonly PublishedArticle[]) {
@@ -62,7 +65,11 @@ ${hits
 ${pager}`
     : `<p role="status">No articles match “${esc(q)}”.</p>
 <p>We are happy to help in person: <a class="button" href="${portalPath(site.handle, '/requests/new')}?subject=${encodeURIComponent(q)}">Open a request</a></p>`;
-  return layout(site, { title: q ? `Search: ${q}` : 'Search', noindex: true, query: q }, `<h1>Search results</h1>\n${body}`);
+  return layout(
+    site,
+    { title: q ? `Search: ${q}` : 'Search', noindex: true, query: q },
+    `<h1>Search results</h1>\n${body}`,
+  );
 }
 
 export function categoryPage(site: Site, category: ShelfCategory, articles: readonly PublishedArticle[]) {
@@ -79,7 +86,11 @@ export function categoryPage(site: Site, category: ShelfCategory, articles: read
         mainEntity: articles.map((a) => ({
           '@type': 'Question',
           name: a.title,
-          acceptedAnswer: { '@type': 'Answer', text: a.excerpt ?? a.title, url: portalUrl(site.handle, `/articles/${a.slug}`) },
+          acceptedAnswer: {
+            '@type': 'Answer',
+            text: a.excerpt ?? a.title,
+            url: portalUrl(site.handle, `/articles/${a.slug}`),
+          },
         })),
       },
     },
@@ -165,7 +176,7 @@ export function requestFormPage(
   problems: Record<string, string> = {},
   notice?: string,
 ) {
-  const field = (name: keyof RequestValues, label: string, input: string) => {
+  const field = (name: string, label: string, input: string) => {
     const problem = problems[name];
     return `<div class="field"><label for="${name}">${label}</label>${problem ? `<p class="error" id="${name}-error">${esc(problem)}</p>` : ''}${input.replace('>', `${problem ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>`)}</div>`;
   };
@@ -186,7 +197,7 @@ ${field('email', 'Your email address', `<input id="email" name="email" type="ema
 ${field('name', 'Your name (optional)', `<input id="name" name="name" maxlength="200" autocomplete="name" value="${value('name')}">`)}
 ${field('subject', 'Subject', `<input id="subject" name="subject" maxlength="200" required value="${value('subject')}">`)}
 ${field('message', 'How can we help?', `<textarea id="message" name="message" maxlength="10000" required>${value('message')}</textarea>`)}
-<div class="field"><label for="file">Files (optional, up to ${REQUEST_FILES})</label><input id="file" name="file" type="file" multiple></div>
+${field('file', `Files (optional, up to ${REQUEST_FILES})`, '<input id="file" name="file" type="file" multiple>')}
 <div class="hp" aria-hidden="true"><label for="${HONEYPOT_FIELD}">Leave this empty</label><input id="${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off"></div>
 <button type="submit">Send request</button>
 </form>`,

@@ -8,17 +8,12 @@ import type { TenantContext } from '../../kernel/tenant.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { createTicket } from '../tickets/create.js';
 import { type FilePart, filesFromForm } from '../tickets/form-files.js';
-import { problemPage, requestDonePage, requestFormPage, type RequestValues } from './pages.js';
+import { problemPage, type RequestValues, requestDonePage, requestFormPage } from './pages.js';
 import { privatePage } from './respond.js';
 import { portalRequest } from './schemas.js';
 import type { Site } from './site.js';
+import { HONEYPOT_FIELD, REQUEST_FILES, REQUESTS_PER_ADDRESS_PER_HOUR, REQUESTS_PER_IP_PER_MINUTE } from './values.js';
 import { onSite, type PageRequest } from './views.js';
-import {
-  HONEYPOT_FIELD,
-  REQUEST_FILES,
-  REQUESTS_PER_ADDRESS_PER_HOUR,
-  REQUESTS_PER_IP_PER_MINUTE,
-} from './values.js';
 
 /** The form as the route took it: strings capped in length, files as the multipart parser gives them. */
 export type RequestForm = RequestValues & { [HONEYPOT_FIELD]?: string; file?: unknown };
@@ -27,7 +22,13 @@ export type RequestForm = RequestValues & { [HONEYPOT_FIELD]?: string; file?: un
 const literal = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&');
 
 /** The customer's confirmation: the request's number and its page; answering the mail adds to the ticket. */
-const confirmation = (ctx: TenantContext, site: Site, to: string, subject: string, ticket: { ticketId: string; number: number }) =>
+const confirmation = (
+  ctx: TenantContext,
+  site: Site,
+  to: string,
+  subject: string,
+  ticket: { ticketId: string; number: number },
+) =>
   prepareSystemEmail(ctx, {
     to,
     subject: `We received your request [#${ticket.number}]`,
@@ -64,14 +65,22 @@ export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: str
     }
     const input = checked.output;
     const [perIp, perAddress] = await Promise.all([
-      countRequest(`portal-request-ip:${sourceIp}`, REQUESTS_PER_IP_PER_MINUTE),
-      countHourly(`portal-request-address:${site.ctx.projectId}:${input.email.toLowerCase()}`, REQUESTS_PER_ADDRESS_PER_HOUR),
+      // Per help center: one busy office (one IP) cannot lock every portal.
+      countRequest(`portal-request-ip:${site.ctx.projectId}:${sourceIp}`, REQUESTS_PER_IP_PER_MINUTE),
+      countHourly(
+        `portal-request-address:${site.ctx.projectId}:${input.email.toLowerCase()}`,
+        REQUESTS_PER_ADDRESS_PER_HOUR,
+      ),
     ]);
     const limited = perIp.exceeded ? perIp : perAddress.exceeded ? perAddress : undefined;
     if (limited)
-      return privatePage(429, problemPage(site, 'Too many requests', 'Please wait a little before sending another request.'), {
-        'retry-after': retryAfter(limited.reset),
-      });
+      return privatePage(
+        429,
+        problemPage(site, 'Too many requests', 'Please wait a little before sending another request.'),
+        {
+          'retry-after': retryAfter(limited.reset),
+        },
+      );
     try {
       const attachments = filesFromForm(form.file as FilePart | FilePart[] | undefined);
       if (attachments.length > REQUEST_FILES) return again(422, { file: `Attach at most ${REQUEST_FILES} files.` });

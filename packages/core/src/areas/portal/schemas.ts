@@ -6,7 +6,10 @@ import { FOOTER_MAX, HANDLE_RE, MIN_CONTRAST, RESERVED_HANDLES } from './values.
 const handle = v.pipe(
   v.string(),
   v.maxLength(40),
-  v.regex(HANDLE_RE, 'Use 3 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit'),
+  v.regex(
+    HANDLE_RE,
+    'Use 3 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit',
+  ),
   v.check((h) => !RESERVED_HANDLES.has(h), 'This handle is reserved'),
 );
 const accentColor = v.pipe(

@@ -1,5 +1,5 @@
-import { clearPrincipalCache } from '../../identity/principal.js';
 import { Project } from '../../identity/entities.js';
+import { clearPrincipalCache } from '../../identity/principal.js';
 import { ttlIn } from '../../kernel/db/client.js';
 import { commit, put, remove, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';

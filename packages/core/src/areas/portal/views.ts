@@ -39,7 +39,10 @@ export async function onSite(req: PageRequest, render: (site: Site) => Promise<R
 export const showHome = (req: PageRequest) =>
   onSite(req, async (site) => {
     const { categories, articles } = await shelf(site.ctx);
-    return cachedPage(homePage(site, categories, [...articles].sort(byHelpfulness).slice(0, HOME_ARTICLES)), req.headers);
+    return cachedPage(
+      homePage(site, categories, [...articles].sort(byHelpfulness).slice(0, HOME_ARTICLES)),
+      req.headers,
+    );
   });
 
 /** The same search as GET /articles/search (keyword mode), on the live environment's published articles. */
@@ -61,7 +64,9 @@ export const showCategory = (req: PageRequest, slug: string) =>
     const { categories, articles } = await shelf(site.ctx);
     const category = categories.find((c) => c.slug === slug);
     if (!category) return missing();
-    const inCategory = articles.filter((a) => a.categoryId === category.id).sort((a, b) => a.title.localeCompare(b.title));
+    const inCategory = articles
+      .filter((a) => a.categoryId === category.id)
+      .sort((a, b) => a.title.localeCompare(b.title));
     return cachedPage(categoryPage(site, category, inCategory), req.headers);
   });
 

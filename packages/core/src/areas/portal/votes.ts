@@ -4,15 +4,18 @@ import { commit, put, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { Article } from '../articles/entities.js';
 import { publishedArticle } from './content.js';
-import { portalPath } from './links.js';
 import { PortalVote } from './entities.js';
+import { portalPath } from './links.js';
 import { missing, seeOther } from './respond.js';
 import type { PageRequest } from './views.js';
 import { onSite } from './views.js';
 
 /** A visitor without a cookie: a hash of source IP and user agent (neither is stored). */
 const visitorOf = (sourceIp: string, userAgent: string | undefined) =>
-  createHash('sha256').update(`${sourceIp}\n${userAgent ?? ''}`).digest('base64url').slice(0, 22);
+  createHash('sha256')
+    .update(`${sourceIp}\n${userAgent ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22);
 
 /**
  * "Was this helpful?": one vote per visitor per article per day. The vote's marker and the article's
@@ -35,7 +38,9 @@ export const voteOnArticle = (req: PageRequest, slug: string, helpful: 'yes' | '
             expiresAt: ttlIn(2 * 86_400),
           }),
         ),
-        count: update(Article.patch({ ...tenant, articleId }).add(helpful === 'yes' ? { helpfulYes: 1 } : { helpfulNo: 1 })),
+        count: update(
+          Article.patch({ ...tenant, articleId }).add(helpful === 'yes' ? { helpfulYes: 1 } : { helpfulNo: 1 }),
+        ),
       }),
       // Voted today already, or the article went meanwhile: nothing to count.
       refused: () => 'stop',

@@ -4,6 +4,7 @@ import { commit, put, update, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { matchCustomerForTicket } from '../customers/match.js';
+import type { TicketSource } from '../webhooks/catalog.js';
 import { eventItem } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED } from './entities.js';
@@ -14,7 +15,6 @@ import type { CreateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
 import { applyCountDeltas, countDeltas, type Facets, nextTicketNumber } from './stats.js';
 import { uniqueTags } from './tags.js';
-import type { TicketSource } from './values.js';
 
 /** POST /tickets's body, and what a mail that opens a ticket adds to it. */
 export type CreateTicketInput = CreateTicketBody & {

@@ -3,9 +3,6 @@ export const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as cons
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 export const CATEGORIES = ['bug', 'feature_request', 'billing', 'howto', 'other'] as const;
 export const SENDER_TYPES = ['customer', 'staff'] as const;
-/** Where a ticket was opened: the API (and SDK), a received mail, or the customer's web pages (help center, ticket page). */
-export const TICKET_SOURCES = ['api', 'email', 'portal'] as const;
-export type TicketSource = (typeof TICKET_SOURCES)[number];
 export const VISIBILITIES = ['public', 'internal'] as const;
 /** `assignee=unassigned` in the list, and the index value of a ticket nobody is assigned to. */
 export const UNASSIGNED = 'unassigned';

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { TICKET_SOURCES } from '../tickets/values.js';
 
 /**
  * The event catalog: every webhook event type with its description, the schema of its `data` and an
@@ -12,6 +11,9 @@ const nullableText = v.nullable(v.string());
 
 const ticket = v.object({ id, number: v.number(), subject: v.string(), status: v.string(), priority: v.string() });
 const customer = v.object({ email: v.string(), name: v.nullish(v.string()) });
+/** Where a ticket was opened (`ticket.created`): the API (and SDK), a received mail, or the customer's web pages (help center, ticket page). */
+export const TICKET_SOURCES = ['api', 'email', 'portal'] as const;
+export type TicketSource = (typeof TICKET_SOURCES)[number];
 const ticketEvent = { ticket, customer };
 const message = v.object({
   id,
