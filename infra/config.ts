@@ -16,6 +16,8 @@ export interface StackSettings {
   embeddingModelId: string;
   /** The domain SES receives customers' mail for (MX to SES); empty: the stage receives no mail and sends no Reply-To. */
   inboundDomain?: string;
+  /** A custom domain for the help centers (CloudFront), with its ACM certificate in us-east-1; empty: the distribution's own domain. */
+  portalDomain?: { name: string; certificateArn: string };
   /** Existing SNS topic for alarm notifications; empty: alarms without actions. */
   alarmTopicArn?: string;
   apiThrottleRateLimit: number;
@@ -73,9 +75,22 @@ export function readSettings(node: Node): StackSettings {
   if (publicBaseUrl !== undefined && !/^https:\/\//.test(publicBaseUrl)) {
     throw new Error(`Context publicBaseUrl must be an https:// URL, got ${publicBaseUrl}`);
   }
+  const portalDomain = str(node, 'portalDomain')?.toLowerCase();
+  const portalCertificateArn = str(node, 'portalCertificateArn');
+  if ((portalDomain === undefined) !== (portalCertificateArn === undefined))
+    throw new Error(
+      'Context portalDomain and portalCertificateArn go together (a certificate in us-east-1 for the domain)',
+    );
+  if (portalCertificateArn !== undefined && !portalCertificateArn.startsWith('arn:aws:acm:us-east-1:'))
+    throw new Error(
+      `Context portalCertificateArn must be an ACM certificate in us-east-1, got ${portalCertificateArn}`,
+    );
   return {
     stage: stage as DeployStage,
     publicBaseUrl,
+    ...(portalDomain && portalCertificateArn
+      ? { portalDomain: { name: portalDomain, certificateArn: portalCertificateArn } }
+      : {}),
     defaultSender: defaultSenderOf(node, stage),
     embeddingModelId: str(node, 'embeddingModelId') ?? 'amazon.titan-embed-text-v2:0',
     inboundDomain: inboundDomainOf(node),

@@ -9,6 +9,7 @@ import type { StackSettings } from './config.js';
 import { Api } from './constructs/api.js';
 import { Async } from './constructs/async.js';
 import { Data } from './constructs/data.js';
+import { Edge } from './constructs/edge.js';
 import { Files } from './constructs/files.js';
 import type { HelpdeskFunction, SharedResources } from './constructs/functions.js';
 import { Inbound } from './constructs/inbound.js';
@@ -46,6 +47,8 @@ export class HelpdeskStack extends Stack {
   /** SES receiving, when the stage has an inbound domain. */
   readonly inbound?: Inbound;
   readonly api: Api;
+  /** CloudFront in front of the help centers. */
+  readonly edge: Edge;
   readonly observability: Observability;
   readonly relay: OutboxRelay;
   readonly signingSecret: secretsmanager.Secret;
@@ -83,6 +86,13 @@ export class HelpdeskStack extends Stack {
       removalPolicy,
     });
 
+    this.edge = new Edge(this, 'Edge', {
+      stage,
+      httpApi: this.api.httpApi,
+      removalPolicy,
+      ...(settings.portalDomain ? { domain: settings.portalDomain } : {}),
+    });
+
     // The stage's signing secret (links, reply addresses, sealed webhook secrets): JSON
     // `{ current, previous: [{ secret, until }] }` (kernel/secrets.ts), read by each function at cold
     // start through its ARN; never in a function's environment. Rotated with `admin secret:rotate`,
@@ -115,6 +125,7 @@ export class HelpdeskStack extends Stack {
       ...queueEnv,
       ATTACHMENTS_BUCKET: this.files.bucket.bucketName,
       PUBLIC_BASE_URL: settings.publicBaseUrl ?? this.api.url,
+      PORTAL_BASE_URL: this.edge.url,
       DEFAULT_SENDER: settings.defaultSender,
       SES_CONFIGURATION_SET: this.mail.configurationSet.configurationSetName,
       SCHEDULER_MODE: 'eventbridge',
@@ -149,6 +160,12 @@ export class HelpdeskStack extends Stack {
     };
 
     this.api.addRoutes(props.routes ?? allRoutes, shared, props.functionsRoot);
+    // Only the help centers read the edge secret: they trust the viewer's address with it.
+    const portal = this.api.functions.portal;
+    if (portal) {
+      this.edge.secret.grantRead(portal.fn);
+      portal.fn.addEnvironment('EDGE_SECRET_ARN', this.edge.secret.secretArn);
+    }
     this.async.addConsumers(shared, props.functionsRoot);
     this.relay = new OutboxRelay(this, 'Outbox', {
       shared,
@@ -172,6 +189,7 @@ export class HelpdeskStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.url}/api/v1` });
+    new CfnOutput(this, 'HelpCenterUrl', { value: `${this.edge.url}/help` });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'AttachmentsBucket', { value: this.files.bucket.bucketName });
     new CfnOutput(this, 'ConfigurationSet', { value: this.mail.configurationSet.configurationSetName });

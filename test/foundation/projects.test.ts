@@ -26,6 +26,7 @@ describe('GET /projects', () => {
             'sandbox',
             'inbound.helpdesk.local',
           ),
+          portal: { enabled: false, handle: null, url: null, logoUrl: null, accentColor: null, footer: null },
         },
       ],
     });

@@ -362,6 +362,85 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     });
   });
 
+  it('serves the help centers through CloudFront: /help/* revalidated by ETag, viewer address trusted with the edge secret', () => {
+    template.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    const [distribution] = Object.values(resources).filter((r) => r.Type === 'AWS::CloudFront::Distribution');
+    const config = distribution!.Properties!.DistributionConfig as {
+      CacheBehaviors: { PathPattern: string; AllowedMethods: string[]; CachePolicyId: unknown; Compress: boolean }[];
+      DefaultCacheBehavior: { CachePolicyId: string; ViewerProtocolPolicy: string };
+      Origins: {
+        CustomOriginConfig: { OriginProtocolPolicy: string };
+        OriginCustomHeaders: { HeaderName: string; HeaderValue: unknown }[];
+      }[];
+    };
+    const help = config.CacheBehaviors.find((b) => b.PathPattern === '/help/*');
+    expect(help).toMatchObject({ Compress: true });
+    expect(help!.AllowedMethods).toContain('POST');
+    // The API itself is never cached (CloudFront's managed CachingDisabled policy).
+    expect(config.DefaultCacheBehavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    expect(config.Origins[0]!.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+    const edgeHeader = config.Origins[0]!.OriginCustomHeaders.find((h) => h.HeaderName === 'X-Helpdesk-Edge');
+    expect(JSON.stringify(edgeHeader!.HeaderValue)).toContain('{{resolve:secretsmanager:');
+    template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: Match.objectLike({
+        DefaultTTL: 0,
+        MinTTL: 0,
+        ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({
+          QueryStringsConfig: { QueryStringBehavior: 'all' },
+          EnableAcceptEncodingGzip: true,
+        }),
+      }),
+    });
+    template.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
+      OriginRequestPolicyConfig: Match.objectLike({
+        HeadersConfig: {
+          HeaderBehavior: 'whitelist',
+          Headers: Match.arrayWith(['Content-Type', 'User-Agent', 'CloudFront-Viewer-Address']),
+        },
+      }),
+    });
+    // Only the portal reads the edge secret, by ARN; every function links help centers through the distribution.
+    const withEdge = Object.values(resources).filter(
+      (r) =>
+        r.Type === 'AWS::Lambda::Function' &&
+        (r.Properties?.Environment?.Variables as Record<string, unknown>)?.EDGE_SECRET_ARN !== undefined,
+    );
+    expect(withEdge.map((r) => r.Properties?.Description)).toEqual([expect.stringContaining('portal')]);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          PORTAL_BASE_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [Match.anyValue(), 'DomainName'] }]] },
+        }),
+      },
+    });
+  });
+
+  it(
+    'puts the help centers on a custom domain with its certificate when asked',
+    () => {
+      const { template: custom } = synth('dev', {
+        bundle: false,
+        context: {
+          portalDomain: 'help.example.com',
+          portalCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
+        },
+      });
+      custom.hasResourceProperties('AWS::CloudFront::Distribution', {
+        DistributionConfig: Match.objectLike({
+          Aliases: ['help.example.com'],
+          ViewerCertificate: Match.objectLike({
+            AcmCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
+            MinimumProtocolVersion: 'TLSv1.2_2021',
+          }),
+        }),
+      });
+      custom.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: { Variables: Match.objectLike({ PORTAL_BASE_URL: 'https://help.example.com' }) },
+      });
+    },
+    SYNTH_TIMEOUT,
+  );
+
   it('has one SES configuration set per tracking choice, tracking opens and clicks only where asked', () => {
     const sets = Object.values(resources).filter((r) => r.Type === 'AWS::SES::ConfigurationSet');
     const names = sets.map((r) => (r.Properties as { Name: string }).Name).sort();

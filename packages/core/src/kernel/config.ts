@@ -29,6 +29,11 @@ const Settings = v.object({
   SIGNING_SECRET_ARN: text,
   ATTACHMENTS_BUCKET: v.optional(nonEmpty, 'helpdesk-attachments'),
   PUBLIC_BASE_URL: v.optional(nonEmpty, 'http://127.0.0.1:3000'),
+  /** Where the help centers are served (the stack's CloudFront distribution); the public base URL when unset. */
+  PORTAL_BASE_URL: text,
+  /** The header value by which CloudFront proves a request came through it: given (tests) or by ARN (deployed). */
+  EDGE_SECRET: text,
+  EDGE_SECRET_ARN: text,
   DEFAULT_SENDER: v.optional(nonEmpty, 'no-reply@helpdesk.local'),
   /** The domain whose mail SES (or the local SMTP stand-in) receives: inbound and reply addresses. */
   INBOUND_DOMAIN: text,
@@ -85,6 +90,9 @@ function parse(source: NodeJS.ProcessEnv) {
     signingSecretArn: s.SIGNING_SECRET_ARN,
     attachmentsBucket: s.ATTACHMENTS_BUCKET,
     publicBaseUrl: s.PUBLIC_BASE_URL,
+    portalBaseUrl: s.PORTAL_BASE_URL ?? s.PUBLIC_BASE_URL,
+    edgeSecret: s.EDGE_SECRET,
+    edgeSecretArn: s.EDGE_SECRET_ARN,
     defaultSender: s.DEFAULT_SENDER,
     /** Receiving mail is optional in a deployed stage (`-c inboundDomain=`); the local stack always receives. */
     inboundDomain: s.INBOUND_DOMAIN?.toLowerCase() ?? (s.STAGE === 'local' ? 'inbound.helpdesk.local' : undefined),

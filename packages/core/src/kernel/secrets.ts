@@ -45,7 +45,7 @@ export function parseSigningSecret(text: string): SigningSecretValue {
 /** How long a deployed instance keeps the secret before reading it again (a rotation reaches every instance within it). */
 export const SECRET_REFRESH_MS = 5 * 60_000;
 
-const secretsClient = lazyClient(
+export const secretsClient = lazyClient(
   () => import('@aws-sdk/client-secrets-manager'),
   // No stand-in: only deployed stages keep the secret in Secrets Manager.
   (sdk) => new sdk.SecretsManagerClient(awsClientConfig('secrets')),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { countHourly, countRequest } from '../../identity/rate-limit.js';
 import { env } from '../../kernel/config.js';
+import { viewerAddress } from '../../kernel/edge.js';
 import { Problem } from '../../kernel/errors/problem.js';
 import { ticketPageLink } from '../../kernel/links/ticket-page.js';
 import { replyAddress } from '../../kernel/mail/reply-address.js';
@@ -64,9 +65,10 @@ export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: str
       return again(422, problems, 'Please check the fields marked below.');
     }
     const input = checked.output;
+    const ip = await viewerAddress(req.headers, sourceIp);
     const [perIp, perAddress] = await Promise.all([
       // Per help center: one busy office (one IP) cannot lock every portal.
-      countRequest(`portal-request-ip:${site.ctx.projectId}:${sourceIp}`, REQUESTS_PER_IP_PER_MINUTE),
+      countRequest(`portal-request-ip:${site.ctx.projectId}:${ip}`, REQUESTS_PER_IP_PER_MINUTE),
       countHourly(
         `portal-request-address:${site.ctx.projectId}:${input.email.toLowerCase()}`,
         REQUESTS_PER_ADDRESS_PER_HOUR,

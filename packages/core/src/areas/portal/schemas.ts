@@ -11,6 +11,7 @@ const handle = v.pipe(
     'Use 3 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit',
   ),
   v.check((h) => !RESERVED_HANDLES.has(h), 'This handle is reserved'),
+  v.metadata({ examples: ['acme-help'] }),
 );
 const accentColor = v.pipe(
   v.string(),
@@ -19,6 +20,7 @@ const accentColor = v.pipe(
     (c) => contrastWithWhite(c) >= MIN_CONTRAST,
     `The color must contrast at least ${MIN_CONTRAST}:1 with white (WCAG 2.2 AA), as it carries white text and colors links`,
   ),
+  v.metadata({ examples: ['#1d4ed8'] }),
 );
 const logoUrl = v.pipe(
   v.string(),

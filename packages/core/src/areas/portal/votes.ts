@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ttlIn } from '../../kernel/db/client.js';
 import { commit, put, update } from '../../kernel/db/commit.js';
+import { viewerAddress } from '../../kernel/edge.js';
 import { errors } from '../../kernel/errors/common.js';
 import { Article } from '../articles/entities.js';
 import { publishedArticle } from './content.js';
@@ -27,6 +28,7 @@ export const voteOnArticle = (req: PageRequest, slug: string, helpful: 'yes' | '
     if (!found) return missing();
     const tenant = { projectId: site.ctx.projectId, env: site.ctx.env };
     const articleId = found.article.articleId;
+    const visitor = visitorOf(await viewerAddress(req.headers, sourceIp), req.headers['user-agent']);
     await commit({
       items: () => ({
         vote: put(
@@ -34,7 +36,7 @@ export const voteOnArticle = (req: PageRequest, slug: string, helpful: 'yes' | '
             ...tenant,
             articleId,
             day: new Date().toISOString().slice(0, 10),
-            visitor: visitorOf(sourceIp, req.headers['user-agent']),
+            visitor,
             expiresAt: ttlIn(2 * 86_400),
           }),
         ),
