@@ -71,6 +71,11 @@ export const API_OPS = {
       query: { q: queries[(c * 7919 + i) % queries.length]!, limit: 10 },
     });
   },
+  /** Help center pages by path (`paths`: a JSON array, relative to the server's root), in turn. */
+  portalPages: (p: { paths: string }) => {
+    const paths = JSON.parse(p.paths) as string[];
+    return (c: number, i: number): ApiRequest => ({ method: 'GET', path: paths[(c * 31 + i) % paths.length]! });
+  },
 };
 
 export type ApiOpName = keyof typeof API_OPS;

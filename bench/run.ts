@@ -3,7 +3,7 @@
  * tickets and local throughput, as one table printed and written to docs/benchmarks.md (between the
  * markers; the analysis around them is kept). Starts its own local stack; progress goes to stderr.
  * BENCH_QUICK=1 shrinks every phase for a smoke run and leaves the document alone. BENCH_ONLY=bundles,
- * routes, chains, scale, load (comma-separated) runs only those phases, printed and not written.
+ * routes, chains, scale, load, portal (comma-separated) runs only those phases, printed and not written.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,13 +24,14 @@ import {
   type Usage,
 } from './cost.js';
 import { type LoadSpec, SEARCH_WORDS } from './load-ops.js';
+import { loadPages, measurePages, PORTAL_ARTICLES, seedPortal } from './portal.js';
 import { measureRoutes, split } from './routes.js';
 import { measureScale, pool, seedTickets, tenantContext } from './scale.js';
 import { createFixtures, progress, startStack } from './stack.js';
 import { CLIENTS, type LoadResult, load, SECONDS } from './throughput.js';
 
 const quick = process.env.BENCH_QUICK === '1';
-const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load'] as const;
+const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load', 'portal'] as const;
 const only = process.env.BENCH_ONLY?.split(',')
   .map((p) => p.trim())
   .filter(Boolean);
@@ -97,7 +98,7 @@ const stack = only?.every((p) => p === 'bundles')
   : (progress('starting the local stack'), await startStack());
 if (stack)
   try {
-    const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load']);
+    const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load', 'portal']);
     stack.useKey(fixtures.key);
 
     // 2. Per route.
@@ -351,6 +352,46 @@ if (stack)
         'load',
         'log grouping consumer (one poller, batches of 10 messages)',
         `${n0(grouped / groupSeconds)} events/s (${grouped} events in ${n1(groupSeconds)} s${left ? `, ${left} messages left at the time limit` : ''})`,
+      );
+    }
+
+    // 6. The help center: size, caching and latency of each page type.
+    if (runs('portal')) {
+      const count = quick ? 40 : PORTAL_ARTICLES;
+      progress(`help center: seeding ${count} published articles`);
+      const ctx = await tenantContext(fixtures.key, 'portal');
+      const { categories, articles } = await seedPortal(stack, ctx, count);
+      const handle = `bench-${Date.now().toString(36)}`;
+      const opened = await stack.call('PATCH', `/projects/${ctx.projectId}`, { body: { portal: { handle, enabled: true } } });
+      if (opened.status !== 200) throw new Error(`PATCH /projects answered ${opened.status}`);
+      const rootUrl = stack.apiUrl.replace(/\/api\/v1$/, '');
+      const at = (rest = '') => `/help/${handle}${rest}`;
+      const pages = {
+        home: at(),
+        category: at(`/categories/${categories[0]!.slug}`),
+        article: at(`/articles/${articles[0]!.slug}`),
+        search: at('/search?q=refund+settings'),
+        'request form': at('/requests/new?subject=password'),
+        sitemap: at('/sitemap.xml'),
+      };
+      for (const p of await measurePages(rootUrl, pages)) {
+        const cached = p.cacheControl === 'public, no-cache' && p.etag !== null && p.revalidated === 304;
+        const ok = p.status === 200 && p.gzipBytes <= 60 * 1024 && (cached || p.name === 'sitemap');
+        row(
+          'portal',
+          `${p.name} page (${count} articles)`,
+          `${p.status}; ${n1(p.bytes / 1024)} KB, ${n1(p.gzipBytes / 1024)} KB gzip (CSS inline, no other asset); Cache-Control ${p.cacheControl}, ETag ${p.etag ? 'yes' : 'no'}, If-None-Match -> ${p.revalidated}`,
+          '<= 60 KB compressed; cacheable, 304 on its ETag',
+          verdict(ok),
+        );
+      }
+      const latency = await loadPages(rootUrl, fixtures.key, Object.values(pages).slice(0, 4));
+      row(
+        'portal',
+        `pages under ${CLIENTS} concurrent readers (home, category, article, search in turn)`,
+        `${n0(latency.rps)} pages/s; p50 ${n0(latency.p50)} ms, p95 ${n0(latency.p95)} ms; ${latency.errors} errors`,
+        'p95 < 150 ms, no errors',
+        verdict(latency.p95 < 150 && latency.errors === 0),
       );
     }
   } finally {

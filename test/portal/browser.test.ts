@@ -20,6 +20,7 @@ describe('the help center in a browser', { timeout: 120_000 }, () => {
   let article: { slug: string };
   let categorySlug: string;
 
+  const focused = () => page.locator(':focus');
   const violations = async (name: string) => {
     if (SHOTS && SHOWN.has(name)) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
     const { violations: found } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
@@ -75,11 +76,9 @@ describe('the help center in a browser', { timeout: 120_000 }, () => {
     }
     // The form refused (422) and thanked (after a vote) are pages too.
     await page.goto(`${base}/requests/new?subject=refund`);
-    await page.getByLabel('Your email address').fill('not-an-address@');
+    // Valid to the browser's own checks, refused by the service's: an address without a dot, a blank message.
+    await page.getByLabel('Your email address').fill('kim@localhost');
     await page.getByLabel('How can we help?').fill(' ');
-    await page.evaluate(() => {
-      for (const f of document.querySelectorAll('form')) f.noValidate = true;
-    });
     await page.getByRole('button', { name: 'Send request' }).click();
     await page.getByText('Please check the fields marked below.').waitFor();
     found.push(...(await violations('request-refused')));
@@ -100,10 +99,10 @@ describe('the help center in a browser', { timeout: 120_000 }, () => {
   it('searches and opens a request by keyboard alone', async () => {
     await page.goto(base);
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await focused().textContent()).toBe('Skip to content');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
+    expect(await focused().getAttribute('id')).toBe('q');
     await page.keyboard.type('refund');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/search\?q=refund/);
@@ -112,7 +111,7 @@ describe('the help center in a browser', { timeout: 120_000 }, () => {
     await page.goto(`${base}/requests/new`);
     // Skip link, brand, search box, search button, then the subject.
     for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('subject');
+    expect(await focused().getAttribute('id')).toBe('subject');
     await page.keyboard.type('refund for order 42');
     await page.keyboard.press('Enter');
     await page.getByText('Do any of these answer your question?').waitFor();
@@ -122,13 +121,13 @@ describe('the help center in a browser', { timeout: 120_000 }, () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('Kim Keyboard');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('refund for order 42');
+    expect(await focused().inputValue()).toBe('refund for order 42');
     await page.keyboard.press('Tab');
     await page.keyboard.type('My order 42 arrived broken.');
     // Files, then the button: the honeypot is out of the tab order.
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send request');
+    expect(await focused().textContent()).toBe('Send request');
     await page.keyboard.press('Enter');
     await page.getByText('we received your request').waitFor();
     expect(await page.getByRole('link', { name: 'Follow your request online' }).count()).toBe(1);
