@@ -30,18 +30,25 @@ export async function seedPortal(stack: Stack, ctx: TenantContext, count = PORTA
   const { indexArticles } = await import('@helpdesk/core/areas/articles/search-indexer');
   const categories: { id: string; slug: string }[] = [];
   for (let c = 0; c < CATEGORIES; c++)
-    categories.push(await createCategory(ctx, { name: `${SEARCH_WORDS[c]} help`, description: `All about ${SEARCH_WORDS[c]}.` }));
+    categories.push(
+      await createCategory(ctx, { name: `${SEARCH_WORDS[c]} help`, description: `All about ${SEARCH_WORDS[c]}.` }),
+    );
   const articles: { id: string; slug: string }[] = [];
   await pool(count, 16, async (i) => {
     const [a, b] = [SEARCH_WORDS[i % SEARCH_WORDS.length]!, SEARCH_WORDS[(i * 7 + 3) % SEARCH_WORDS.length]!];
     articles[i] = await createArticle(ctx, {
       title: `${a} and ${b}: guide ${i}`,
-      body: `## ${a}\n\nHow to manage your ${a} and ${b} settings, step ${i}.\n\n- Open settings\n- Choose ${b}\n- Save\n\n`.repeat(8),
+      body: `## ${a}\n\nHow to manage your ${a} and ${b} settings, step ${i}.\n\n- Open settings\n- Choose ${b}\n- Save\n\n`.repeat(
+        8,
+      ),
       status: 'published',
       categoryId: categories[i % CATEGORIES]!.id,
     });
   });
-  await indexArticles({ projectId: ctx.projectId, env: ctx.env }, articles.map((a) => a.id));
+  await indexArticles(
+    { projectId: ctx.projectId, env: ctx.env },
+    articles.map((a) => a.id),
+  );
   await stack.purge('articleIndex', 'webhooks');
   return { categories, articles };
 }
@@ -53,7 +60,9 @@ export async function measurePages(rootUrl: string, paths: Record<string, string
     const res = await fetch(rootUrl + path, { redirect: 'manual' });
     const body = Buffer.from(await res.arrayBuffer());
     const etag = res.headers.get('etag');
-    const again = etag ? await fetch(rootUrl + path, { headers: { 'if-none-match': etag }, redirect: 'manual' }) : undefined;
+    const again = etag
+      ? await fetch(rootUrl + path, { headers: { 'if-none-match': etag }, redirect: 'manual' })
+      : undefined;
     await again?.arrayBuffer();
     out.push({
       name,

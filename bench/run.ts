@@ -362,7 +362,9 @@ if (stack)
       const ctx = await tenantContext(fixtures.key, 'portal');
       const { categories, articles } = await seedPortal(stack, ctx, count);
       const handle = `bench-${Date.now().toString(36)}`;
-      const opened = await stack.call('PATCH', `/projects/${ctx.projectId}`, { body: { portal: { handle, enabled: true } } });
+      const opened = await stack.call('PATCH', `/projects/${ctx.projectId}`, {
+        body: { portal: { handle, enabled: true } },
+      });
       if (opened.status !== 200) throw new Error(`PATCH /projects answered ${opened.status}`);
       const rootUrl = stack.apiUrl.replace(/\/api\/v1$/, '');
       const at = (rest = '') => `/help/${handle}${rest}`;

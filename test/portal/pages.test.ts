@@ -64,6 +64,21 @@ describe('help center pages', () => {
     expect(robots.text).toContain(`/help/${handle}/sitemap.xml`);
   });
 
+  it('lists an article published after the page was first shown, once it is indexed', async () => {
+    const t = await createTenant();
+    const handle = await openPortal(app, t);
+    await publish(app, t.liveKey, { title: 'First article', body: 'One.' });
+    await app.drain();
+    expect((await app.call('GET', `/help/${handle}`)).text).toContain('First article');
+    const second = await publish(app, t.liveKey, { title: 'Second article', body: 'Two.' });
+    await app.drain();
+    const home = await app.call('GET', `/help/${handle}`);
+    expect(home.text).toContain('Second article');
+    await app.call('PATCH', `/articles/${second.id}`, { key: t.liveKey, body: { title: 'Second, renamed' } });
+    await app.drain();
+    expect((await app.call('GET', `/help/${handle}`)).text).toContain('Second, renamed');
+  });
+
   it("shows only its own project's articles", async () => {
     const t = await createTenant({ projects: ['main', 'docs'] });
     const handle = await openPortal(app, t);

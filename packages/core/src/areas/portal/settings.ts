@@ -8,6 +8,7 @@ import type { PortalSettings, Principal } from '../../kernel/tenant.js';
 import { PortalHandle } from './entities.js';
 import { portalViewOf } from './present.js';
 import type { ProjectPatch } from './schemas.js';
+import { forgetSites } from './site.js';
 import { HANDLE_REDIRECT_DAYS } from './values.js';
 
 /** The stored settings after a patch: a null clears a setting, an absent one keeps it. */
@@ -85,7 +86,8 @@ export async function updateProject(principal: Principal, projectId: string, pat
     },
     exhausted: () => errors.conflict('The project'),
   });
-  // This instance's cached keys show the new settings at once; others within the key cache period.
+  // This instance's cached keys and sites show the new settings at once; others within their cache periods.
   clearPrincipalCache();
+  forgetSites();
   return { id: projectId, slug: current.slug, name: current.name, portal: portalViewOf(next) };
 }

@@ -25,11 +25,30 @@ const current = async (handle: string) => {
 };
 
 /**
+ * Sites resolved by this instance, for SITE_TTL_MS: two reads a page fewer. A change of settings shows
+ * at once on the instance that made it (settings.ts forgets them) and within SITE_TTL_MS elsewhere.
+ */
+export const SITE_TTL_MS = 10_000;
+const MAX_SITES = 500;
+const sites = new Map<string, { resolved: Resolved; at: number }>();
+
+export const forgetSites = () => sites.clear();
+
+/**
  * The help center a handle names: its site, the handle it moved to (a 301), or undefined: no such
  * handle, a handle expired, a portal turned off, or a project gone. All of these look the same outside.
  */
-export async function resolveSite(handle: string): Promise<Resolved> {
+export async function resolveSite(handle: string, now = Date.now()): Promise<Resolved> {
   if (!HANDLE_RE.test(handle)) return undefined;
+  const hit = sites.get(handle);
+  if (hit && now - hit.at < SITE_TTL_MS) return hit.resolved;
+  const resolved = await lookUp(handle);
+  if (!sites.has(handle) && sites.size >= MAX_SITES) sites.delete(sites.keys().next().value ?? handle);
+  sites.set(handle, { resolved, at: now });
+  return resolved;
+}
+
+async function lookUp(handle: string): Promise<Resolved> {
   let found = await current(handle);
   for (let hops = 0; found?.movedTo && hops < MAX_HOPS; hops++) {
     const next = await current(found.movedTo);
