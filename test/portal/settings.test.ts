@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConsoleClient } from '../console/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 import { openPortal, uniqueHandle } from './helpers.js';
@@ -118,6 +119,17 @@ describe('portal handles (PATCH /projects/{projectId})', () => {
       body: { portal: { handle: first } },
     });
     expect(freed.status).toBe(200);
+  });
+
+  it("shows the project's help center on the console's overview", async () => {
+    const t = await createTenant();
+    const admin = await t.member({ email: `admin-${uniqueHandle()}@example.com`, role: 'admin' });
+    const browser = await new ConsoleClient(app).signIn(admin.email);
+    expect((await browser.get('/console')).text).toContain('Help center: no handle yet');
+    const handle = await openPortal(app, t);
+    const home = await browser.get('/console');
+    expect(home.text).toMatch(new RegExp(`Help center: <a href="[^"]*/help/${handle}">`));
+    expect(home.text).toContain(', on;');
   });
 
   it('answers 404 for a turned-off portal and an unknown handle, with the same page', async () => {

@@ -1,8 +1,15 @@
+import { portalViewOf } from '../../areas/portal/present.js';
 import { ENVIRONMENTS, type Environment } from '../../kernel/tenant.js';
 import { errorPage, redirect, show, signedIn } from './guard.js';
 import { html } from './html.js';
 import { navFor } from './layout.js';
 import { chooseTenant } from './session.js';
+
+/** The project's help center: its address and whether it is on (it shows the live environment's published articles). */
+const helpCenter = (portal: ReturnType<typeof portalViewOf>) =>
+  portal.url
+    ? html`<p>Help center: <a href="${portal.url}">${portal.url}</a> (handle <code>${portal.handle ?? ''}</code>, ${portal.enabled ? 'on' : 'off'}; live published articles).</p>`
+    : html`<p>Help center: no handle yet. Give the project one with <code>PATCH /projects/{projectId}</code> and <code>{"portal": {"handle", "enabled": true}}</code>.</p>`;
 
 export const homePage = signedIn('any', async (req) =>
   show(
@@ -11,6 +18,7 @@ export const homePage = signedIn('any', async (req) =>
     'Overview',
     html`<h1>${req.chrome.accountName}</h1>
 <p>Signed in as ${req.member.name} (${req.member.email}), ${req.member.role}. Project <strong>${req.ctx.project.name}</strong>, ${req.ctx.env} data.</p>
+${helpCenter(portalViewOf(req.ctx.project.portal))}
 <ul>${navFor(req.member.role).map((n) => html`<li><a href="${n.href}">${n.label}</a></li>`)}</ul>`,
   ),
 );
