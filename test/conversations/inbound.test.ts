@@ -161,7 +161,8 @@ describe('inbound: mail becomes customer messages', () => {
     expect((await emitted(app)).some((e) => e.name === 'customer.created' && e.data.customer.email === email)).toBe(
       true,
     );
-    expect((await emitted(app)).some((e) => e.name === 'ticket.created' && e.data.ticket.id === opened!.id)).toBe(true);
+    const created = (await emitted(app)).filter((e) => e.name === 'ticket.created' && e.data.ticket.id === opened!.id);
+    expect(created.map((e) => e.data.source)).toEqual(['email']);
 
     // Sandbox mail lands in sandbox data only.
     await send({ from: email, to: sandboxInboundAddress, subject: 'Sandbox question', text: 'Testing.' });

@@ -74,6 +74,7 @@ describe('POST /tickets', () => {
         data: {
           ticket: { id: res.body.id, number: 1, subject: 'Broken invoice', status: 'new', priority: 'medium' },
           customer: { email, name: 'Ada' },
+          source: 'api',
         },
       },
     ]);

@@ -405,6 +405,7 @@ describe('through POST /tickets', () => {
           priority: 'urgent',
         },
         customer: { email: 'bea@example.com', name: 'Bea' },
+        source: 'api',
       },
     });
   });
