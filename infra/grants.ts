@@ -72,6 +72,8 @@ export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
   'ses-events': { send: [] },
   /** Reads raw received mail from the bucket, stores its attachments under the ticket; ticket and message events. */
   inbound: { send: [], bucket: true },
+  /** Takes a deleted ticket field's values off the tickets: the table only (its next round is an outbox item). */
+  'field-cleanup': { send: [] },
 };
 
 /** The outbox relay (functions/stream/outbox-relay.ts): the only function that sends to queues or creates schedules. */

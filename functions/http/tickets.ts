@@ -1,3 +1,4 @@
+import { ticketFieldRoutes } from '@helpdesk/core/areas/ticket-fields/routes';
 import { ticketRoutes } from '@helpdesk/core/areas/tickets/routes';
 import { routeModules } from '@helpdesk/core/kernel/api/route';
 import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
@@ -12,18 +13,27 @@ const use = routeModules({
   messages: () => import('@helpdesk/core/areas/tickets/messages'),
   uploads: () => import('@helpdesk/core/areas/tickets/uploads'),
   tags: () => import('@helpdesk/core/areas/tickets/tags'),
+  fields: () => import('@helpdesk/core/areas/ticket-fields/definitions'),
 });
 
-export const handler = createGroupHandler(ticketRoutes, {
-  listTickets: async ({ ctx, query }) => (await use.list()).listTickets(ctx, query),
-  createTicket: async ({ ctx, body }) => (await use.create()).createTicket(ctx, body),
-  getTicket: async ({ ctx, params, query }) =>
-    (await use.thread()).getTicketDetail(ctx, params.ticketId, query.include),
-  updateTicket: async ({ ctx, params, body }) => (await use.update()).updateTicket(ctx, params.ticketId, body),
-  deleteTicket: async ({ ctx, params }) => (await use.remove()).deleteTicket(ctx, params.ticketId),
-  postTicketMessage: async ({ ctx, params, body }) => (await use.messages()).postMessage(ctx, params.ticketId, body),
-  createAttachmentUpload: async ({ ctx, body }) => (await use.uploads()).createUpload(ctx, body),
-  addTicketTag: async ({ ctx, params, body }) => (await use.tags()).changeTag(ctx, params.ticketId, body.tag, 'add'),
-  removeTicketTag: async ({ ctx, params, query }) =>
-    (await use.tags()).changeTag(ctx, params.ticketId, query.tag, 'remove'),
-});
+export const handler = createGroupHandler(
+  { ...ticketRoutes, ...ticketFieldRoutes },
+  {
+    listTickets: async ({ ctx, query }) => (await use.list()).listTickets(ctx, query),
+    createTicket: async ({ ctx, body }) => (await use.create()).createTicket(ctx, body),
+    getTicket: async ({ ctx, params, query }) =>
+      (await use.thread()).getTicketDetail(ctx, params.ticketId, query.include),
+    updateTicket: async ({ ctx, params, body }) => (await use.update()).updateTicket(ctx, params.ticketId, body),
+    deleteTicket: async ({ ctx, params }) => (await use.remove()).deleteTicket(ctx, params.ticketId),
+    postTicketMessage: async ({ ctx, params, body }) => (await use.messages()).postMessage(ctx, params.ticketId, body),
+    createAttachmentUpload: async ({ ctx, body }) => (await use.uploads()).createUpload(ctx, body),
+    addTicketTag: async ({ ctx, params, body }) => (await use.tags()).changeTag(ctx, params.ticketId, body.tag, 'add'),
+    removeTicketTag: async ({ ctx, params, query }) =>
+      (await use.tags()).changeTag(ctx, params.ticketId, query.tag, 'remove'),
+    listTicketFields: async ({ ctx }) => (await use.fields()).listFields(ctx),
+    createTicketField: async ({ ctx, body }) => (await use.fields()).createField(ctx, body),
+    getTicketField: async ({ ctx, params }) => (await use.fields()).getField(ctx, params.key),
+    updateTicketField: async ({ ctx, params, body }) => (await use.fields()).updateField(ctx, params.key, body),
+    deleteTicketField: async ({ ctx, params }) => (await use.fields()).deleteField(ctx, params.key),
+  },
+);

@@ -26,7 +26,10 @@ export interface paths {
     get: operations["listMembers"];
   };
   "/tickets": {
-    /** List tickets, most recent activity first */
+    /**
+     * List tickets, most recent activity first
+     * @description Filterable ticket fields filter with `field.<key>=<value>` (any type; a multi-select matches when it holds the option), `field.<key>.gte=` and `field.<key>.lte=` (number, date, datetime), `field.<key>.in=a,b` (any of the values). Each field filter reads its value index (one Query per value or range), then the tickets it names; other filters apply to those. A key that is not a filterable field, or a value its type cannot hold, is 422 naming the parameter.
+     */
     get: operations["listTickets"];
     /** Create a ticket with the customer first message */
     post: operations["createTicket"];
@@ -58,6 +61,26 @@ export interface paths {
     post: operations["addTicketTag"];
     /** Remove a tag */
     delete: operations["removeTicketTag"];
+  };
+  "/ticket-fields": {
+    /** The project's ticket fields, in position order */
+    get: operations["listTicketFields"];
+    /**
+     * Define a ticket field
+     * @description Types: text, number, date, datetime, boolean, select, multi-select, url, email; selects take `options`. `required` fields must be given when a ticket is opened through the API or the help center (a received mail cannot carry them); `filterable` fields can filter GET /tickets (`field.<key>`). At most 50 per project and environment.
+     */
+    post: operations["createTicketField"];
+  };
+  "/ticket-fields/{key}": {
+    /** One ticket field */
+    get: operations["getTicketField"];
+    /**
+     * Delete a ticket field: gone from the API at once, its values leave the tickets in the background
+     * @description The key stays taken until every value is removed (seconds for most fields), then it is free for a new field.
+     */
+    delete: operations["deleteTicketField"];
+    /** Change a ticket field (a new label keeps the values; a new type only while no ticket holds one) */
+    patch: operations["updateTicketField"];
   };
   "/emails/send": {
     /** Send one email, immediately or scheduled */
@@ -707,6 +730,32 @@ export interface components {
         articleCount: number;
       };
     };
+    /** @description another ticket field of this project has this key (a deleted one keeps it until its values are removed) */
+    "Problem.ticket_field.key_taken": {
+      /** @constant */
+      code: "ticket_field.key_taken";
+      details: {
+        field: string;
+        key: string;
+      };
+    };
+    /** @description the project has as many ticket fields as it may */
+    "Problem.ticket_field.limit": {
+      /** @constant */
+      code: "ticket_field.limit";
+      details: {
+        limit: number;
+      };
+    };
+    /** @description a field's type cannot change while tickets hold its values */
+    "Problem.ticket_field.type_in_use": {
+      /** @constant */
+      code: "ticket_field.type_in_use";
+      details: {
+        field: string;
+        valueCount: number;
+      };
+    };
     /** @description another project has this portal handle (handles are unique across the service) */
     "Problem.portal.handle_taken": {
       /** @constant */
@@ -1149,7 +1198,10 @@ export interface operations {
       };
     };
   };
-  /** List tickets, most recent activity first */
+  /**
+   * List tickets, most recent activity first
+   * @description Filterable ticket fields filter with `field.<key>=<value>` (any type; a multi-select matches when it holds the option), `field.<key>.gte=` and `field.<key>.lte=` (number, date, datetime), `field.<key>.in=a,b` (any of the values). Each field filter reads its value index (one Query per value or range), then the tickets it names; other filters apply to those. A key that is not a filterable field, or a value its type cannot hold, is 422 naming the parameter.
+   */
   listTickets: {
     parameters: {
       query?: {
@@ -1201,6 +1253,9 @@ export interface operations {
                 lastSenderType: "customer" | "staff";
                 /** Format: date-time */
                 lastMessageAt: string;
+                customFields: {
+                  [key: string]: string | number | boolean | string[];
+                };
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -1328,6 +1383,9 @@ export interface operations {
           tags?: string[];
           /** Format: uuid */
           assignedTo?: string;
+          customFields?: {
+            [key: string]: unknown;
+          };
         };
       };
     };
@@ -1347,6 +1405,9 @@ export interface operations {
             customer: {
               email: string;
               name: string;
+            };
+            customFields: {
+              [key: string]: string | number | boolean | string[];
             };
             /** Format: date-time */
             createdAt: string;
@@ -1505,6 +1566,9 @@ export interface operations {
             lastSenderType: "customer" | "staff";
             /** Format: date-time */
             lastMessageAt: string;
+            customFields: {
+              [key: string]: string | number | boolean | string[];
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1808,6 +1872,9 @@ export interface operations {
           /** @enum {string} */
           category?: "bug" | "feature_request" | "billing" | "howto" | "other";
           assignedTo?: string | null;
+          customFields?: {
+            [key: string]: unknown;
+          };
         };
       };
     };
@@ -1836,6 +1903,9 @@ export interface operations {
             lastSenderType: "customer" | "staff";
             /** Format: date-time */
             lastMessageAt: string;
+            customFields: {
+              [key: string]: string | number | boolean | string[];
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2588,6 +2658,730 @@ export interface operations {
               /** @enum {string} */
               code?: "validation.failed";
             } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** The project's ticket fields, in position order */
+  listTicketFields: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            fields: ({
+                key: string;
+                label: string;
+                /** @enum {string} */
+                type: "text" | "number" | "date" | "datetime" | "boolean" | "select" | "multi-select" | "url" | "email";
+                options: string[] | null;
+                required: boolean;
+                filterable: boolean;
+                position: number;
+                valueCount: number;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Define a ticket field
+   * @description Types: text, number, date, datetime, boolean, select, multi-select, url, email; selects take `options`. `required` fields must be given when a ticket is opened through the API or the help center (a received mail cannot carry them); `filterable` fields can filter GET /tickets (`field.<key>`). At most 50 per project and environment.
+   */
+  createTicketField: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          key: string;
+          label: string;
+          /** @enum {string} */
+          type: "text" | "number" | "date" | "datetime" | "boolean" | "select" | "multi-select" | "url" | "email";
+          options?: string[];
+          required?: boolean;
+          filterable?: boolean;
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "datetime" | "boolean" | "select" | "multi-select" | "url" | "email";
+            options: string[] | null;
+            required: boolean;
+            filterable: boolean;
+            position: number;
+            valueCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket_field.key_taken`: another ticket field of this project has this key (a deleted one keeps it until its values are removed)
+       * - `ticket_field.limit`: the project has as many ticket fields as it may
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket_field.key_taken" | "ticket_field.limit";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket_field.key_taken"] | components["schemas"]["Problem.ticket_field.limit"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** One ticket field */
+  getTicketField: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        key: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "datetime" | "boolean" | "select" | "multi-select" | "url" | "email";
+            options: string[] | null;
+            required: boolean;
+            filterable: boolean;
+            position: number;
+            valueCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Delete a ticket field: gone from the API at once, its values leave the tickets in the background
+   * @description The key stays taken until every value is removed (seconds for most fields), then it is free for a new field.
+   */
+  deleteTicketField: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        key: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            deleted: boolean;
+            key: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Change a ticket field (a new label keeps the values; a new type only while no ticket holds one) */
+  updateTicketField: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        key: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          label?: string;
+          /** @enum {string} */
+          type?: "text" | "number" | "date" | "datetime" | "boolean" | "select" | "multi-select" | "url" | "email";
+          options?: string[];
+          required?: boolean;
+          filterable?: boolean;
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "datetime" | "boolean" | "select" | "multi-select" | "url" | "email";
+            options: string[] | null;
+            required: boolean;
+            filterable: boolean;
+            position: number;
+            valueCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket_field.type_in_use`: a field's type cannot change while tickets hold its values
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket_field.type_in_use";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket_field.type_in_use"]);
           });
         };
       };
@@ -10581,6 +11375,9 @@ export interface operations {
               subject: string;
               status: string;
               priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
             };
             customer: {
               email: string;
@@ -10657,6 +11454,9 @@ export interface operations {
               subject: string;
               status: string;
               priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
             };
             customer: {
               email: string;
@@ -10733,6 +11533,9 @@ export interface operations {
               subject: string;
               status: string;
               priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
             };
             customer: {
               email: string;
@@ -10805,6 +11608,9 @@ export interface operations {
               subject: string;
               status: string;
               priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
             };
             customer: {
               email: string;
@@ -10875,6 +11681,9 @@ export interface operations {
               subject: string;
               status: string;
               priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
             };
             customer: {
               email: string;
@@ -11004,6 +11813,9 @@ export interface operations {
               subject: string;
               status: string;
               priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
             };
             customer: {
               email: string;
@@ -11086,6 +11898,9 @@ export interface operations {
               subject: string;
               status: string;
               priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
             };
             customer: {
               email: string;
@@ -11168,6 +11983,9 @@ export interface operations {
               subject: string;
               status: string;
               priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
             };
             customer: {
               email: string;

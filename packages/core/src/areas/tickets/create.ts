@@ -4,13 +4,15 @@ import { commit, put, update, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { matchCustomerForTicket } from '../customers/match.js';
+import { activeFields } from '../ticket-fields/definitions.js';
+import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
 import type { TicketSource } from '../webhooks/catalog.js';
 import { eventItem } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED } from './entities.js';
 import { type GivenFile, prepareFiles, storeOriginal } from './files.js';
 import type { OriginalMail } from './present.js';
-import { eventCustomer, eventTicket, type TicketItem } from './present.js';
+import { eventCustomer, eventTicket, type TicketItem, valuesOf } from './present.js';
 import type { CreateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
 import { applyCountDeltas, countDeltas, type Facets, nextTicketNumber } from './stats.js';
@@ -31,6 +33,16 @@ export type CreateTicketInput = CreateTicketBody & {
   /** Side effects of the caller's committed with the ticket (the help center's confirmation mail). */
   alsoCommit?: (ticket: { ticketId: string; number: number }) => readonly WriteItem[];
 };
+
+/**
+ * The project's field definitions and the new ticket's values. Required fields apply to tickets opened
+ * through the API and the help center; a received mail cannot carry them. No definitions, no values: one
+ * small Query.
+ */
+async function fieldsFor(ctx: TenantContext, input: CreateTicketInput) {
+  const defs = await activeFields(ctx);
+  return { defs, values: checkValues(defs, input.customFields, {}, input.source !== 'email') };
+}
 
 /**
  * Creates a ticket with the customer's first message. Requests: the number counter (which also counts
@@ -55,6 +67,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
   const quota = ticketQuotaWrite(ctx);
   const quotaItem = quota.update && update(quota.update);
   const memberItem = input.assignedTo ? memberCheck(ctx, input.assignedTo) : undefined;
+  let fields = await fieldsFor(ctx, input);
   const [numbered, matched] = await Promise.allSettled([
     nextTicketNumber(ctx, facets),
     matchCustomerForTicket(ctx, input.customer),
@@ -76,6 +89,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
       customerName: input.customer.name ?? customer.name ?? customer.email,
       lastMessageAt: now,
       attachmentBytes: files.totalBytes,
+      customFields: fields.values,
       ...(input.followUpOf ? { followUpOf: input.followUpOf } : {}),
       createdAt: now,
       updatedAt: now,
@@ -116,6 +130,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
             put(Tag.create({ ...tenant, ticketId, ...t, createdAt: now, position })),
           ),
           customer: match.writes,
+          fields: valueWrites(tenant, ticketId, fields.defs, {}, fields.values),
           once: input.once?.(ticketId),
           also: input.alsoCommit?.({ ticketId, number }),
           event: eventItem(ctx, 'ticket.created', {
@@ -130,6 +145,8 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
         if (names.has('member')) throw unknownMember(input.assignedTo ?? '');
         // The same inbound mail, delivered again: its ticket was created then.
         if (names.has('once')) throw new DuplicateTicket(ticketId);
+        // A field deleted or changed meanwhile: its definitions judge the values again.
+        if (names.has('fields')) fields = await fieldsFor(ctx, input);
         // The customer was deleted, or created by a concurrent call: the next read sees which.
         if (names.has('customer')) match = await matchCustomerForTicket(ctx, input.customer);
       },
@@ -149,6 +166,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
     status: ticket.status,
     priority: ticket.priority,
     customer: { email: ticket.customerEmail, name: ticket.customerName },
+    customFields: valuesOf(ticket),
     createdAt: now,
   };
 }

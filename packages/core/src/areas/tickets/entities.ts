@@ -40,6 +40,8 @@ export const Ticket = lazy(
           closedAt: { type: 'string' },
           /** The closed ticket this one continues (a customer's mail answered it). */
           followUpOf: { type: 'string', readOnly: true },
+          /** Values of the project's ticket fields by key (areas/ticket-fields), checked against their definitions. */
+          customFields: { type: 'any' },
           createdAt: { type: 'string', required: true, readOnly: true },
           updatedAt: { type: 'string', required: true },
         },

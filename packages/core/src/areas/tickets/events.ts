@@ -2,7 +2,7 @@ import type { WriteItem } from '../../kernel/db/commit.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { eventItem } from '../webhooks/emit.js';
 import { UNASSIGNED } from './entities.js';
-import { eventCustomer, eventTicket, type TicketItem } from './present.js';
+import { eventCustomer, eventTicket, type TicketItem, valuesOf } from './present.js';
 
 /** The fields a person changes, as `ticket.updated` names them. */
 const FIELDS = { status: 'status', priority: 'priority', category: 'category', assignee: 'assignedTo' } as const;
@@ -20,6 +20,11 @@ export function ticketChangeEvents(ctx: TenantContext, before: TicketItem, after
     const [from, to] =
       field === 'assignee' ? [assigneeOf(before), assigneeOf(after)] : [before[field] ?? null, after[field] ?? null];
     if (from !== to) changes[name] = { from, to };
+  }
+  const [fromValues, toValues] = [valuesOf(before), valuesOf(after)];
+  for (const key of new Set([...Object.keys(fromValues), ...Object.keys(toValues)])) {
+    const [from, to] = [fromValues[key] ?? null, toValues[key] ?? null];
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[`customFields.${key}`] = { from, to };
   }
   if (Object.keys(changes).length === 0) return [];
   return [

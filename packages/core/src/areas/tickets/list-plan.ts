@@ -1,3 +1,4 @@
+import type { FieldFilterQuery } from '../ticket-fields/filters.js';
 import type { TicketItem } from './present.js';
 import { assigneeKey, priorityKey, statusKey, TOTAL } from './stats.js';
 import {
@@ -29,6 +30,8 @@ export interface ListTicketsQuery {
   page: number;
   limit: number;
   cursor?: string;
+  /** `field.<key>[.gte|.lte|.in]` filters, as the pipeline gathers them (ticket-fields/filters.ts). */
+  field?: FieldFilterQuery;
 }
 
 /** The statuses in which a ticket can be awaiting a reply. */

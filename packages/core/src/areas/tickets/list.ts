@@ -3,6 +3,8 @@ import { decodeCursor, encodeCursor } from '../../kernel/api/list.js';
 import { isoDateTime, uuid } from '../../kernel/api/schemas.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext, TenantKey } from '../../kernel/tenant.js';
+import { activeFields } from '../ticket-fields/definitions.js';
+import { matchesFieldFilters, parseFieldFilters, ticketIdsFor } from '../ticket-fields/filters.js';
 import { Ticket, TicketNumber } from './entities.js';
 import {
   activeFilters,
@@ -17,7 +19,7 @@ import {
   pageWindow,
   searchOf,
 } from './list-plan.js';
-import { type TicketItem, toRow } from './present.js';
+import { type TicketItem, toRow, valuesOf } from './present.js';
 import { searchHits, searchTextOf, ticketsByIds } from './search.js';
 import { readCounts } from './stats.js';
 
@@ -84,6 +86,17 @@ export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
     const { rows, nextCursor } = window(sorted);
     return answer(rows, total, nextCursor);
   };
+
+  // Field filters read their value indexes, then only the tickets every one of them names.
+  if (q.field && Object.keys(q.field).length) {
+    const filters = parseFieldFilters(await activeFields(ctx), q.field);
+    const sets = await Promise.all(filters.map((f) => ticketIdsFor(ctx, f)));
+    const [first = new Set<string>(), ...rest] = sets;
+    const ids = [...first].filter((id) => rest.every((set) => set.has(id)));
+    const found = (await ticketsByIds(ctx, ids)).filter((t) => matches(t) && matchesFieldFilters(filters, valuesOf(t)));
+    const all = found.sort(newerFirst);
+    return page(after ? all.filter((t) => isAfter(t, after)) : all, all.length);
+  }
 
   if (q.number !== undefined) {
     const ticket = await byNumber(ctx, q.number);

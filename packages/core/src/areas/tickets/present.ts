@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { getObjectText, presignGet } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import type { FieldValues } from '../ticket-fields/field-values.js';
 import { type Attachment, type Message, type Ticket, UNASSIGNED } from './entities.js';
 
 export type TicketItem = EntityItem<typeof Ticket>;
@@ -22,6 +23,7 @@ export const toRow = (ctx: TenantContext, t: TicketItem) => ({
   customerName: t.customerName,
   lastSenderType: t.lastSenderType,
   lastMessageAt: t.lastMessageAt,
+  customFields: valuesOf(t),
   createdAt: t.createdAt,
   updatedAt: t.updatedAt,
 });
@@ -83,12 +85,19 @@ export const toDetail = async (
   tags: thread.tags,
 });
 
-/** The ticket as webhook payloads show it. */
-export const eventTicket = (t: TicketItem) => ({
-  id: t.ticketId,
-  number: t.number,
-  subject: t.subject,
-  status: t.status,
-  priority: t.priority,
-});
+/** A ticket's custom field values (none for a ticket written before it had any). */
+export const valuesOf = (t: Pick<TicketItem, 'customFields'>): FieldValues => (t.customFields as FieldValues) ?? {};
+
+/** The ticket as webhook payloads show it: `customFields` when it holds any. */
+export const eventTicket = (t: TicketItem) => {
+  const values = valuesOf(t);
+  return {
+    id: t.ticketId,
+    number: t.number,
+    subject: t.subject,
+    status: t.status,
+    priority: t.priority,
+    ...(Object.keys(values).length ? { customFields: values } : {}),
+  };
+};
 export const eventCustomer = (t: TicketItem) => ({ email: t.customerEmail, name: t.customerName });

@@ -11,6 +11,7 @@ import {
   pageQuery,
   uuid,
 } from '../../kernel/api/schemas.js';
+import { fieldFilterQuery } from '../ticket-fields/filters.js';
 import {
   category,
   createTicketBody,
@@ -38,7 +39,10 @@ export const ticketRoutes = {
     method: 'GET',
     path: '/tickets',
     summary: 'List tickets, most recent activity first',
+    description:
+      'Filterable ticket fields filter with `field.<key>=<value>` (any type; a multi-select matches when it holds the option), `field.<key>.gte=` and `field.<key>.lte=` (number, date, datetime), `field.<key>.in=a,b` (any of the values). Each field filter reads its value index (one Query per value or range), then the tickets it names; other filters apply to those. A key that is not a filterable field, or a value its type cannot hold, is 422 naming the parameter.',
     scope: 'tickets:read',
+    queryGroups: { field: fieldFilterQuery },
     query: {
       status: v.optional(status),
       priority: v.optional(priority),
@@ -85,6 +89,7 @@ export const ticketRoutes = {
       status,
       priority,
       customer: customerRef,
+      customFields: ticketRow.entries.customFields,
       createdAt: isoDateTime,
     }),
     problems: ['plan.ticket_limit', 'ticket.unknown_member'],

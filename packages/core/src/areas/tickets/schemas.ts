@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { customFieldsInput, fieldValue } from '../ticket-fields/schemas.js';
 import {
   ATTACHMENTS_PER_MESSAGE,
   BODY_MAX,
@@ -34,6 +35,8 @@ export const ticketRow = v.object({
   customerName: v.string(),
   lastSenderType: v.picklist(SENDER_TYPES),
   lastMessageAt: isoDateTime,
+  /** Values of the project's ticket fields by key (GET /ticket-fields); {} when none. */
+  customFields: v.record(v.string(), fieldValue),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
@@ -126,6 +129,8 @@ export const createTicketBody = v.strictObject({
   category: v.optional(category),
   tags: v.optional(v.pipe(v.array(tag), v.maxLength(TAGS_PER_CREATE))),
   assignedTo: v.optional(uuid),
+  /** Values of the project's ticket fields by key, each checked against its definition (422 naming `customFields.<key>`). */
+  customFields: v.optional(customFieldsInput),
 });
 
 /** PATCH /tickets/{ticketId}: at least one field. */
@@ -135,8 +140,10 @@ export const updateTicketBody = patchBody(
     priority: v.optional(priority),
     category: v.optional(category),
     assignedTo: v.optional(v.nullable(uuid)),
+    /** Values to set by key; null removes one. */
+    customFields: v.optional(customFieldsInput),
   },
-  'Give at least one of status, priority, category, assignedTo',
+  'Give at least one of status, priority, category, assignedTo, customFields',
 );
 
 /** POST /tickets/{ticketId}/messages. */

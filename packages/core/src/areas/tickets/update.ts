@@ -1,10 +1,12 @@
 import { commit, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import { activeFields } from '../ticket-fields/definitions.js';
+import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket } from './entities.js';
 import { ticketChangeEvents } from './events.js';
-import { type TicketItem, toDetail } from './present.js';
+import { type TicketItem, toDetail, valuesOf } from './present.js';
 import type { UpdateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
 import { countDeltas, countsUpdate } from './stats.js';
@@ -23,6 +25,7 @@ type Changes = Partial<
     | 'lastMessageAt'
     | 'closedAt'
     | 'attachmentBytes'
+    | 'customFields'
   >
 >;
 
@@ -58,6 +61,7 @@ function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
     priority: after.priority,
     category: after.category,
     attachmentBytes: after.attachmentBytes,
+    ...(after.customFields ? { customFields: after.customFields } : {}),
     updatedAt: now,
     ...(after.closedAt ? { closedAt: after.closedAt } : {}),
   });
@@ -90,18 +94,29 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
     ...(input.category ? { category: input.category } : {}),
     ...(assignee ? { assignee } : {}),
   };
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  let defs = input.customFields ? await activeFields(ctx) : [];
   let thread = await loadThread(ctx, ticketId);
-  let next = applyChanges(ctx, thread.ticket, changes, new Date().toISOString());
+  // Field values are checked against the definitions and merged into the ticket's, read again on a retry.
+  const plan = () => {
+    const values = input.customFields
+      ? { customFields: checkValues(defs, input.customFields, valuesOf(thread.ticket), false) }
+      : {};
+    return applyChanges(ctx, thread.ticket, { ...changes, ...values }, new Date().toISOString());
+  };
+  let next = plan();
   await commit({
     items: () => ({
       ticket: next.writes,
+      fields: valueWrites(tenant, ticketId, defs, valuesOf(thread.ticket), valuesOf(next.after)),
       customerCopy: next.after.status !== thread.ticket.status && customerCopyUpdate(ctx, next.after),
       events: ticketChangeEvents(ctx, thread.ticket, next.after),
     }),
     optional: ['customerCopy'],
-    refused: async () => {
+    refused: async (names) => {
+      if (names.has('fields')) defs = await activeFields(ctx);
       thread = await loadThread(ctx, ticketId);
-      next = applyChanges(ctx, thread.ticket, changes, new Date().toISOString());
+      next = plan();
     },
     exhausted: () => errors.conflict('The ticket'),
   });

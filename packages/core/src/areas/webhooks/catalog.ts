@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { fieldValue } from '../ticket-fields/schemas.js';
 
 /**
  * The event catalog: every webhook event type with its description, the schema of its `data` and an
@@ -9,7 +10,15 @@ const id = v.string();
 const time = v.string();
 const nullableText = v.nullable(v.string());
 
-const ticket = v.object({ id, number: v.number(), subject: v.string(), status: v.string(), priority: v.string() });
+const ticket = v.object({
+  id,
+  number: v.number(),
+  subject: v.string(),
+  status: v.string(),
+  priority: v.string(),
+  /** The ticket's custom field values by key, when it holds any (GET /ticket-fields). */
+  customFields: v.optional(v.record(v.string(), fieldValue)),
+});
 const customer = v.object({ email: v.string(), name: v.nullish(v.string()) });
 /** Where a ticket was opened (`ticket.created`): the API (and SDK), a received mail, or the customer's web pages (help center, ticket page). */
 export const TICKET_SOURCES = ['api', 'email', 'portal'] as const;

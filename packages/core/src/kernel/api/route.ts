@@ -68,6 +68,12 @@ export interface RouteDef {
   /** Path parameters; a value failing its schema is a 404, like an unknown id. */
   params?: ObjectEntries;
   query?: ObjectEntries;
+  /**
+   * Families of query parameters named `<name>.<rest>` (`field.order_id`, `field.amount.gte`): each
+   * family reaches the route as `query[name]`, `{ rest: value }`, checked by its schema (a record).
+   * Documented in the route's description: OpenAPI has no parameter style for dotted names.
+   */
+  queryGroups?: Record<string, AnySchema>;
   body?: AnySchema;
   /**
    * What the body may be sent as: JSON (the default); `multipart` only; `form-or-json` also an HTML
@@ -94,6 +100,7 @@ export const defineRoute = <const R extends RouteDef>(route: R) => route;
 
 type Out<E> = E extends ObjectEntries ? v.InferOutput<v.ObjectSchema<E, undefined>> : Record<string, never>;
 type BodyOut<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+type GroupsOut<G> = G extends Record<string, AnySchema> ? { [K in keyof G]?: v.InferOutput<G[K]> } : unknown;
 type ResponseOut<S> = S extends AnySchema ? v.InferInput<S> : unknown;
 
 export interface RawResult {
@@ -115,7 +122,7 @@ export interface RouteRequest<R extends RouteDef> {
   /** The calling key (absent on public routes). */
   principal: R['tenancy'] extends 'public' ? undefined : Principal;
   params: Out<R['params']>;
-  query: Out<R['query']>;
+  query: Out<R['query']> & GroupsOut<R['queryGroups']>;
   body: BodyOut<R['body']>;
   /** Lower-cased header names. */
   headers: Record<string, string | undefined>;

@@ -344,6 +344,28 @@ export const PROBLEMS = {
     details: v.object({ articleCount: count }),
     message: () => 'The category still holds articles: move or recategorize them first.',
   }),
+  'ticket_field.key_taken': define({
+    status: 422,
+    summary: 'another ticket field of this project has this key (a deleted one keeps it until its values are removed)',
+    details: v.object({ field: v.string(), key: v.string() }),
+    message: (a: { key: string }) => `A ticket field with the key "${a.key}" exists (or is still being deleted).`,
+    toDetails: ({ key }: { key: string }) => ({ field: 'key', key }),
+  }),
+  'ticket_field.limit': define({
+    status: 422,
+    summary: 'the project has as many ticket fields as it may',
+    details: v.object({ limit: count }),
+    message: (a: { limit: number }) =>
+      `A project may have at most ${a.limit} ticket fields (deleted ones count until their values are removed).`,
+  }),
+  'ticket_field.type_in_use': define({
+    status: 422,
+    summary: "a field's type cannot change while tickets hold its values",
+    details: v.object({ field: v.string(), valueCount: count }),
+    message: (a: { valueCount: number }) =>
+      `The type cannot change while ${a.valueCount} ticket${a.valueCount === 1 ? ' holds a value' : 's hold values'} of this field.`,
+    toDetails: ({ valueCount }: { valueCount: number }) => ({ field: 'type', valueCount }),
+  }),
   'portal.handle_taken': define({
     status: 422,
     summary: 'another project has this portal handle (handles are unique across the service)',

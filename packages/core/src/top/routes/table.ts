@@ -7,6 +7,7 @@ import { feedbackRoutes } from '../../areas/feedback/routes.js';
 import { logRoutes } from '../../areas/logs/routes.js';
 import { portalRoutes } from '../../areas/portal/routes.js';
 import { templateRoutes } from '../../areas/templates/routes.js';
+import { ticketFieldRoutes } from '../../areas/ticket-fields/routes.js';
 import { ticketRoutes } from '../../areas/tickets/routes.js';
 import { webhookRoutes } from '../../areas/webhooks/routes.js';
 import { type RouteDef, routeKey } from '../../kernel/api/route.js';
@@ -20,6 +21,7 @@ import { docsRoutes, referencePageRoutes } from './docs.js';
 export const allRoutes: RouteDef[] = [
   accountRoutes,
   ticketRoutes,
+  ticketFieldRoutes,
   emailRoutes,
   templateRoutes,
   articleRoutes,

@@ -75,11 +75,31 @@ export const validate = (multipart: MultipartParser | undefined): Middleware => 
       internal.params = parsed.output;
     }
     const { project: _p, environment: _e, ...rawQuery } = event.queryStringParameters ?? {};
+    const groups: Record<string, unknown> = {};
+    for (const [name, schema] of Object.entries(route.queryGroups ?? {})) {
+      const family: Record<string, string | undefined> = {};
+      for (const [param, value] of Object.entries(rawQuery))
+        if (param.startsWith(`${name}.`)) {
+          family[param.slice(name.length + 1)] = value;
+          delete rawQuery[param];
+        }
+      if (Object.keys(family).length === 0) continue;
+      const parsed = v.safeParse(schema, family);
+      if (!parsed.success)
+        throw errors.validation(
+          toIssues(parsed.issues, 'query').map((issue) => ({
+            ...issue,
+            field: issue.field === '(query)' ? name : `${name}.${issue.field}`,
+          })),
+        );
+      groups[name] = parsed.output;
+    }
     if (route.query) {
       const parsed = v.safeParse(v.object(route.query), rawQuery);
       if (!parsed.success) throw errors.validation(toIssues(parsed.issues, 'query'));
       internal.query = parsed.output;
     }
+    Object.assign(internal.query, groups);
     if (!route.body) return;
     let input: unknown;
     const multipartSent = /^multipart\/form-data/i.test((headerOf(event, 'content-type') ?? '').trim());

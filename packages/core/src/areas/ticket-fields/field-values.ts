@@ -1,0 +1,154 @@
+import * as v from 'valibot';
+import { env } from '../../kernel/config.js';
+import { put, remove, update, type WriteItem } from '../../kernel/db/commit.js';
+import { errors } from '../../kernel/errors/common.js';
+import type { TenantKey } from '../../kernel/tenant.js';
+import type { FieldDef } from './definitions.js';
+import { TicketField } from './entities.js';
+import { type FieldType, TEXT_VALUE_MAX } from './values.js';
+
+/** A stored value: text, url, email, select, date and datetime are strings; multi-select a list. */
+export type FieldValue = string | number | boolean | string[];
+export type FieldValues = Record<string, FieldValue>;
+
+const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
+const realDate = (s: string) => DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+
+/** The schema of one type's values (options from the definition for the selects). */
+function schemaOf(def: FieldDef): v.GenericSchema<unknown, FieldValue> {
+  const options = def.options ?? [];
+  switch (def.type) {
+    case 'text':
+      return v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(TEXT_VALUE_MAX));
+    case 'number':
+      return v.pipe(v.number(), v.finite());
+    case 'boolean':
+      return v.boolean();
+    case 'date':
+      return v.pipe(v.string(), v.check(realDate, 'A date as YYYY-MM-DD'));
+    case 'datetime':
+      return v.pipe(
+        v.string(),
+        v.maxLength(40),
+        v.isoTimestamp('A date and time as ISO 8601 with its offset'),
+        // One spelling per instant, so equal times are equal values (filters, the index).
+        v.transform((s) => new Date(s).toISOString()),
+      );
+    case 'url':
+      return v.pipe(
+        v.string(),
+        v.maxLength(2048),
+        v.url(),
+        v.check((u) => /^https?:\/\//i.test(u), 'An http or https URL'),
+      );
+    case 'email':
+      return v.pipe(v.string(), v.trim(), v.maxLength(254), v.email(), v.toLowerCase());
+    case 'select':
+      return v.picklist(options, `One of: ${options.join(', ')}`);
+    case 'multi-select':
+      return v.pipe(
+        v.array(v.picklist(options, `Each one of: ${options.join(', ')}`)),
+        v.maxLength(options.length),
+        v.transform((list) => [...new Set(list)]),
+      );
+  }
+}
+
+const issue = (key: string, message: string) => ({ field: `customFields.${key}`, in: 'body' as const, message });
+
+/**
+ * A write's `customFields` checked against the project's definitions: unknown keys and values of the
+ * wrong type are 422 naming `customFields.<key>`; null removes a value (on update). On create, `required`
+ * fields must be given (`requireAll`). Answers the ticket's values after the write.
+ */
+export function checkValues(
+  defs: readonly FieldDef[],
+  given: Record<string, unknown> | undefined,
+  current: FieldValues,
+  requireAll: boolean,
+): FieldValues {
+  const byKey = new Map(defs.map((d) => [d.key, d]));
+  const next: FieldValues = { ...current };
+  const problems: ReturnType<typeof issue>[] = [];
+  for (const [key, value] of Object.entries(given ?? {})) {
+    const def = byKey.get(key);
+    if (!def) {
+      problems.push(issue(key, 'No ticket field of this project has this key'));
+      continue;
+    }
+    if (value === null) {
+      delete next[key];
+      continue;
+    }
+    const parsed = v.safeParse(schemaOf(def), value);
+    if (parsed.success) next[key] = parsed.output;
+    else problems.push(issue(key, `${def.label} (${def.type}): ${parsed.issues[0].message}`));
+  }
+  if (requireAll)
+    for (const def of defs)
+      if (def.required && next[def.key] === undefined) problems.push(issue(def.key, `${def.label} is required`));
+  if (problems.length) throw errors.validation(problems);
+  return next;
+}
+
+/**
+ * A value as a sort key: numbers as the bits of their float64 made to sort in numeric order, dates and
+ * times as written (ISO order), everything else URI-encoded (no `|`, so a value is never the prefix of
+ * another's key).
+ */
+export function encodeValue(type: FieldType, value: string | number | boolean): string {
+  if (type === 'number') {
+    const bytes = Buffer.alloc(8);
+    bytes.writeDoubleBE(value === 0 ? 0 : (value as number)); // -0 and 0 are one value
+    if (bytes[0]! & 0x80) for (let i = 0; i < 8; i++) bytes[i] = ~bytes[i]! & 0xff;
+    else bytes[0] = bytes[0]! | 0x80;
+    return bytes.toString('hex');
+  }
+  if (type === 'date' || type === 'datetime') return String(value);
+  return encodeURIComponent(String(value));
+}
+
+/**
+ * The value index: one item per ticket and value (a multi-select has one per option), in a partition per
+ * field, sorted by value then ticket. Written by hand like the ticket search items (tickets/search.ts):
+ * small, and fixed keys. `field.<key>` filters read one range of it.
+ */
+export const valuePartition = (tenant: TenantKey, key: string) => `tfield#${tenant.projectId}#${tenant.env}#${key}`;
+export const valueSortKey = (encoded: string, ticketId: string) => `${encoded}|${ticketId}`;
+
+const entriesOf = (def: FieldDef, value: FieldValue | undefined) =>
+  value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((x) => encodeValue(def.type, x));
+
+/**
+ * The writes that keep the value index and each definition's count in step with a ticket's values: for
+ * each field whose value changed, the index items it loses and gains, and ±1 on `valueCount` when the
+ * ticket gains or loses a value. Items of the ticket's own transaction.
+ */
+export function valueWrites(
+  tenant: TenantKey,
+  ticketId: string,
+  defs: readonly FieldDef[],
+  before: FieldValues,
+  after: FieldValues,
+): WriteItem[] {
+  const writes: WriteItem[] = [];
+  for (const def of defs) {
+    const [old, next] = [entriesOf(def, before[def.key]), entriesOf(def, after[def.key])];
+    if (old.join('\n') === next.join('\n')) continue;
+    const pk = valuePartition(tenant, def.key);
+    for (const e of old.filter((x) => !next.includes(x)))
+      writes.push(remove({ TableName: env.tableName, Key: { pk, sk: valueSortKey(e, ticketId) } }));
+    for (const e of next.filter((x) => !old.includes(x)))
+      writes.push(put({ TableName: env.tableName, Item: { pk, sk: valueSortKey(e, ticketId), t: ticketId } }));
+    const delta = (next.length > 0 ? 1 : 0) - (old.length > 0 ? 1 : 0);
+    if (delta !== 0)
+      writes.push(
+        update(
+          TicketField.patch({ ...tenant, key: def.key })
+            .add({ valueCount: delta })
+            .where((a, op) => op.notExists(a.deletedAt)),
+        ),
+      );
+  }
+  return writes;
+}

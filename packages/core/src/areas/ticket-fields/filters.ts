@@ -1,0 +1,158 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { env } from '../../kernel/config.js';
+import { documentClient } from '../../kernel/db/client.js';
+import { errors, type FieldIssue } from '../../kernel/errors/common.js';
+import type { TenantKey } from '../../kernel/tenant.js';
+import type { FieldDef } from './definitions.js';
+import { encodeValue, type FieldValue, type FieldValues, valuePartition } from './field-values.js';
+import { FIELD_KEY_RE, FILTERS_MAX, IN_MAX } from './values.js';
+
+/** `field.<key>`, `field.<key>.gte`, `field.<key>.lte`, `field.<key>.in` on GET /tickets, as the pipeline gathers them. */
+export const fieldFilterQuery = v.pipe(
+  v.record(
+    v.pipe(
+      v.string(),
+      v.maxLength(44),
+      v.check(
+        (name) => FIELD_KEY_RE.test(name.replace(/\.(?:gte|lte|in)$/, '')),
+        'A field key, optionally .gte, .lte or .in',
+      ),
+    ),
+    v.pipe(v.string(), v.maxLength(2_000)),
+  ),
+  v.check((r) => Object.keys(r).length <= FILTERS_MAX * 2, `At most ${FILTERS_MAX} fields filtered at once`),
+);
+export type FieldFilterQuery = v.InferOutput<typeof fieldFilterQuery>;
+
+/** One field's filter: the values it must equal (any of them), or the range it must fall in. */
+export interface FieldFilter {
+  def: FieldDef;
+  equals?: (string | number | boolean)[];
+  gte?: string | number;
+  lte?: string | number;
+}
+
+const RANGED = new Set(['number', 'date', 'datetime']);
+const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A filter value as the field's type reads it, or undefined when it cannot be one. */
+function scalarOf(def: FieldDef, raw: string): string | number | boolean | undefined {
+  switch (def.type) {
+    case 'number':
+      return NUMBER.test(raw) && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+    case 'boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : undefined;
+    case 'date':
+      return DATE.test(raw) ? raw : undefined;
+    case 'datetime':
+      return v.is(v.pipe(v.string(), v.isoTimestamp()), raw) ? new Date(raw).toISOString() : undefined;
+    case 'select':
+    case 'multi-select':
+      return def.options?.includes(raw) ? raw : undefined;
+    case 'email':
+      return raw.toLowerCase();
+    default:
+      return raw;
+  }
+}
+
+/**
+ * The query's field filters against the project's definitions: an unknown or non-filterable key, a
+ * range on a type without order, or a value the type cannot hold is 422 naming the parameter.
+ */
+export function parseFieldFilters(defs: readonly FieldDef[], query: FieldFilterQuery | undefined): FieldFilter[] {
+  const byKey = new Map(defs.map((d) => [d.key, d]));
+  const filters = new Map<string, FieldFilter>();
+  const problems: FieldIssue[] = [];
+  for (const [name, raw] of Object.entries(query ?? {})) {
+    const [key = '', op = 'eq'] = name.split('.');
+    const param = `field.${name}`;
+    const def = byKey.get(key);
+    if (!def || !def.filterable) {
+      problems.push({ field: param, in: 'query', message: `${key} is not a filterable ticket field of this project` });
+      continue;
+    }
+    const filter = filters.get(key) ?? { def };
+    filters.set(key, filter);
+    if (op === 'gte' || op === 'lte') {
+      const value = RANGED.has(def.type) ? scalarOf(def, raw) : undefined;
+      if (value === undefined || typeof value === 'boolean')
+        problems.push({
+          field: param,
+          in: 'query',
+          message: `A ${def.type} field takes no range, or the value is not one`,
+        });
+      else filter[op] = value;
+      continue;
+    }
+    const raws = op === 'in' ? raw.split(',').map((x) => x.trim()) : [raw];
+    const values = raws.map((r) => scalarOf(def, r));
+    if (raws.length > IN_MAX || values.some((x) => x === undefined))
+      problems.push({ field: param, in: 'query', message: `Not a value of ${def.label} (${def.type})` });
+    else filter.equals = [...(filter.equals ?? []), ...(values as (string | number | boolean)[])];
+  }
+  if (problems.length) throw errors.validation(problems);
+  return [...filters.values()];
+}
+
+const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether a ticket's values pass every field filter (a multi-select passes when one of its options does). */
+export function matchesFieldFilters(filters: readonly FieldFilter[], values: FieldValues | undefined) {
+  return filters.every((f) => {
+    const held: FieldValue | undefined = values?.[f.def.key];
+    if (held === undefined) return false;
+    const each = Array.isArray(held) ? held : [held];
+    return each.some(
+      (x) =>
+        (!f.equals || f.equals.includes(x)) &&
+        (f.gte === undefined || (typeof x !== 'boolean' && compare(x, f.gte) >= 0)) &&
+        (f.lte === undefined || (typeof x !== 'boolean' && compare(x, f.lte) <= 0)),
+    );
+  });
+}
+
+/** Ids of the tickets one filter takes, from the field's value index: one Query per value (or one for a range). */
+export async function ticketIdsFor(tenant: TenantKey, filter: FieldFilter): Promise<Set<string>> {
+  const pk = valuePartition(tenant, filter.def.key);
+  const ranges: { condition: string; values: Record<string, string> }[] = filter.equals
+    ? filter.equals.map((x) => ({
+        condition: 'pk = :pk AND begins_with(sk, :v)',
+        values: { ':v': `${encodeValue(filter.def.type, x)}|` },
+      }))
+    : [
+        {
+          condition:
+            filter.gte !== undefined && filter.lte !== undefined
+              ? 'pk = :pk AND sk BETWEEN :lo AND :hi'
+              : filter.gte !== undefined
+                ? 'pk = :pk AND sk >= :lo'
+                : 'pk = :pk AND sk <= :hi',
+          values: {
+            ...(filter.gte !== undefined ? { ':lo': `${encodeValue(filter.def.type, filter.gte)}|` } : {}),
+            // `~` sorts after every character of a ticket id: the upper value's tickets are all inside.
+            ...(filter.lte !== undefined ? { ':hi': `${encodeValue(filter.def.type, filter.lte)}|~` } : {}),
+          },
+        },
+      ];
+  const ids = new Set<string>();
+  for (const range of ranges) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await documentClient.send(
+        new QueryCommand({
+          TableName: env.tableName,
+          KeyConditionExpression: range.condition,
+          ExpressionAttributeValues: { ':pk': pk, ...range.values },
+          ProjectionExpression: 't',
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) ids.add(item.t as string);
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
+  return ids;
+}
