@@ -98,11 +98,13 @@ export function checkValues(
  */
 export function encodeValue(type: FieldType, value: string | number | boolean): string {
   if (type === 'number') {
-    const bytes = Buffer.alloc(8);
-    bytes.writeDoubleBE(value === 0 ? 0 : (value as number)); // -0 and 0 are one value
-    if (bytes[0]! & 0x80) for (let i = 0; i < 8; i++) bytes[i] = ~bytes[i]! & 0xff;
-    else bytes[0] = bytes[0]! | 0x80;
-    return bytes.toString('hex');
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, value === 0 ? 0 : (value as number)); // -0 and 0 are one value
+    const bits = view.getBigUint64(0);
+    const SIGN = 1n << 63n;
+    // Negative numbers: every bit flipped (larger magnitudes sort first); others: the sign bit set.
+    const ordered = bits & SIGN ? ~bits & (SIGN | (SIGN - 1n)) : bits | SIGN;
+    return ordered.toString(16).padStart(16, '0');
   }
   if (type === 'date' || type === 'datetime') return String(value);
   return encodeURIComponent(String(value));

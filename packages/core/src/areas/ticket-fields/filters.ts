@@ -70,7 +70,7 @@ export function parseFieldFilters(defs: readonly FieldDef[], query: FieldFilterQ
     const [key = '', op = 'eq'] = name.split('.');
     const param = `field.${name}`;
     const def = byKey.get(key);
-    if (!def || !def.filterable) {
+    if (!def?.filterable) {
       problems.push({ field: param, in: 'query', message: `${key} is not a filterable ticket field of this project` });
       continue;
     }
