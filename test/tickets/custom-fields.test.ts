@@ -60,15 +60,16 @@ describe('ticket field definitions', () => {
       { key: 'Plan', label: 'x', type: 'text' },
       { key: 'x', label: 'x', type: 'colour' },
       { key: 'pick', label: 'x', type: 'select' },
-      { key: 'note', label: 'x', type: 'text', options: ['a'] },
       { key: 'dup', label: 'x', type: 'select', options: ['a', 'a'] },
     ])
       expect((await define(t, bad)).status, JSON.stringify(bad)).toBe(422);
+    // Options belong to selects: another type keeps none.
+    expect((await define(t, { key: 'note', label: 'Note', type: 'text', options: ['a'] })).body.options).toBeNull();
     const renamed = await app.call('PATCH', '/ticket-fields/plan', { key: t.liveKey, body: { label: 'Subscription' } });
     expect(renamed.body.label).toBe('Subscription');
     expect(
       (await app.call('GET', '/ticket-fields', { key: t.liveKey })).body.fields.map((f: { key: string }) => f.key),
-    ).toEqual(['plan']);
+    ).toEqual(['plan', 'note']);
     // Another environment and another project see none of it.
     expect((await app.call('GET', '/ticket-fields/plan', { key: t.sandboxKey })).status).toBe(404);
     const other = await createTenant();

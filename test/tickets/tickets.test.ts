@@ -39,6 +39,7 @@ describe('POST /tickets', () => {
       status: 'new',
       priority: 'medium',
       customer: { email, name: 'Ada' },
+      customFields: {},
       createdAt: expect.any(String),
     });
     const detail = await app.call('GET', `/tickets/${res.body.id}`, { key: t.liveKey });

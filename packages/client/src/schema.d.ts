@@ -1383,9 +1383,7 @@ export interface operations {
           tags?: string[];
           /** Format: uuid */
           assignedTo?: string;
-          customFields?: {
-            [key: string]: unknown;
-          };
+          customFields?: Record<string, never>;
         };
       };
     };
@@ -1872,9 +1870,7 @@ export interface operations {
           /** @enum {string} */
           category?: "bug" | "feature_request" | "billing" | "howto" | "other";
           assignedTo?: string | null;
-          customFields?: {
-            [key: string]: unknown;
-          };
+          customFields?: Record<string, never>;
         };
       };
     };

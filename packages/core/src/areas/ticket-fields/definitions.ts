@@ -21,11 +21,35 @@ async function allFields(ctx: TenantKey) {
   return data;
 }
 
-/** The definitions in use, in position order (then key). */
+/**
+ * Definitions a ticket write or list reads, kept FIELDS_TTL_MS per instance so a ticket write pays no
+ * read for them: a definitions write forgets them on its instance; a write that gives a value checks in
+ * its transaction that the field still exists with that type (field-values.ts), and a key the kept
+ * list does not know is looked up again (usedFields). A new `required` reaches other instances within
+ * FIELDS_TTL_MS.
+ */
+export const FIELDS_TTL_MS = 10_000;
+const MAX_KEPT = 1_000;
+const kept = new Map<string, { fields: FieldRecord[]; at: number }>();
+const keyOf = (ctx: TenantKey) => `${ctx.projectId}#${ctx.env}`;
+const forget = (ctx: TenantKey) => kept.delete(keyOf(ctx));
+
+/** The definitions in use, in position order (then key), read now. */
 export async function activeFields(ctx: TenantKey): Promise<FieldRecord[]> {
-  return (await allFields(ctx))
+  const fields = (await allFields(ctx))
     .filter((f) => !f.deletedAt)
     .sort((a, b) => a.position - b.position || a.key.localeCompare(b.key));
+  if (!kept.has(keyOf(ctx)) && kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value ?? '');
+  kept.set(keyOf(ctx), { fields, at: Date.now() });
+  return fields;
+}
+
+/** The definitions for a ticket write or filter naming `keys`: the kept ones, unless one of the keys is new to them. */
+export function usedFields(ctx: TenantKey, keys: Iterable<string> = []): Promise<FieldRecord[]> {
+  const hit = kept.get(keyOf(ctx));
+  if (hit && Date.now() - hit.at < FIELDS_TTL_MS && [...keys].every((k) => hit.fields.some((f) => f.key === k)))
+    return Promise.resolve(hit.fields);
+  return activeFields(ctx);
 }
 
 export const toField = (f: FieldRecord) => ({
@@ -60,6 +84,11 @@ export async function createField(ctx: TenantContext, input: FieldCreate) {
   const existing = await allFields(ctx);
   if (existing.some((f) => f.key === input.key)) throw problem('ticket_field.key_taken', { key: input.key });
   if (existing.length >= MAX_FIELDS) throw problem('ticket_field.limit', { limit: MAX_FIELDS });
+  const select = input.type.endsWith('select');
+  if (select && !input.options)
+    throw errors.validation([
+      { field: 'options', in: 'body', message: 'A select or multi-select field needs its options' },
+    ]);
   const now = new Date().toISOString();
   await commit({
     items: () => ({
@@ -69,7 +98,7 @@ export async function createField(ctx: TenantContext, input: FieldCreate) {
           key: input.key,
           label: input.label,
           type: input.type,
-          ...(input.options ? { options: input.options } : {}),
+          ...(select && input.options ? { options: input.options } : {}),
           required: input.required ?? false,
           filterable: input.filterable ?? false,
           position: input.position ?? existing.length,
@@ -83,6 +112,7 @@ export async function createField(ctx: TenantContext, input: FieldCreate) {
     },
     exhausted: () => errors.conflict('The ticket field'),
   });
+  forget(ctx);
   return getField(ctx, input.key);
 }
 
@@ -122,6 +152,7 @@ export async function updateField(ctx: TenantContext, key: string, input: FieldU
     },
     exhausted: () => errors.conflict('The ticket field'),
   });
+  forget(ctx);
   return getField(ctx, key);
 }
 
@@ -145,5 +176,6 @@ export async function deleteField(ctx: TenantContext, key: string) {
     },
     exhausted: () => errors.conflict('The ticket field'),
   });
+  forget(ctx);
   return { deleted: true, key };
 }

@@ -124,7 +124,8 @@ const entriesOf = (def: FieldDef, value: FieldValue | undefined) =>
 /**
  * The writes that keep the value index and each definition's count in step with a ticket's values: for
  * each field whose value changed, the index items it loses and gains, and ±1 on `valueCount` when the
- * ticket gains or loses a value. Items of the ticket's own transaction.
+ * ticket gains or loses a value (0 otherwise, still guarding the definition). Items of the ticket's own
+ * transaction.
  */
 export function valueWrites(
   tenant: TenantKey,
@@ -143,14 +144,15 @@ export function valueWrites(
     for (const e of next.filter((x) => !old.includes(x)))
       writes.push(put({ TableName: env.tableName, Item: { pk, sk: valueSortKey(e, ticketId), t: ticketId } }));
     const delta = (next.length > 0 ? 1 : 0) - (old.length > 0 ? 1 : 0);
-    if (delta !== 0)
-      writes.push(
-        update(
-          TicketField.patch({ ...tenant, key: def.key })
-            .add({ valueCount: delta })
-            .where((a, op) => op.notExists(a.deletedAt)),
-        ),
-      );
+    // Also with nothing to count: the definition the value was checked against must still be the
+    // field's (ticket writes check against kept definitions, definitions.ts usedFields).
+    writes.push(
+      update(
+        TicketField.patch({ ...tenant, key: def.key })
+          .add({ valueCount: delta })
+          .where((a, op) => `${op.notExists(a.deletedAt)} AND ${op.eq(a.type, def.type)}`),
+      ),
+    );
   }
   return writes;
 }

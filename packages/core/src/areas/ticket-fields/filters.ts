@@ -6,24 +6,8 @@ import { errors, type FieldIssue } from '../../kernel/errors/common.js';
 import type { TenantKey } from '../../kernel/tenant.js';
 import type { FieldDef } from './definitions.js';
 import { encodeValue, type FieldValue, type FieldValues, valuePartition } from './field-values.js';
-import { FIELD_KEY_RE, FILTERS_MAX, IN_MAX } from './values.js';
-
-/** `field.<key>`, `field.<key>.gte`, `field.<key>.lte`, `field.<key>.in` on GET /tickets, as the pipeline gathers them. */
-export const fieldFilterQuery = v.pipe(
-  v.record(
-    v.pipe(
-      v.string(),
-      v.maxLength(44),
-      v.check(
-        (name) => FIELD_KEY_RE.test(name.replace(/\.(?:gte|lte|in)$/, '')),
-        'A field key, optionally .gte, .lte or .in',
-      ),
-    ),
-    v.pipe(v.string(), v.maxLength(2_000)),
-  ),
-  v.check((r) => Object.keys(r).length <= FILTERS_MAX * 2, `At most ${FILTERS_MAX} fields filtered at once`),
-);
-export type FieldFilterQuery = v.InferOutput<typeof fieldFilterQuery>;
+import type { FieldFilterQuery } from './schemas.js';
+import { IN_MAX } from './values.js';
 
 /** One field's filter: the values it must equal (any of them), or the range it must fall in. */
 export interface FieldFilter {
@@ -34,7 +18,7 @@ export interface FieldFilter {
 }
 
 const RANGED = new Set(['number', 'date', 'datetime']);
-const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A filter value as the field's type reads it, or undefined when it cannot be one. */

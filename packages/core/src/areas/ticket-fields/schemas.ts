@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, patchBody } from '../../kernel/api/schemas.js';
-import { FIELD_KEY_RE, FIELD_TYPES, LABEL_MAX, OPTION_MAX, OPTIONS_MAX } from './values.js';
+import { integer, isoDateTime, isPlainObject, patchBody } from '../../kernel/api/schemas.js';
+import { FIELD_KEY_RE, FIELD_TYPES, FILTERS_MAX, LABEL_MAX, OPTION_MAX, OPTIONS_MAX } from './values.js';
 
 const label = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(LABEL_MAX));
 const options = v.pipe(
@@ -15,26 +15,16 @@ export const fieldKey = v.pipe(
   v.metadata({ examples: ['order_id'] }),
 );
 
-const selectsNeedOptions = <T extends { type?: string; options?: string[] }>(f: T) =>
-  f.type === undefined || !f.type.endsWith('select') || f.options !== undefined;
-
-/** POST /ticket-fields. */
-export const fieldCreate = v.pipe(
-  v.strictObject({
-    key: fieldKey,
-    label,
-    type: v.picklist(FIELD_TYPES),
-    options: v.optional(options),
-    required: v.optional(v.boolean()),
-    filterable: v.optional(v.boolean()),
-    position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000))),
-  }),
-  v.forward(v.check(selectsNeedOptions, 'A select or multi-select field needs its options'), ['options']),
-  v.forward(
-    v.check((f) => f.type.endsWith('select') || f.options === undefined, 'Only select fields have options'),
-    ['options'],
-  ),
-);
+/** POST /ticket-fields. `options` are a select's (and required for one); other types keep none. */
+export const fieldCreate = v.strictObject({
+  key: fieldKey,
+  label,
+  type: v.picklist(FIELD_TYPES),
+  options: v.optional(options),
+  required: v.optional(v.boolean()),
+  filterable: v.optional(v.boolean()),
+  position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000))),
+});
 
 /** PATCH /ticket-fields/{key}: at least one setting. */
 export const fieldUpdate = patchBody(
@@ -68,9 +58,29 @@ export const fieldValue = v.union([v.string(), v.number(), v.boolean(), v.array(
 
 /** `customFields` on a ticket write: a value per key, null to remove one (the definitions judge each value). */
 export const customFieldsInput = v.pipe(
-  v.record(fieldKey, v.unknown()),
+  // Not v.record: it takes an array (and answers it as an empty object).
+  v.custom<Record<string, unknown>>(isPlainObject, 'Expected an object of values by field key'),
   v.check((r) => Object.keys(r).length <= 50, 'At most 50 fields'),
+  v.check((r) => Object.keys(r).every((k) => FIELD_KEY_RE.test(k)), 'Every key a field key (GET /ticket-fields)'),
+  v.metadata({ type: 'object', propertyNames: { pattern: FIELD_KEY_RE.source }, maxProperties: 50 }),
 );
 
 export type FieldCreate = v.InferOutput<typeof fieldCreate>;
 export type FieldUpdate = v.InferOutput<typeof fieldUpdate>;
+
+/** `field.<key>`, `field.<key>.gte`, `field.<key>.lte`, `field.<key>.in` on GET /tickets, as the pipeline gathers them. */
+export const fieldFilterQuery = v.pipe(
+  v.record(
+    v.pipe(
+      v.string(),
+      v.maxLength(44),
+      v.check(
+        (name) => FIELD_KEY_RE.test(name.replace(/\.(?:gte|lte|in)$/, '')),
+        'A field key, optionally .gte, .lte or .in',
+      ),
+    ),
+    v.pipe(v.string(), v.maxLength(2_000)),
+  ),
+  v.check((r) => Object.keys(r).length <= FILTERS_MAX * 2, `At most ${FILTERS_MAX} fields filtered at once`),
+);
+export type FieldFilterQuery = v.InferOutput<typeof fieldFilterQuery>;

@@ -4,7 +4,7 @@ import { commit, put, update, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { matchCustomerForTicket } from '../customers/match.js';
-import { activeFields } from '../ticket-fields/definitions.js';
+import { activeFields, usedFields } from '../ticket-fields/definitions.js';
 import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
 import type { TicketSource } from '../webhooks/catalog.js';
 import { eventItem } from '../webhooks/emit.js';
@@ -36,11 +36,11 @@ export type CreateTicketInput = CreateTicketBody & {
 
 /**
  * The project's field definitions and the new ticket's values. Required fields apply to tickets opened
- * through the API and the help center; a received mail cannot carry them. No definitions, no values: one
- * small Query.
+ * through the API and the help center; a received mail cannot carry them. The definitions are the ones
+ * this instance keeps (definitions.ts), read again after the transaction found one changed.
  */
-async function fieldsFor(ctx: TenantContext, input: CreateTicketInput) {
-  const defs = await activeFields(ctx);
+async function fieldsFor(ctx: TenantContext, input: CreateTicketInput, fresh = false) {
+  const defs = fresh ? await activeFields(ctx) : await usedFields(ctx, Object.keys(input.customFields ?? {}));
   return { defs, values: checkValues(defs, input.customFields, {}, input.source !== 'email') };
 }
 
@@ -146,7 +146,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
         // The same inbound mail, delivered again: its ticket was created then.
         if (names.has('once')) throw new DuplicateTicket(ticketId);
         // A field deleted or changed meanwhile: its definitions judge the values again.
-        if (names.has('fields')) fields = await fieldsFor(ctx, input);
+        if (names.has('fields')) fields = await fieldsFor(ctx, input, true);
         // The customer was deleted, or created by a concurrent call: the next read sees which.
         if (names.has('customer')) match = await matchCustomerForTicket(ctx, input.customer);
       },

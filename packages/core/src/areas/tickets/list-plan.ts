@@ -1,4 +1,4 @@
-import type { FieldFilterQuery } from '../ticket-fields/filters.js';
+import type { FieldFilterQuery } from '../ticket-fields/schemas.js';
 import type { TicketItem } from './present.js';
 import { assigneeKey, priorityKey, statusKey, TOTAL } from './stats.js';
 import {

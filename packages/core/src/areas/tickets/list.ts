@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor } from '../../kernel/api/list.js';
 import { isoDateTime, uuid } from '../../kernel/api/schemas.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext, TenantKey } from '../../kernel/tenant.js';
-import { activeFields } from '../ticket-fields/definitions.js';
+import { usedFields } from '../ticket-fields/definitions.js';
 import { matchesFieldFilters, parseFieldFilters, ticketIdsFor } from '../ticket-fields/filters.js';
 import { Ticket, TicketNumber } from './entities.js';
 import {
@@ -89,7 +89,8 @@ export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
 
   // Field filters read their value indexes, then only the tickets every one of them names.
   if (q.field && Object.keys(q.field).length) {
-    const filters = parseFieldFilters(await activeFields(ctx), q.field);
+    const named = Object.keys(q.field).map((name) => name.split('.')[0] ?? name);
+    const filters = parseFieldFilters(await usedFields(ctx, named), q.field);
     const sets = await Promise.all(filters.map((f) => ticketIdsFor(ctx, f)));
     const [first = new Set<string>(), ...rest] = sets;
     const ids = [...first].filter((id) => rest.every((set) => set.has(id)));

@@ -11,7 +11,7 @@ import {
   pageQuery,
   uuid,
 } from '../../kernel/api/schemas.js';
-import { fieldFilterQuery } from '../ticket-fields/filters.js';
+import { fieldFilterQuery } from '../ticket-fields/schemas.js';
 import {
   category,
   createTicketBody,

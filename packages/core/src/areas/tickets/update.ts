@@ -1,7 +1,7 @@
 import { commit, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
-import { activeFields } from '../ticket-fields/definitions.js';
+import { activeFields, usedFields } from '../ticket-fields/definitions.js';
 import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket } from './entities.js';
@@ -95,7 +95,7 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
     ...(assignee ? { assignee } : {}),
   };
   const tenant = { projectId: ctx.projectId, env: ctx.env };
-  let defs = input.customFields ? await activeFields(ctx) : [];
+  let defs = input.customFields ? await usedFields(ctx, Object.keys(input.customFields)) : [];
   let thread = await loadThread(ctx, ticketId);
   // Field values are checked against the definitions and merged into the ticket's, read again on a retry.
   const plan = () => {

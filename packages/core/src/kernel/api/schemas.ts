@@ -108,7 +108,7 @@ export const dateQuery = v.optional(
   ),
 );
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+export const isPlainObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
 
 /** Nesting a caller's JSON may have; deeper values would overflow recursive serializers. */
