@@ -31,6 +31,14 @@ describe('the help center in a browser', { timeout: 120_000 }, () => {
     app = await startTestApp();
     const t = await createTenant();
     const handle = await openPortal(app, t, { accentColor: '#0f766e', footer: '© Acme Inc. · Open Monday to Friday' });
+    // The request form shows the project's ticket fields: axe checks their controls too.
+    for (const body of [
+      { key: 'order_id', label: 'Order number', type: 'text', required: true },
+      { key: 'plan', label: 'Plan', type: 'select', options: ['free', 'pro'] },
+      { key: 'regions', label: 'Regions', type: 'multi-select', options: ['eu', 'us'] },
+      { key: 'urgent', label: 'Urgent', type: 'boolean' },
+    ])
+      await app.call('POST', '/ticket-fields', { key: t.liveKey, body });
     const billing = await category(app, t.liveKey, 'Billing');
     categorySlug = billing.slug;
     article = await publish(app, t.liveKey, {
@@ -79,6 +87,7 @@ describe('the help center in a browser', { timeout: 120_000 }, () => {
     // Valid to the browser's own checks, refused by the service's: an address without a dot, a blank message.
     await page.getByLabel('Your email address').fill('kim@localhost');
     await page.getByLabel('How can we help?').fill(' ');
+    await page.getByLabel('Order number').fill('42');
     await page.getByRole('button', { name: 'Send request' }).click();
     await page.getByText('Please check the fields marked below.').waitFor();
     found.push(...(await violations('request-refused')));
@@ -124,9 +133,11 @@ describe('the help center in a browser', { timeout: 120_000 }, () => {
     expect(await focused().inputValue()).toBe('refund for order 42');
     await page.keyboard.press('Tab');
     await page.keyboard.type('My order 42 arrived broken.');
-    // Files, then the button: the honeypot is out of the tab order.
     await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
+    expect(await focused().getAttribute('id')).toBe('cf-order_id');
+    await page.keyboard.type('42');
+    // The plan, two region boxes, the urgent box, the files, then the button: the honeypot is out of the tab order.
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Tab');
     expect(await focused().textContent()).toBe('Send request');
     await page.keyboard.press('Enter');
     await page.getByText('we received your request').waitFor();

@@ -176,3 +176,56 @@ describe('the request form', () => {
     expect(await ticketsOf(t.liveKey, email, 'docs')).toHaveLength(0);
   });
 });
+
+describe("the request form and the project's ticket fields", () => {
+  it('shows each field as a control, requires the required ones, and stores the values like the API', async () => {
+    const t = await createTenant();
+    const handle = await openPortal(app, t);
+    const define = (body: Record<string, unknown>) => app.call('POST', '/ticket-fields', { key: t.liveKey, body });
+    await define({ key: 'order_id', label: 'Order number', type: 'text', required: true });
+    await define({ key: 'qty', label: 'Quantity', type: 'number' });
+    await define({ key: 'plan', label: 'Plan', type: 'select', options: ['free', 'pro'] });
+    await define({ key: 'regions', label: 'Regions', type: 'multi-select', options: ['eu', 'us'] });
+    await define({ key: 'urgent', label: 'Urgent', type: 'boolean' });
+    await define({ key: 'seen_at', label: 'Seen at', type: 'datetime' });
+    const form = await app.call('GET', `/help/${handle}/requests/new`, { query: { subject: 'Order' } });
+    for (const control of [
+      'name="cf.order_id"',
+      'type="number"',
+      '<option>pro</option>',
+      'name="cf.regions[]"',
+      'type="datetime-local"',
+    ])
+      expect(form.text).toContain(control);
+    const email = uniqueAddress('fields');
+    const missing = await send(handle, requestForm({ email, subject: 'Order', message: 'Where is it?' }));
+    expect(missing.status).toBe(422);
+    expect(missing.text).toContain('aria-describedby="cf-order_id-error"');
+    const fields = requestForm({
+      email,
+      subject: 'Order',
+      message: 'Where is it?',
+      'cf.order_id': 'A-7',
+      'cf.qty': '3',
+      'cf.plan': 'pro',
+      'cf.urgent': 'true',
+      'cf.seen_at': '2026-11-26T09:30',
+    });
+    fields.append('cf.regions[]', 'eu');
+    fields.append('cf.regions[]', 'us');
+    expect((await send(handle, fields)).status).toBe(200);
+    const [ticket] = await ticketsOf(t.liveKey, email);
+    expect(ticket.customFields).toEqual({
+      order_id: 'A-7',
+      qty: 3,
+      plan: 'pro',
+      regions: ['eu', 'us'],
+      urgent: true,
+      seen_at: '2026-11-26T09:30:00.000Z',
+    });
+    const badPlan = requestForm({ email, subject: 'Order', message: 'M', 'cf.order_id': 'A-8', 'cf.plan': 'gold' });
+    const refused = await send(handle, badPlan);
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('aria-describedby="cf-plan-error"');
+  });
+});

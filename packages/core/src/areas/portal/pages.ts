@@ -1,3 +1,4 @@
+import type { FieldDef } from '../ticket-fields/definitions.js';
 import type { PublishedArticle, ShelfCategory } from './content.js';
 import { esc, layout } from './layout.js';
 import { portalPath, portalUrl } from './links.js';
@@ -166,11 +167,63 @@ export interface RequestValues {
   name?: string;
   subject?: string;
   message?: string;
+  /** The project's ticket fields as typed, by key (a multi-select's checked options). */
+  custom?: Record<string, string | string[]>;
 }
+
+/** The form controls of the project's ticket fields, named `cf.<key>` (`cf.<key>[]` for a multi-select's boxes). */
+function customControls(
+  fields: readonly FieldDef[],
+  values: RequestValues['custom'] = {},
+  problems: Record<string, string>,
+) {
+  return fields
+    .map((f) => {
+      const id = `cf-${f.key}`;
+      const name = `cf.${f.key}`;
+      const problem = problems[name];
+      const described = problem ? ` aria-invalid="true" aria-describedby="${id}-error"` : '';
+      const error = problem ? `<p class="error" id="${id}-error">${esc(problem)}</p>` : '';
+      const label = `${esc(f.label)}${f.required ? '' : ' (optional)'}`;
+      const required = f.required ? ' required' : '';
+      const given = values[f.key];
+      const one = typeof given === 'string' ? given : '';
+      if (f.type === 'multi-select') {
+        const checked = new Set(Array.isArray(given) ? given : []);
+        return `<fieldset class="field"${described}><legend>${label}</legend>${error}${(f.options ?? [])
+          .map(
+            (o, i) =>
+              `<label for="${id}-${i}"><input type="checkbox" id="${id}-${i}" name="${name}[]" value="${esc(o)}"${checked.has(o) ? ' checked' : ''}> ${esc(o)}</label> `,
+          )
+          .join('')}</fieldset>`;
+      }
+      if (f.type === 'boolean')
+        return `<div class="field">${error}<label for="${id}"><input type="checkbox" id="${id}" name="${name}" value="true"${one === 'true' ? ' checked' : ''}${described}> ${esc(f.label)}</label></div>`;
+      const control =
+        f.type === 'select'
+          ? `<select id="${id}" name="${name}"${required}${described}><option value="">Choose…</option>${(
+              f.options ?? []
+            )
+              .map((o) => `<option${o === one ? ' selected' : ''}>${esc(o)}</option>`)
+              .join('')}</select>`
+          : `<input id="${id}" name="${name}" type="${INPUT_TYPES[f.type] ?? 'text'}"${f.type === 'number' ? ' step="any"' : ''} value="${esc(one)}"${required}${described}>`;
+      return `<div class="field"><label for="${id}">${label}</label>${error}${control}</div>`;
+    })
+    .join('\n');
+}
+
+const INPUT_TYPES: Record<string, string> = {
+  number: 'number',
+  date: 'date',
+  datetime: 'datetime-local',
+  url: 'url',
+  email: 'email',
+};
 
 /** The form, with the articles that match its subject, and the problems of a refused attempt by field. */
 export function requestFormPage(
   site: Site,
+  fields: readonly FieldDef[],
   values: RequestValues,
   suggestions: readonly SearchHit[],
   problems: Record<string, string> = {},
@@ -180,7 +233,7 @@ export function requestFormPage(
     const problem = problems[name];
     return `<div class="field"><label for="${name}">${label}</label>${problem ? `<p class="error" id="${name}-error">${esc(problem)}</p>` : ''}${input.replace('>', `${problem ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>`)}</div>`;
   };
-  const value = (name: keyof RequestValues) => esc(values[name] ?? '');
+  const value = (name: Exclude<keyof RequestValues, 'custom'>) => esc(values[name] ?? '');
   return layout(
     site,
     { title: 'Open a request', noindex: true },
@@ -197,6 +250,7 @@ ${field('email', 'Your email address', `<input id="email" name="email" type="ema
 ${field('name', 'Your name (optional)', `<input id="name" name="name" maxlength="200" autocomplete="name" value="${value('name')}">`)}
 ${field('subject', 'Subject', `<input id="subject" name="subject" maxlength="200" required value="${value('subject')}">`)}
 ${field('message', 'How can we help?', `<textarea id="message" name="message" maxlength="10000" required>${value('message')}</textarea>`)}
+${customControls(fields, values.custom, problems)}
 ${field('file', `Files (optional, up to ${REQUEST_FILES})`, '<input id="file" name="file" type="file" multiple>')}
 <div class="hp" aria-hidden="true"><label for="${HONEYPOT_FIELD}">Leave this empty</label><input id="${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off"></div>
 <button type="submit">Send request</button>

@@ -7,6 +7,7 @@ import { ticketPageLink } from '../../kernel/links/ticket-page.js';
 import { replyAddress } from '../../kernel/mail/reply-address.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
+import { type FieldDef, usedFields } from '../ticket-fields/definitions.js';
 import { createTicket } from '../tickets/create.js';
 import { type FilePart, filesFromForm } from '../tickets/form-files.js';
 import { problemPage, type RequestValues, requestDonePage, requestFormPage } from './pages.js';
@@ -17,7 +18,46 @@ import { HONEYPOT_FIELD, REQUEST_FILES, REQUESTS_PER_ADDRESS_PER_HOUR, REQUESTS_
 import { onSite, type PageRequest } from './views.js';
 
 /** The form as the route took it: strings capped in length, files as the multipart parser gives them. */
-export type RequestForm = RequestValues & { [HONEYPOT_FIELD]?: string; file?: unknown };
+export type RequestForm = Omit<RequestValues, 'custom'> & {
+  [HONEYPOT_FIELD]?: string;
+  file?: unknown;
+  [control: string]: unknown;
+};
+
+/** The form's `cf.<key>` controls as typed (`cf.<key>[]` boxes as a list). */
+function typedFields(form: RequestForm): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(form)) {
+    if (!name.startsWith('cf.')) continue;
+    const key = name.slice(3);
+    if (typeof value === 'string') out[key] = value;
+    else if (Array.isArray(value)) out[key] = value.filter((x): x is string => typeof x === 'string');
+  }
+  return out;
+}
+
+/**
+ * What the controls say as the API's `customFields`: an empty control is no value, a number as a
+ * number, a box as true or false, a browser's local date-time (no zone) as UTC. The definitions judge
+ * the rest as they judge the API's.
+ */
+function customFieldsOf(fields: readonly FieldDef[], typed: Record<string, string | string[]>) {
+  const values: Record<string, unknown> = {};
+  for (const f of fields) {
+    const raw = typed[f.key];
+    if (f.type === 'boolean') values[f.key] = raw === 'true';
+    else if (f.type === 'multi-select') {
+      if (Array.isArray(raw) && raw.length) values[f.key] = raw;
+    } else if (typeof raw === 'string' && raw.trim() !== '')
+      values[f.key] =
+        f.type === 'number' && Number.isFinite(Number(raw))
+          ? Number(raw)
+          : f.type === 'datetime' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/.test(raw)
+            ? `${raw.length === 16 ? `${raw}:00` : raw}Z`
+            : raw;
+  }
+  return values;
+}
 
 /** Markdown's special characters written literally: a subject cannot become a link in our own mail. */
 const literal = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&');
@@ -50,9 +90,17 @@ const retryAfter = (reset: number) => String(Math.max(1, reset - Math.floor(Date
  */
 export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: string) =>
   onSite(req, async (site) => {
-    const values: RequestValues = { email: form.email, name: form.name, subject: form.subject, message: form.message };
+    const fields = await usedFields(site.ctx);
+    const custom = typedFields(form);
+    const values: RequestValues = {
+      email: form.email,
+      name: form.name,
+      subject: form.subject,
+      message: form.message,
+      custom,
+    };
     const again = (status: number, problems: Record<string, string>, notice?: string) =>
-      privatePage(status, requestFormPage(site, values, [], problems, notice));
+      privatePage(status, requestFormPage(site, fields, values, [], problems, notice));
     // A bot filled the field people never see: it is thanked and nothing is created.
     if (form[HONEYPOT_FIELD]) return privatePage(200, requestDonePage(site, undefined, undefined));
     const checked = v.safeParse(portalRequest, values);
@@ -90,6 +138,7 @@ export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: str
         subject: input.subject,
         body: input.message,
         customer: { email: input.email, ...(input.name ? { name: input.name } : {}) },
+        customFields: customFieldsOf(fields, custom),
         attachments,
         source: 'portal',
         alsoCommit: (created) => confirmation(site.ctx, site, input.email, input.subject, created).writes,
@@ -97,8 +146,14 @@ export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: str
       return privatePage(200, requestDonePage(site, ticket.number, ticketPageLink(site.ctx, ticket.id)));
     } catch (err) {
       if (!(err instanceof Problem)) throw err;
-      if (err.code === 'validation.failed' || err.code === 'ticket.attachments_too_large')
-        return again(422, { file: err.message });
+      if (err.code === 'validation.failed' || err.code === 'ticket.attachments_too_large') {
+        // A field's problem goes under its control (customFields.<key> is cf.<key> in the form); the rest under the files.
+        const problems: Record<string, string> = {};
+        for (const issue of (err.details?.fields as { field: string; message: string }[] | undefined) ?? [])
+          if (issue.field.startsWith('customFields.')) problems[`cf.${issue.field.slice(13)}`] ??= issue.message;
+        if (!Object.keys(problems).length) problems.file = err.message;
+        return again(422, problems, 'Please check the fields marked below.');
+      }
       // Over the plan's tickets or storage: the team hears of it in its console; the visitor gets a page.
       return privatePage(
         err.status,

@@ -82,9 +82,10 @@ export const portalRoutes = {
     method: 'POST',
     path: '/help/{handle}/requests',
     summary: 'Open a request: a ticket (`source: portal`) and a confirmation mail with its page link',
-    description: `Fields: email, name (optional), subject, message, up to ${REQUEST_FILES} files (\`file\`) within the attachment limits. Answers a page: the confirmation with the ticket page link, the form again with the problems by field (422), 429 after ${REQUESTS_PER_IP_PER_MINUTE} requests a minute from one IP or ${REQUESTS_PER_ADDRESS_PER_HOUR} an hour naming one address, or a polite page when the project is over its plan.`,
+    description: `Fields: email, name (optional), subject, message, the project's ticket fields as \`cf.<key>\` (\`cf.<key>[]\` for a multi-select), up to ${REQUEST_FILES} files (\`file\`) within the attachment limits. Answers a page: the confirmation with the ticket page link, the form again with the problems by field (422), 429 after ${REQUESTS_PER_IP_PER_MINUTE} requests a minute from one IP or ${REQUESTS_PER_ADDRESS_PER_HOUR} an hour naming one address, or a polite page when the project is over its plan.`,
     bodyType: 'any-form-or-json',
-    body: v.object({
+    // Loose: the project's ticket fields arrive as `cf.<key>` controls (`cf.<key>[]` for a multi-select).
+    body: v.looseObject({
       email: text(1_000),
       name: text(1_000),
       subject: text(1_000),

@@ -1,5 +1,6 @@
 import type { RawResult } from '../../kernel/api/route.js';
 import { searchArticles } from '../articles/search.js';
+import { usedFields } from '../ticket-fields/definitions.js';
 import { byHelpfulness, categoryOf, publishedArticle, shelf } from './content.js';
 import { portalPath } from './links.js';
 import {
@@ -98,8 +99,8 @@ export const showArticle = (req: PageRequest, slug: string, voted: boolean) =>
 export const showRequestForm = (req: PageRequest, subject: string | undefined) =>
   onSite(req, async (site) => {
     if (!subject?.trim()) return cachedPage(requestStartPage(site), req.headers);
-    const { hits } = await searchSite(site, subject, 1, SUGGESTIONS);
-    return cachedPage(requestFormPage(site, { subject }, hits), req.headers);
+    const [{ hits }, fields] = await Promise.all([searchSite(site, subject, 1, SUGGESTIONS), usedFields(site.ctx)]);
+    return cachedPage(requestFormPage(site, fields, { subject }, hits), req.headers);
   });
 
 export const showSitemap = (req: PageRequest) =>
