@@ -57,7 +57,13 @@ export async function seedTickets(ctx: TenantContext, members: string[]) {
   const { updateTicket } = await import('@helpdesk/core/areas/tickets/update');
   const { postMessage } = await import('@helpdesk/core/areas/tickets/messages');
   const { PRIORITIES, CATEGORIES } = await import('@helpdesk/core/areas/tickets/entities');
+  const { createField } = await import('@helpdesk/core/areas/ticket-fields/definitions');
   const statuses = ['open', 'pending', 'resolved', 'closed'] as const;
+  const plans = ['free', 'pro', 'team'] as const;
+  // Three filterable ticket fields: one value per ticket, a hundred tickets per amount, a third per plan.
+  await createField(ctx, { key: 'order_id', label: 'Order', type: 'text', filterable: true });
+  await createField(ctx, { key: 'amount', label: 'Amount', type: 'number', filterable: true });
+  await createField(ctx, { key: 'plan', label: 'Plan', type: 'select', options: [...plans], filterable: true });
   const started = performance.now();
   const ids: string[] = [];
   await pool(
@@ -71,6 +77,7 @@ export async function seedTickets(ctx: TenantContext, members: string[]) {
         priority: PRIORITIES[i % PRIORITIES.length],
         category: CATEGORIES[(i >> 2) % CATEGORIES.length],
         ...(i % 6 === 0 ? {} : { assignedTo: members[i % members.length] }),
+        customFields: { order_id: String(100_000 + i), amount: i % 100, plan: plans[i % plans.length] },
       });
       ids[i] = ticket.id;
       // Two in five tickets move on: an agent's note (last sender staff), then a later status.
@@ -109,6 +116,11 @@ export async function measureScale(
     ['number=5000', { number: 5000 }, true],
     ['page=40', { page: 40 }, false],
     ['status=open&priority=high', { status: 'open', priority: 'high' }, false],
+    ['field.order_id=105000 (1 ticket)', { 'field.order_id': '105000' }, false],
+    ['field.amount.gte=99 (100 tickets)', { 'field.amount.gte': 99 }, false],
+    ['field.amount.gte=90&field.amount.lte=99 (1,000 tickets)', { 'field.amount.gte': 90, 'field.amount.lte': 99 }, false],
+    ['field.plan=pro (3,333 tickets)', { 'field.plan': 'pro' }, false],
+    ['field.plan=pro&status=open', { 'field.plan': 'pro', status: 'open' }, false],
   ];
   const results: ScaleResult[] = [];
   const measure = async (
