@@ -118,7 +118,11 @@ export async function measureScale(
     ['status=open&priority=high', { status: 'open', priority: 'high' }, false],
     ['field.order_id=105000 (1 ticket)', { 'field.order_id': '105000' }, false],
     ['field.amount.gte=99 (100 tickets)', { 'field.amount.gte': 99 }, false],
-    ['field.amount.gte=90&field.amount.lte=99 (1,000 tickets)', { 'field.amount.gte': 90, 'field.amount.lte': 99 }, false],
+    [
+      'field.amount.gte=90&field.amount.lte=99 (1,000 tickets)',
+      { 'field.amount.gte': 90, 'field.amount.lte': 99 },
+      false,
+    ],
     ['field.plan=pro (3,333 tickets)', { 'field.plan': 'pro' }, false],
     ['field.plan=pro&status=open', { 'field.plan': 'pro', status: 'open' }, false],
   ];

@@ -53,9 +53,6 @@ export const ticketField = v.object({
   updatedAt: isoDateTime,
 });
 
-/** A stored value as the API shows it: text, url, email, select, date and datetime as strings, multi-select a list. */
-export const fieldValue = v.union([v.string(), v.number(), v.boolean(), v.array(v.string())]);
-
 /** `customFields` on a ticket write: a value per key, null to remove one (the definitions judge each value). */
 export const customFieldsInput = v.pipe(
   // Not v.record: it takes an array (and answers it as an empty object).

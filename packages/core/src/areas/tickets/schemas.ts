@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
-import { customFieldsInput, fieldValue } from '../ticket-fields/schemas.js';
+import { customFieldsInput } from '../ticket-fields/schemas.js';
+import { fieldValue } from '../ticket-fields/value-schema.js';
 import {
   ATTACHMENTS_PER_MESSAGE,
   BODY_MAX,

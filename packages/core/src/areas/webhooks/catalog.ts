@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { fieldValue } from '../ticket-fields/schemas.js';
+import { fieldValue } from '../ticket-fields/value-schema.js';
 
 /**
  * The event catalog: every webhook event type with its description, the schema of its `data` and an
