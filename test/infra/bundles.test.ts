@@ -144,6 +144,16 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
   });
   await call('/logs', { events: [{ level: 'error', message: 'bundle check' }] });
   await call('/articles', { title: 'Bundle check', body: 'How to check bundles', status: 'published' });
+  // A deleted ticket field with a value: the bundled field-cleanup consumer takes it off the ticket.
+  await call('/ticket-fields', { key: 'bundle_note', label: 'Note', type: 'text' });
+  await call('/tickets', {
+    subject: 'Bundle field',
+    body: 'Hello',
+    customer: { email: 'bundle@example.com' },
+    customFields: { bundle_note: 'x' },
+  });
+  const removed = await app.call('DELETE', '/ticket-fields/bundle_note', { key: liveKey });
+  expect(removed.status, removed.text).toBe(200);
   const tags = sesTags({ ...ids, env: 'live', emailId: email.id });
   await enqueue(sesEventsQueue, {
     eventType: 'Delivery',

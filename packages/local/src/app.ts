@@ -6,6 +6,9 @@ import { startQueuePollers } from './queue-pollers.js';
 import { startSesSendEvents } from './ses-send-events.js';
 import { startSmtpServer } from './smtp.js';
 
+/** How long the relay waits before its second look at the stream (see settled()). */
+const STREAM_SETTLE_MS = 50;
+
 export interface App {
   url: string;
   apiUrl: string;
@@ -69,6 +72,15 @@ export async function startApp(options: {
         options.sweepUploadsEveryMs,
       )
     : undefined;
+  /**
+   * Whether the stream holds nothing more to relay. DynamoDB Local shows a commit's stream record a
+   * moment after the write answers, later on a loaded machine: a second look after a pause.
+   */
+  const settled = async () => {
+    if (((await relay?.pump()) ?? 0) > 0) return false;
+    await new Promise((r) => setTimeout(r, STREAM_SETTLE_MS));
+    return ((await relay?.pump()) ?? 0) === 0;
+  };
   return {
     url: http.url,
     apiUrl: `${http.url}/api/v1`,
@@ -81,12 +93,12 @@ export async function startApp(options: {
       for (;;) {
         const moved = (await relay?.pump()) ?? 0;
         await pollers.drain(Math.max(1, deadline - Date.now()));
-        if (moved === 0 && ((await relay?.pump()) ?? 0) === 0 && !relay?.pending()) return;
+        if (moved === 0 && (await settled()) && !relay?.pending()) return;
         if (Date.now() > deadline) throw new Error('The outbox and the queues did not drain in time');
       }
     },
     relayed: async () => {
-      await relay?.pump();
+      if ((await relay?.pump()) === 0) await settled();
     },
     fireSchedules,
     sweepUploads,
