@@ -7,7 +7,7 @@ import { createHelpdeskClient, UploadError, uploadAttachment } from '@helpdesk/c
 import { buildOpenApiDocument } from '@helpdesk/core/top/openapi/document';
 import { publishedServers } from '@helpdesk/core/top/openapi/servers';
 import { allRoutes } from '@helpdesk/core/top/routes/table';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
 
@@ -25,6 +25,46 @@ describe('typed client', () => {
     const denied = await createHelpdeskClient({ baseUrl: app.apiUrl, apiKey: 'sk_live_nope' }).GET('/projects');
     expect(denied.response.status).toBe(401);
     expect(denied.error?.error.code).toBe('auth.unauthorized');
+  });
+
+  it("types customFields by the project's ticket fields, in bodies, answers and list filters", async () => {
+    const t = await createTenant();
+    type Fields = { order_id: string; plan: 'free' | 'pro' };
+    const client = createHelpdeskClient<Fields>({ baseUrl: app.apiUrl, apiKey: t.liveKey });
+    await client.POST('/ticket-fields', { body: { key: 'order_id', label: 'Order', type: 'text', filterable: true } });
+    await client.POST('/ticket-fields', {
+      body: { key: 'plan', label: 'Plan', type: 'select', options: ['free', 'pro'] },
+    });
+    const created = await client.POST('/tickets', {
+      body: {
+        subject: 'Typed',
+        body: 'Hi',
+        customer: { email: 'typed@example.com' },
+        customFields: { order_id: 'A-1', plan: 'pro' },
+      },
+    });
+    expect(created.data?.customFields).toEqual({ order_id: 'A-1', plan: 'pro' });
+    expectTypeOf(created.data!.customFields.plan).toEqualTypeOf<'free' | 'pro' | undefined>();
+    const read = await client.GET('/tickets/{ticketId}', {
+      params: { path: { ticketId: created.data!.id }, query: {} },
+    });
+    expectTypeOf(read.data!.customFields.order_id).toEqualTypeOf<string | undefined>();
+    expect(read.data?.customFields.order_id).toBe('A-1');
+    await client.PATCH('/tickets/{ticketId}', {
+      params: { path: { ticketId: created.data!.id } },
+      // null removes a value
+      body: { customFields: { plan: null } },
+    });
+    const rows = await client.GET('/tickets', { params: { query: {} } });
+    expect(rows.data?.tickets[0]?.customFields).toEqual({ order_id: 'A-1' });
+    // A value of the wrong type does not compile (checked by the typecheck; never called).
+    const wrong = () =>
+      client.PATCH('/tickets/{ticketId}', {
+        params: { path: { ticketId: created.data!.id } },
+        // @ts-expect-error plan is 'free' | 'pro'
+        body: { customFields: { plan: 'gold' } },
+      });
+    expect(typeof wrong).toBe('function');
   });
 
   it('uploadAttachment sends a file straight to S3 for a message to attach by its uploadId', async () => {

@@ -1,6 +1,7 @@
 import createClient from 'openapi-fetch';
-import type { paths } from './schema.js';
+import type { PathsWithFields, TicketFields } from './fields.js';
 
+export type { FieldValue, PathsWithFields, TicketFields } from './fields.js';
 export type { paths } from './schema.js';
 
 export interface HelpdeskClientOptions {
@@ -16,10 +17,11 @@ export interface HelpdeskClientOptions {
 
 /**
  * A typed client: paths, parameters, bodies and responses come from the generated OpenAPI types
- * (schema.d.ts, `npm run client`).
+ * (schema.d.ts, `npm run client`). Give your project's ticket fields to type every `customFields`:
+ * `createHelpdeskClient<{ order_id: string; plan: 'free' | 'pro' }>(options)`.
  */
-export function createHelpdeskClient(options: HelpdeskClientOptions) {
-  return createClient<paths>({
+export function createHelpdeskClient<F extends TicketFields = TicketFields>(options: HelpdeskClientOptions) {
+  return createClient<PathsWithFields<F>>({
     baseUrl: options.baseUrl,
     headers: {
       authorization: `Bearer ${options.apiKey}`,
