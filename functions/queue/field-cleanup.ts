@@ -1,5 +1,7 @@
-import { removeFieldValues } from '@helpdesk/core/areas/tickets/field-cleanup';
+import { removeFieldValues, removeTicketValues } from '@helpdesk/core/areas/tickets/field-cleanup';
 import { consumer } from '@helpdesk/core/top/queues/consumer';
 
-/** A deleted ticket field's values leave the tickets, a round a message; then its key is free. */
-export const handler = consumer('fieldCleanup', { each: removeFieldValues });
+/** A deleted ticket field's values leave the tickets (a round a message; then its key is free), or a deleted ticket's leave the index. */
+export const handler = consumer('fieldCleanup', {
+  each: (job) => ('key' in job ? removeFieldValues(job) : removeTicketValues(job)),
+});

@@ -187,6 +187,29 @@ describe('custom field values on tickets', () => {
     );
   });
 
+  it("gives a deleted ticket's values back: the count falls, the index forgets them, the type may change", async () => {
+    const t = await createTenant();
+    await define(t, {
+      key: 'regions',
+      label: 'Regions',
+      type: 'multi-select',
+      options: ['eu', 'us'],
+      filterable: true,
+    });
+    const kept = await open(t, { regions: ['eu'] });
+    const gone = await open(t, { regions: ['eu', 'us'] });
+    expect((await app.call('GET', '/ticket-fields/regions', { key: t.liveKey })).body.valueCount).toBe(2);
+    expect((await app.call('DELETE', `/tickets/${gone.body.id}`, { key: t.liveKey })).status).toBe(200);
+    await app.drain();
+    expect((await app.call('GET', '/ticket-fields/regions', { key: t.liveKey })).body.valueCount).toBe(1);
+    expect(ids(await list(t, { 'field.regions': 'eu' }))).toEqual([kept.body.id]);
+    await app.call('DELETE', `/tickets/${kept.body.id}`, { key: t.liveKey });
+    await app.drain();
+    expect((await app.call('PATCH', '/ticket-fields/regions', { key: t.liveKey, body: { type: 'text' } })).status).toBe(
+      200,
+    );
+  });
+
   it('deletes a field: its values leave the tickets in the background, then the key is free', async () => {
     const t = await createTenant();
     await define(t, { key: 'plan', label: 'Plan', type: 'select', options: ['free', 'pro'], filterable: true });

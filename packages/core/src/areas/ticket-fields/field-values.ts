@@ -118,7 +118,7 @@ export function encodeValue(type: FieldType, value: string | number | boolean): 
 export const valuePartition = (tenant: TenantKey, key: string) => `tfield#${tenant.projectId}#${tenant.env}#${key}`;
 export const valueSortKey = (encoded: string, ticketId: string) => `${encoded}|${ticketId}`;
 
-const entriesOf = (def: FieldDef, value: FieldValue | undefined) =>
+export const entriesOf = (def: FieldDef, value: FieldValue | undefined) =>
   value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((x) => encodeValue(def.type, x));
 
 /**
@@ -156,3 +156,9 @@ export function valueWrites(
   }
   return writes;
 }
+
+/** A deleted ticket's index items by field (for the fieldCleanup job committed with the deletion). */
+export const indexedValues = (defs: readonly FieldDef[], ticketId: string, values: FieldValues) =>
+  defs
+    .filter((def) => values[def.key] !== undefined)
+    .map((def) => ({ key: def.key, sortKeys: entriesOf(def, values[def.key]).map((e) => valueSortKey(e, ticketId)) }));

@@ -2,10 +2,15 @@ import { releaseStorage } from '../../identity/quota.js';
 import { commit, remove } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { deleteObjects } from '../../kernel/ports/blob-store.js';
+import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { recordCustomerTicket } from '../customers/match.js';
+import { usedFields } from '../ticket-fields/definitions.js';
+import { indexedValues } from '../ticket-fields/field-values.js';
+import { fieldCleanupQueue } from '../ticket-fields/queue.js';
 import { eventItem } from '../webhooks/emit.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber } from './entities.js';
+import { valuesOf } from './present.js';
 import { deleteSearchItem } from './search.js';
 import { applyCountDeltas, countDeltas } from './stats.js';
 import { loadThread } from './thread.js';
@@ -18,11 +23,17 @@ export async function deleteTicket(ctx: TenantContext, ticketId: string) {
   const thread = await loadThread(ctx, ticketId);
   const { ticket } = thread;
   const key = { projectId: ctx.projectId, env: ctx.env, ticketId };
-  // The claim and ticket.deleted commit together: only the delete that wins announces it.
+  const values = valuesOf(ticket);
+  // A held value's field cannot have changed type (it has values): the kept definitions know its index keys.
+  const indexed = Object.keys(values).length
+    ? indexedValues(await usedFields(ctx, Object.keys(values)), ticketId, values)
+    : [];
+  // The claim, ticket.deleted and the clean-up of its field values commit together: only the delete that wins does them.
   await commit({
     items: () => ({
       ticket: remove(Ticket.delete(key).where((a, op) => op.exists(a.ticketId))),
       event: eventItem(ctx, 'ticket.deleted', { ticket: { id: ticketId, number: ticket.number } }),
+      fields: indexed.length > 0 && outboxItem(fieldCleanupQueue, { ...key, values: indexed }),
     }),
     refused: () => {
       throw errors.notFound('Ticket');

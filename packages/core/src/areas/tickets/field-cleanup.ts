@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '../../kernel/config.js';
 import { documentClient } from '../../kernel/db/client.js';
-import { commit, remove, update } from '../../kernel/db/commit.js';
+import { commit, remove, update, type WriteItem } from '../../kernel/db/commit.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { Unavailable } from '../../kernel/errors/unavailable.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
@@ -76,3 +76,39 @@ export async function removeFieldValues(field: TenantKey & { key: string }) {
     exhausted: () => new Unavailable('DynamoDB'),
   });
 }
+
+/**
+ * A deleted ticket's values leave the value index: per field, its items and one off the definition's
+ * count in one transaction, each item removed only if still there, so a redelivered message changes
+ * nothing twice. A field deleted meanwhile is left to its own clean-up (which reads its index).
+ */
+export async function removeTicketValues(
+  job: TenantKey & { ticketId: string; values: { key: string; sortKeys: string[] }[] },
+) {
+  const tenant = { projectId: job.projectId, env: job.env };
+  for (const { key, sortKeys } of job.values) {
+    const pk = valuePartition(tenant, key);
+    // A transaction holds 100 items: a long multi-select's items go first, the count with the last ones.
+    const removeItem = (sk: string) =>
+      remove({ TableName: env.tableName, Key: { pk, sk }, ConditionExpression: 'attribute_exists(pk)' });
+    const head = sortKeys.slice(0, -90);
+    for (let i = 0; i < head.length; i += 90)
+      await Promise.all(head.slice(i, i + 90).map((sk) => commitQuietly(removeItem(sk))));
+    await commit({
+      items: () => ({
+        values: sortKeys.slice(-90).map(removeItem),
+        count: update(
+          TicketField.patch({ ...tenant, key })
+            .add({ valueCount: -1 })
+            .where((a, op) => op.notExists(a.deletedAt)),
+        ),
+      }),
+      refused: () => 'stop',
+      exhausted: () => new Unavailable('DynamoDB'),
+    });
+  }
+}
+
+/** One item's removal on its own; already gone is done. */
+const commitQuietly = (item: WriteItem) =>
+  commit({ items: () => ({ item }), refused: () => 'stop', exhausted: () => new Unavailable('DynamoDB') });
