@@ -14,6 +14,7 @@ const use = routeModules({
   uploads: () => import('@helpdesk/core/areas/tickets/uploads'),
   tags: () => import('@helpdesk/core/areas/tickets/tags'),
   fields: () => import('@helpdesk/core/areas/ticket-fields/definitions'),
+  split: () => import('@helpdesk/core/areas/tickets/split'),
 });
 
 export const handler = createGroupHandler(
@@ -30,6 +31,8 @@ export const handler = createGroupHandler(
     addTicketTag: async ({ ctx, params, body }) => (await use.tags()).changeTag(ctx, params.ticketId, body.tag, 'add'),
     removeTicketTag: async ({ ctx, params, query }) =>
       (await use.tags()).changeTag(ctx, params.ticketId, query.tag, 'remove'),
+    splitTicket: async ({ ctx, params, body }) =>
+      (await use.split()).splitTicket(ctx, params.ticketId, params.messageId, body.includeLater),
     listTicketFields: async ({ ctx }) => (await use.fields()).listFields(ctx),
     createTicketField: async ({ ctx, body }) => (await use.fields()).createField(ctx, body),
     getTicketField: async ({ ctx, params }) => (await use.fields()).getField(ctx, params.key),

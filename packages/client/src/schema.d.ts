@@ -42,6 +42,13 @@ export interface paths {
     /** Update status, priority, category or assignee */
     patch: operations["updateTicket"];
   };
+  "/tickets/{ticketId}/messages/{messageId}/split": {
+    /**
+     * Split a ticket: a new one starts at a customer's message (and takes the later ones with includeLater)
+     * @description The new ticket has the same customer, subject, priority, category and field values, its own number and reply address, `splitFrom` naming the source (whose `splitInto` lists it); the messages and their files move, in one transaction with the source's update (409 if the source changed meanwhile: read it and try again). `ticket.created` has `source: split`. Refused: a staff reply or note (422 `ticket.split_not_customer`), a split that would leave the source without messages (`ticket.split_everything`), more than 60 messages and files (`ticket.split_too_large`).
+     */
+    post: operations["splitTicket"];
+  };
   "/tickets/{ticketId}/messages": {
     /**
      * Reply to the customer (public), add an internal note, or record the customer's own message (senderType customer)
@@ -278,7 +285,7 @@ export interface paths {
 
 export interface webhooks {
   "ticket.created": {
-    /** A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page). */
+    /** A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page, `split` for messages split off another ticket). */
     post: operations["webhook.ticket.created"];
   };
   "ticket.updated": {
@@ -754,6 +761,24 @@ export interface components {
       details: {
         field: string;
         valueCount: number;
+      };
+    };
+    /** @description only a customer's message starts a split */
+    "Problem.ticket.split_not_customer": {
+      /** @constant */
+      code: "ticket.split_not_customer";
+    };
+    /** @description the split would leave the ticket without messages */
+    "Problem.ticket.split_everything": {
+      /** @constant */
+      code: "ticket.split_everything";
+    };
+    /** @description the split would move more messages and files than one transaction holds */
+    "Problem.ticket.split_too_large": {
+      /** @constant */
+      code: "ticket.split_too_large";
+      details: {
+        limit: number;
       };
     };
     /** @description another project has this portal handle (handles are unique across the service) */
@@ -1573,6 +1598,8 @@ export interface operations {
             updatedAt: string;
             closedAt: string | null;
             followUpOf: string | null;
+            splitFrom: string | null;
+            splitInto: string[];
             customer: {
               email: string;
               name: string;
@@ -1908,6 +1935,8 @@ export interface operations {
             updatedAt: string;
             closedAt: string | null;
             followUpOf: string | null;
+            splitFrom: string | null;
+            splitInto: string[];
             customer: {
               email: string;
               name: string;
@@ -2022,6 +2051,184 @@ export interface operations {
               /** @enum {string} */
               code?: "validation.failed" | "ticket.unknown_member";
             }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.unknown_member"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Split a ticket: a new one starts at a customer's message (and takes the later ones with includeLater)
+   * @description The new ticket has the same customer, subject, priority, category and field values, its own number and reply address, `splitFrom` naming the source (whose `splitInto` lists it); the messages and their files move, in one transaction with the source's update (409 if the source changed meanwhile: read it and try again). `ticket.created` has `source: split`. Refused: a staff reply or note (422 `ticket.split_not_customer`), a split that would leave the source without messages (`ticket.split_everything`), more than 60 messages and files (`ticket.split_too_large`).
+   */
+  splitTicket: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        ticketId: string;
+        messageId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          includeLater?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            number: number;
+            subject: string;
+            /** @enum {string} */
+            status: "new" | "open" | "pending" | "resolved" | "closed";
+            /** @enum {string} */
+            priority: "low" | "medium" | "high" | "urgent";
+            customer: {
+              email: string;
+              name: string;
+            };
+            customFields: {
+              [key: string]: string | number | boolean | string[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            splitFrom: string;
+            movedMessages: string[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       * - `plan.ticket_limit`: ticket creation is paused: the Free allowance, or the paid plans' overage ceiling (3x), is reached this month
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden" | "plan.ticket_limit";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"] | components["schemas"]["Problem.plan.ticket_limit"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.split_not_customer`: only a customer's message starts a split
+       * - `ticket.split_everything`: the split would leave the ticket without messages
+       * - `ticket.split_too_large`: the split would move more messages and files than one transaction holds
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.split_not_customer" | "ticket.split_everything" | "ticket.split_too_large";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.split_not_customer"] | components["schemas"]["Problem.ticket.split_everything"] | components["schemas"]["Problem.ticket.split_too_large"]);
           });
         };
       };
@@ -11318,7 +11525,7 @@ export interface operations {
       };
     };
   };
-  /** A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page). */
+  /** A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page, `split` for messages split off another ticket). */
   "webhook.ticket.created": {
     parameters: {
       header: {
@@ -11380,7 +11587,7 @@ export interface operations {
               name?: string | null;
             };
             /** @enum {string} */
-            source: "api" | "email" | "portal";
+            source: "api" | "email" | "portal" | "split";
           };
         };
       };

@@ -11,7 +11,7 @@ import { eventItem } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
 import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED } from './entities.js';
 import { type GivenFile, prepareFiles, storeOriginal } from './files.js';
-import type { OriginalMail } from './present.js';
+import type { AttachmentItem, MessageItem, OriginalMail } from './present.js';
 import { eventCustomer, eventTicket, type TicketItem, valuesOf } from './present.js';
 import type { CreateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
@@ -30,8 +30,13 @@ export type CreateTicketInput = CreateTicketBody & {
   original?: OriginalMail;
   /** Where the ticket was opened (`ticket.created`'s `source`); the API by default. */
   source?: TicketSource;
-  /** Side effects of the caller's committed with the ticket (the help center's confirmation mail). */
+  /** Side effects of the caller's committed with the ticket (the help center's confirmation mail, a split's moves). */
   alsoCommit?: (ticket: { ticketId: string; number: number }) => readonly WriteItem[];
+  /**
+   * A split: the first message is an existing one, keeping its id, time and original, its attachments'
+   * items moving with it (their files stay where they are); the ticket names the one it came from.
+   */
+  moved?: { from: string; message: MessageItem; attachments: AttachmentItem[] };
 };
 
 /**
@@ -41,7 +46,11 @@ export type CreateTicketInput = CreateTicketBody & {
  */
 async function fieldsFor(ctx: TenantContext, input: CreateTicketInput, fresh = false) {
   const defs = fresh ? await activeFields(ctx) : await usedFields(ctx, Object.keys(input.customFields ?? {}));
-  return { defs, values: checkValues(defs, input.customFields, {}, input.source !== 'email') };
+  // A split copies the values its source has, complete or not.
+  return {
+    defs,
+    values: checkValues(defs, input.customFields, {}, input.source !== 'email' && input.source !== 'split'),
+  };
 }
 
 /**
@@ -61,7 +70,8 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
   };
   const tenant = { projectId: ctx.projectId, env: ctx.env };
   const ticketId = randomUUID();
-  const messageId = randomUUID();
+  const messageId = input.moved?.message.messageId ?? randomUUID();
+  const movedBytes = input.moved?.attachments.reduce((n, a) => n + a.fileSize, 0) ?? 0;
   const now = new Date().toISOString();
   const files = await prepareFiles(ctx, ticketId, messageId, input.attachments ?? [], now);
   const quota = ticketQuotaWrite(ctx);
@@ -88,9 +98,10 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
       customerEmail: customer.email,
       customerName: input.customer.name ?? customer.name ?? customer.email,
       lastMessageAt: now,
-      attachmentBytes: files.totalBytes,
+      attachmentBytes: files.totalBytes + movedBytes,
       customFields: fields.values,
       ...(input.followUpOf ? { followUpOf: input.followUpOf } : {}),
+      ...(input.moved ? { splitFrom: input.moved.from } : {}),
       createdAt: now,
       updatedAt: now,
     });
@@ -102,7 +113,8 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
       visibility: 'public' as const,
       body: input.body,
       ...(input.original ? { originalKey: await storeOriginal(ctx, ticketId, messageId, input.original) } : {}),
-      createdAt: now,
+      ...(input.moved?.message.originalKey ? { originalKey: input.moved.message.originalKey } : {}),
+      createdAt: input.moved?.message.createdAt ?? now,
     };
     await files.store();
     await commit({
@@ -113,7 +125,10 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
           member: memberItem,
           ticket: [put(Ticket.create(next)), searchItemPut(next)],
           message: put(Message.create(message)),
-          attachments: files.attachments.map((a) => put(Attachment.create(a))),
+          attachments: [
+            ...files.attachments.map((a) => put(Attachment.create(a))),
+            ...(input.moved?.attachments ?? []).map((a) => put(Attachment.create({ ...a, ticketId }))),
+          ],
           number: put(TicketNumber.create({ ...tenant, number, ticketId })),
           customerCopy: put(
             CustomerTicket.create({

@@ -40,6 +40,10 @@ export const Ticket = lazy(
           closedAt: { type: 'string' },
           /** The closed ticket this one continues (a customer's mail answered it). */
           followUpOf: { type: 'string', readOnly: true },
+          /** The ticket this one was split from (POST /tickets/{id}/messages/{messageId}/split). */
+          splitFrom: { type: 'string', readOnly: true },
+          /** Tickets split from this one, oldest first. */
+          splitInto: { type: 'list', items: { type: 'string' } },
           /** Values of the project's ticket fields by key (areas/ticket-fields), checked against their definitions. */
           customFields: { type: 'any' },
           createdAt: { type: 'string', required: true, readOnly: true },

@@ -72,6 +72,8 @@ export const toDetail = async (
   ...toRow(ctx, t),
   closedAt: t.closedAt ?? null,
   followUpOf: t.followUpOf ?? null,
+  splitFrom: t.splitFrom ?? null,
+  splitInto: t.splitInto ?? [],
   customer: { email: t.customerEmail, name: t.customerName },
   messages: await Promise.all(
     thread.messages.map((m) =>

@@ -19,6 +19,7 @@ import {
   message,
   postMessageBody,
   priority,
+  splitBody,
   status,
   tag,
   tagsResponse,
@@ -27,7 +28,7 @@ import {
   updateTicketBody,
   uploadBody,
 } from './schemas.js';
-import { ATTACHMENTS_PER_MESSAGE, MAX_ATTACHMENT_BYTES, MAX_UPLOAD_BYTES, UNASSIGNED } from './values.js';
+import { ATTACHMENTS_PER_MESSAGE, MAX_ATTACHMENT_BYTES, MAX_UPLOAD_BYTES, SPLIT_LIMIT, UNASSIGNED } from './values.js';
 
 const ticketParams = { ticketId: uuid };
 const base = { group: 'tickets' as const, tags: ['Tickets'], tenancy: 'project' as const };
@@ -141,6 +142,36 @@ export const ticketRoutes = {
       projectId: uuid,
       projectSlug: v.nullable(v.string()),
     }),
+  }),
+  splitTicket: defineRoute({
+    ...base,
+    id: 'splitTicket',
+    method: 'POST',
+    path: '/tickets/{ticketId}/messages/{messageId}/split',
+    summary: "Split a ticket: a new one starts at a customer's message (and takes the later ones with includeLater)",
+    description: `The new ticket has the same customer, subject, priority, category and field values, its own number and reply address, \`splitFrom\` naming the source (whose \`splitInto\` lists it); the messages and their files move, in one transaction with the source's update (409 if the source changed meanwhile: read it and try again). \`ticket.created\` has \`source: split\`. Refused: a staff reply or note (422 \`ticket.split_not_customer\`), a split that would leave the source without messages (\`ticket.split_everything\`), more than ${SPLIT_LIMIT} messages and files (\`ticket.split_too_large\`).`,
+    scope: 'tickets:write',
+    params: { ticketId: uuid, messageId: uuid },
+    body: splitBody,
+    response: v.object({
+      id: uuid,
+      number: integer,
+      subject: v.string(),
+      status,
+      priority,
+      customer: customerRef,
+      customFields: ticketRow.entries.customFields,
+      createdAt: isoDateTime,
+      splitFrom: uuid,
+      movedMessages: v.array(uuid),
+    }),
+    problems: [
+      'not_found',
+      'plan.ticket_limit',
+      'ticket.split_not_customer',
+      'ticket.split_everything',
+      'ticket.split_too_large',
+    ],
   }),
   postTicketMessage: defineRoute({
     ...base,

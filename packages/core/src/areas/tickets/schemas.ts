@@ -70,6 +70,10 @@ export const ticketDetail = v.object({
   closedAt: v.nullable(isoDateTime),
   /** The closed ticket this one continues: a customer answered it by mail. */
   followUpOf: v.nullable(uuid),
+  /** The ticket this one was split from. */
+  splitFrom: v.nullable(uuid),
+  /** Tickets split from this one, oldest first. */
+  splitInto: v.array(uuid),
   customer: customerRef,
   messages: v.array(message),
   tags: v.array(v.string()),
@@ -190,3 +194,9 @@ export const uploadBody = v.strictObject({
 export type CreateTicketBody = v.InferOutput<typeof createTicketBody>;
 export type UpdateTicketBody = v.InferOutput<typeof updateTicketBody>;
 export type PostMessageBody = v.InferOutput<typeof postMessageBody>;
+
+/** POST /tickets/{ticketId}/messages/{messageId}/split. */
+export const splitBody = v.strictObject({
+  /** Move the messages after this one too (staff replies and notes included). */
+  includeLater: v.optional(v.boolean()),
+});

@@ -26,6 +26,7 @@ type Changes = Partial<
     | 'closedAt'
     | 'attachmentBytes'
     | 'customFields'
+    | 'splitInto'
   >
 >;
 
@@ -62,6 +63,7 @@ function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
     category: after.category,
     attachmentBytes: after.attachmentBytes,
     ...(after.customFields ? { customFields: after.customFields } : {}),
+    ...(after.splitInto ? { splitInto: after.splitInto } : {}),
     updatedAt: now,
     ...(after.closedAt ? { closedAt: after.closedAt } : {}),
   });

@@ -31,3 +31,5 @@ export const UPLOAD_URL_SECONDS = 15 * 60;
 export const UPLOAD_TTL_SECONDS = 24 * 60 * 60;
 /** Key prefix of uploaded objects not yet attached (the lifecycle rule's filter). */
 export const UPLOAD_PREFIX = 'uploads/';
+/** Messages and files one split may move: with the new ticket's own items they stay within a transaction's 100. */
+export const SPLIT_LIMIT = 60;

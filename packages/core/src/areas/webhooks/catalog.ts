@@ -20,8 +20,8 @@ const ticket = v.object({
   customFields: v.optional(v.record(v.string(), fieldValue)),
 });
 const customer = v.object({ email: v.string(), name: v.nullish(v.string()) });
-/** Where a ticket was opened (`ticket.created`): the API (and SDK), a received mail, or the customer's web pages (help center, ticket page). */
-export const TICKET_SOURCES = ['api', 'email', 'portal'] as const;
+/** Where a ticket was opened (`ticket.created`): the API (and SDK), a received mail, the customer's web pages (help center, ticket page), or a split of another ticket. */
+export const TICKET_SOURCES = ['api', 'email', 'portal', 'split'] as const;
 export type TicketSource = (typeof TICKET_SOURCES)[number];
 const ticketEvent = { ticket, customer };
 const message = v.object({
@@ -107,7 +107,7 @@ const bounce = v.object({ email, type: v.literal('bounced'), recipient: v.string
 export const EVENT_CATALOG = {
   'ticket.created': event({
     description:
-      'A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page).',
+      'A ticket was submitted: `source` says where (`api` for the API and SDK, `email` for a received mail, `portal` for the help center and the ticket page, `split` for messages split off another ticket).',
     data: v.object({ ...ticketEvent, source: v.picklist(TICKET_SOURCES) }),
     example: { ticket: { ...sampleTicket, status: 'new' }, customer: sampleCustomer, source: 'api' },
   }),

@@ -366,6 +366,22 @@ export const PROBLEMS = {
       `The type cannot change while ${a.valueCount} ticket${a.valueCount === 1 ? ' holds a value' : 's hold values'} of this field.`,
     toDetails: ({ valueCount }: { valueCount: number }) => ({ field: 'type', valueCount }),
   }),
+  'ticket.split_not_customer': define({
+    status: 422,
+    summary: "only a customer's message starts a split",
+    message: () => "A split starts at a customer's message: a staff reply or a note cannot open a ticket.",
+  }),
+  'ticket.split_everything': define({
+    status: 422,
+    summary: 'the split would leave the ticket without messages',
+    message: () => 'The split would take every message of the ticket: at least one must stay.',
+  }),
+  'ticket.split_too_large': define({
+    status: 422,
+    summary: 'the split would move more messages and files than one transaction holds',
+    details: v.object({ limit: count }),
+    message: (a: { limit: number }) => `A split moves at most ${a.limit} messages and files together.`,
+  }),
   'portal.handle_taken': define({
     status: 422,
     summary: 'another project has this portal handle (handles are unique across the service)',

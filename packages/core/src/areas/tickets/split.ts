@@ -1,0 +1,76 @@
+import { put, remove, type WriteItem } from '../../kernel/db/commit.js';
+import { errors } from '../../kernel/errors/common.js';
+import { problem } from '../../kernel/errors/problem.js';
+import type { TenantContext } from '../../kernel/tenant.js';
+import { createTicket } from './create.js';
+import { Attachment, Message, SPLIT_LIMIT } from './entities.js';
+import { valuesOf } from './present.js';
+import { loadThread } from './thread.js';
+import { applyChanges } from './update.js';
+
+const keyOf = (t: { projectId: string; env: 'live' | 'sandbox'; ticketId: string }) => ({
+  projectId: t.projectId,
+  env: t.env,
+  ticketId: t.ticketId,
+});
+
+/**
+ * POST /tickets/{ticketId}/messages/{messageId}/split: a new ticket starts at a customer's message
+ * (and takes the later ones with `includeLater`), for the same customer, with the source's subject,
+ * priority, category and field values; it gets its own number (so its own reply address). The messages
+ * and their files' items move in the new ticket's transaction, which also writes the source ticket
+ * (its files' bytes, its last message, `splitInto`) only if nobody changed it since it was read.
+ * `ticket.created` says `source: split`.
+ */
+export async function splitTicket(ctx: TenantContext, ticketId: string, messageId: string, includeLater = false) {
+  const thread = await loadThread(ctx, ticketId);
+  const source = thread.ticket;
+  const ordered = [...thread.messages].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const at = ordered.findIndex((m) => m.messageId === messageId);
+  const first = ordered[at];
+  if (!first) throw errors.notFound('Message');
+  if (first.senderType !== 'customer') throw problem('ticket.split_not_customer');
+  const moving = includeLater ? ordered.slice(at) : [first];
+  const staying = ordered.filter((m) => !moving.includes(m));
+  if (staying.length === 0) throw problem('ticket.split_everything');
+  const filesOf = (m: { messageId: string }) => thread.attachments.filter((a) => a.messageId === m.messageId);
+  const movingFiles = moving.flatMap(filesOf);
+  if (moving.length + movingFiles.length > SPLIT_LIMIT) throw problem('ticket.split_too_large', { limit: SPLIT_LIMIT });
+
+  const lastPublic = [...staying].reverse().find((m) => m.visibility === 'public');
+  const later = moving.slice(1);
+  const created = await createTicket(ctx, {
+    subject: source.subject,
+    body: first.body,
+    customer: { email: source.customerEmail, name: source.customerName },
+    priority: source.priority,
+    category: source.category,
+    ...(Object.keys(valuesOf(source)).length ? { customFields: valuesOf(source) } : {}),
+    source: 'split',
+    moved: { from: ticketId, message: first, attachments: filesOf(first) },
+    alsoCommit: (ticket) => {
+      const { writes } = applyChanges(
+        ctx,
+        source,
+        {
+          attachmentBytes: Math.max(0, source.attachmentBytes - movingFiles.reduce((n, a) => n + a.fileSize, 0)),
+          ...(lastPublic ? { lastMessageAt: lastPublic.createdAt, lastSenderType: lastPublic.senderType } : {}),
+          splitInto: [...(source.splitInto ?? []), ticket.ticketId],
+        },
+        new Date().toISOString(),
+      );
+      const moves: WriteItem[] = [
+        ...later.map((m) => put(Message.create({ ...m, ticketId: ticket.ticketId }))),
+        ...later.flatMap(filesOf).map((a) => put(Attachment.create({ ...a, ticketId: ticket.ticketId }))),
+        ...moving.map((m) =>
+          remove(Message.delete({ ...keyOf(source), createdAt: m.createdAt, messageId: m.messageId })),
+        ),
+        ...movingFiles.map((a) =>
+          remove(Attachment.delete({ ...keyOf(source), messageId: a.messageId, attachmentId: a.attachmentId })),
+        ),
+      ];
+      return [...writes, ...moves];
+    },
+  });
+  return { ...created, splitFrom: ticketId, movedMessages: moving.map((m) => m.messageId) };
+}
