@@ -121,6 +121,25 @@ describe('portal handles (PATCH /projects/{projectId})', () => {
     expect(freed.status).toBe(200);
   });
 
+  it("never sends an old handle to another project's help center, nor to one turned off", async () => {
+    const t = await createTenant({ projects: ['main', 'docs'] });
+    const patch = (slug: string, portal: Record<string, unknown>) =>
+      app.call('PATCH', `/projects/${t.projects[slug]!.id}`, { key: t.liveKey, body: { portal } });
+    const [a, b, c] = [uniqueHandle(), uniqueHandle(), uniqueHandle()];
+    await patch('docs', { handle: a, enabled: true });
+    await patch('docs', { handle: b });
+    // docs frees `b` at once; main takes it: docs' old `a` must not lead to main's help center.
+    await patch('docs', { handle: null, enabled: false });
+    await patch('main', { handle: b, enabled: true });
+    expect((await app.call('GET', `/help/${a}`)).status).toBe(404);
+    expect((await app.call('GET', `/help/${b}`)).status).toBe(200);
+    // main renames `b` to `c`, then turns its portal off: the old handle answers 404, not a redirect.
+    await patch('main', { handle: c });
+    expect((await app.call('GET', `/help/${b}`)).headers.get('location')).toBe(`/help/${c}`);
+    await patch('main', { enabled: false });
+    expect((await app.call('GET', `/help/${b}`)).status).toBe(404);
+  });
+
   it("shows the project's help center on the console's overview", async () => {
     const t = await createTenant();
     const admin = await t.member({ email: `admin-${uniqueHandle()}@example.com`, role: 'admin' });

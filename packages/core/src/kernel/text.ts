@@ -9,3 +9,7 @@ export function trimChars(text: string, chars: string, side: 'start' | 'end' | '
   if (side !== 'start') while (end > start && chars.includes(text.charAt(end - 1))) end--;
   return text.slice(start, end);
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Whether a string can be written as UTF-8 (keys, headers, URI encoding): no lone surrogate. */
+export const wellFormed = (s: string) => !LONE_SURROGATE.test(s);

@@ -4,6 +4,7 @@ import { loadArticle } from '../articles/articles.js';
 import { listCategories } from '../articles/categories.js';
 import { Article, NO_CATEGORY, SearchIndexState } from '../articles/entities.js';
 import { slugOwner } from '../articles/slugs.js';
+import type { FieldDef } from '../ticket-fields/definitions.js';
 
 export type PublishedArticle = EntityItem<typeof Article>;
 export type ShelfCategory = Awaited<ReturnType<typeof listCategories>>['categories'][number] & { published: number };
@@ -62,3 +63,9 @@ export async function publishedArticle(ctx: TenantContext, slug: string) {
 
 export const categoryOf = (categories: readonly ShelfCategory[], categoryId: string) =>
   categoryId === NO_CATEGORY ? undefined : categories.find((c) => c.id === categoryId);
+
+/**
+ * The ticket fields the form asks for: the required ones (a ticket cannot be opened without them). The
+ * others may be the team's own (a risk score, an internal reference): the public form does not show them.
+ */
+export const formFields = (fields: readonly FieldDef[]) => fields.filter((f) => f.required);

@@ -258,13 +258,16 @@ ${field('file', `Files (optional, up to ${REQUEST_FILES})`, '<input id="file" na
   );
 }
 
-export function requestDonePage(site: Site, number: number | undefined, link: string | undefined) {
+/**
+ * The thanks: the number, and where the link to follow the request is. The link goes only to the
+ * address, by mail: the form takes any address, and the page would hand its ticket to whoever typed it.
+ */
+export function requestDonePage(site: Site, number: number | undefined) {
   return layout(
     site,
     { title: 'Request received', noindex: true },
     `<h1>Thank you, we received your request</h1>
-<p role="status">${number ? `Your request number is #${number}. ` : ''}We have sent a confirmation to your email address, and we will answer there.</p>
-${link ? `<p><a href="${esc(link)}">Follow your request online</a></p>` : ''}`,
+<p role="status">${number ? `Your request number is #${number}. ` : ''}We have sent a confirmation with a link to follow your request to your email address, and we will answer there.</p>`,
   );
 }
 

@@ -9,7 +9,8 @@ import type { TenantContext } from '../../kernel/tenant.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { type FieldDef, usedFields } from '../ticket-fields/definitions.js';
 import { createTicket } from '../tickets/create.js';
-import { type FilePart, filesFromForm } from '../tickets/form-files.js';
+import { filesFromForm } from '../tickets/form-files.js';
+import { formFields } from './content.js';
 import { problemPage, type RequestValues, requestDonePage, requestFormPage } from './pages.js';
 import { privatePage } from './respond.js';
 import { portalRequest } from './schemas.js';
@@ -45,8 +46,10 @@ function customFieldsOf(fields: readonly FieldDef[], typed: Record<string, strin
   const values: Record<string, unknown> = {};
   for (const f of fields) {
     const raw = typed[f.key];
-    if (f.type === 'boolean') values[f.key] = raw === 'true';
-    else if (f.type === 'multi-select') {
+    // A box: checked is true; left unchecked it says nothing (a required box must be checked).
+    if (f.type === 'boolean') {
+      if (raw === 'true') values[f.key] = true;
+    } else if (f.type === 'multi-select') {
       if (Array.isArray(raw) && raw.length) values[f.key] = raw;
     } else if (typeof raw === 'string' && raw.trim() !== '')
       values[f.key] =
@@ -59,21 +62,19 @@ function customFieldsOf(fields: readonly FieldDef[], typed: Record<string, strin
   return values;
 }
 
-/** Markdown's special characters written literally: a subject cannot become a link in our own mail. */
-const literal = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&');
+/** Markdown's special characters written literally (the project's name is the team's text, still never markup). */
+const literal = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>~&:@]/g, '\\$&');
 
-/** The customer's confirmation: the request's number and its page; answering the mail adds to the ticket. */
-const confirmation = (
-  ctx: TenantContext,
-  site: Site,
-  to: string,
-  subject: string,
-  ticket: { ticketId: string; number: number },
-) =>
+/**
+ * The customer's confirmation: the request's number and its page; answering the mail adds to the
+ * ticket. Nothing the visitor typed is in it: the form takes any address, so its words must not reach
+ * someone else's inbox in our name (a subject could carry a link).
+ */
+const confirmation = (ctx: TenantContext, site: Site, to: string, ticket: { ticketId: string; number: number }) =>
   prepareSystemEmail(ctx, {
     to,
     subject: `We received your request [#${ticket.number}]`,
-    markdown: `Thank you for contacting ${literal(site.name)}. We received your request #${ticket.number}, “${literal(subject)}”, and will answer by email.\n\n[Follow your request online](${ticketPageLink(ctx, ticket.ticketId)}), or answer this mail to add to it.`,
+    markdown: `Thank you for contacting ${literal(site.name)}. We received your request #${ticket.number} and will answer by email.\n\n[Follow your request online](${ticketPageLink(ctx, ticket.ticketId)}), or answer this mail to add to it.\n\nIf you did not write to us, you can ignore this mail.`,
     kind: 'portal_confirmation',
     metadata: { ticketId: ticket.ticketId },
     ...(env.inboundDomain ? { replyTo: replyAddress(ctx.project, ctx.env, ticket.number, env.inboundDomain) } : {}),
@@ -90,7 +91,7 @@ const retryAfter = (reset: number) => String(Math.max(1, reset - Math.floor(Date
  */
 export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: string) =>
   onSite(req, async (site) => {
-    const fields = await usedFields(site.ctx);
+    const fields = formFields(await usedFields(site.ctx));
     const custom = typedFields(form);
     const values: RequestValues = {
       email: form.email,
@@ -102,7 +103,7 @@ export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: str
     const again = (status: number, problems: Record<string, string>, notice?: string) =>
       privatePage(status, requestFormPage(site, fields, values, [], problems, notice));
     // A bot filled the field people never see: it is thanked and nothing is created.
-    if (form[HONEYPOT_FIELD]) return privatePage(200, requestDonePage(site, undefined, undefined));
+    if (form[HONEYPOT_FIELD]) return privatePage(200, requestDonePage(site, undefined));
     const checked = v.safeParse(portalRequest, values);
     if (!checked.success) {
       const problems: Record<string, string> = {};
@@ -132,7 +133,7 @@ export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: str
         },
       );
     try {
-      const attachments = filesFromForm(form.file as FilePart | FilePart[] | undefined);
+      const attachments = filesFromForm(form.file);
       if (attachments.length > REQUEST_FILES) return again(422, { file: `Attach at most ${REQUEST_FILES} files.` });
       const ticket = await createTicket(site.ctx, {
         subject: input.subject,
@@ -141,9 +142,9 @@ export const submitRequest = (req: PageRequest, form: RequestForm, sourceIp: str
         customFields: customFieldsOf(fields, custom),
         attachments,
         source: 'portal',
-        alsoCommit: (created) => confirmation(site.ctx, site, input.email, input.subject, created).writes,
+        alsoCommit: (created) => confirmation(site.ctx, site, input.email, created).writes,
       });
-      return privatePage(200, requestDonePage(site, ticket.number, ticketPageLink(site.ctx, ticket.id)));
+      return privatePage(200, requestDonePage(site, ticket.number));
     } catch (err) {
       if (!(err instanceof Problem)) throw err;
       if (err.code === 'validation.failed' || err.code === 'ticket.attachments_too_large') {

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
-import { intQuery } from '../../kernel/api/schemas.js';
 import { SLUG_MAX } from '../articles/values.js';
 import { portalVote } from './schemas.js';
 import { REQUEST_FILES, REQUESTS_PER_ADDRESS_PER_HOUR, REQUESTS_PER_IP_PER_MINUTE } from './values.js';
@@ -36,9 +35,10 @@ export const portalRoutes = {
     method: 'GET',
     path: '/help/{handle}/search',
     summary: 'Search results (the same keyword search as GET /articles/search), ten a page',
+    // Lenient, as pages are: a page number out of range is the first or the last, a long query is cut.
     query: {
-      q: v.optional(v.pipe(v.string(), v.maxLength(500)), ''),
-      page: intQuery({ default: 1, min: 1, max: 50 }),
+      q: v.optional(v.pipe(v.string(), v.maxLength(4_000)), ''),
+      page: v.optional(v.pipe(v.string(), v.maxLength(20)), '1'),
     },
   }),
   showPortalCategory: defineRoute({
@@ -56,7 +56,7 @@ export const portalRoutes = {
     path: '/help/{handle}/articles/{slug}',
     summary: 'A published article (sanitized HTML), its category, related articles and a "Was this helpful?" form',
     params: slugParams,
-    query: { voted: v.optional(v.picklist(['1'])) },
+    query: { voted: v.optional(v.pipe(v.string(), v.maxLength(20))) },
   }),
   votePortalArticle: defineRoute({
     ...page,

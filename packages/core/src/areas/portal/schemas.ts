@@ -58,10 +58,25 @@ export const portalView = v.object({
 
 /** The request form's fields (urlencoded or multipart). */
 export const portalRequest = v.object({
-  email: v.pipe(v.string(), v.trim(), v.maxLength(254), v.email('Give a valid email address')),
-  name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
-  subject: v.pipe(v.string(), v.trim(), v.minLength(1, 'Give a subject'), v.maxLength(200)),
-  message: v.pipe(v.string(), v.trim(), v.minLength(1, 'Write your message'), v.maxLength(10_000)),
+  email: v.pipe(
+    v.string('Give your email address'),
+    v.trim(),
+    v.maxLength(254, 'At most 254 characters'),
+    v.email('Give a valid email address'),
+  ),
+  name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'At most 200 characters'))),
+  subject: v.pipe(
+    v.string('Give a subject'),
+    v.trim(),
+    v.minLength(1, 'Give a subject'),
+    v.maxLength(200, 'At most 200 characters'),
+  ),
+  message: v.pipe(
+    v.string('Write your message'),
+    v.trim(),
+    v.minLength(1, 'Write your message'),
+    v.maxLength(10_000, 'At most 10,000 characters'),
+  ),
   website: v.optional(v.string()),
   file: v.optional(v.unknown()),
 });

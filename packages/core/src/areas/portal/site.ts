@@ -49,14 +49,25 @@ export async function resolveSite(handle: string, now = Date.now()): Promise<Res
 }
 
 async function lookUp(handle: string): Promise<Resolved> {
-  let found = await current(handle);
-  for (let hops = 0; found?.movedTo && hops < MAX_HOPS; hops++) {
-    const next = await current(found.movedTo);
-    if (!next) return undefined;
-    if (!next.movedTo) return { movedTo: found.movedTo };
-    found = next;
+  const found = await current(handle);
+  if (!found) return undefined;
+  if (!found.movedTo) return siteOf(handle, found);
+  // An old handle leads to its own project's current help center, and only while that one is on: a
+  // handle taken since by another project, a portal turned off or a chain too long is the 404.
+  let at = found;
+  for (let hops = 0; at.movedTo && hops < MAX_HOPS; hops++) {
+    const next = await current(at.movedTo);
+    if (!next || next.projectId !== found.projectId) return undefined;
+    if (!next.movedTo) return (await siteOf(at.movedTo, next)) ? { movedTo: at.movedTo } : undefined;
+    at = next;
   }
-  if (!found || found.movedTo) return undefined;
+  return undefined;
+}
+
+async function siteOf(
+  handle: string,
+  found: { accountId: string; projectId: string },
+): Promise<{ site: Site } | undefined> {
   const { account, projects } = await loadTenant(found.accountId);
   const project = projects.find((p) => p.projectId === found.projectId);
   const settings = project?.portal;

@@ -1,7 +1,7 @@
 import type { RawResult } from '../../kernel/api/route.js';
 import { searchArticles } from '../articles/search.js';
 import { usedFields } from '../ticket-fields/definitions.js';
-import { byHelpfulness, categoryOf, publishedArticle, shelf } from './content.js';
+import { byHelpfulness, categoryOf, formFields, publishedArticle, shelf } from './content.js';
 import { portalPath } from './links.js';
 import {
   articlePage,
@@ -54,10 +54,17 @@ export async function searchSite(site: Site, q: string, page: number, size: numb
   return { hits: results.slice((page - 1) * size, page * size), more: results.length > page * size };
 }
 
-export const showSearch = (req: PageRequest, q: string, page: number) =>
+/** The words searched: control characters are spaces, at most 500 characters (the API's bound). */
+const searchText = (q: string) => q.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 500);
+/** A page number as typed: anything else is the first page; past the last page search allows, the last. */
+const pageNumber = (raw: string) => Math.min(MAX_SEARCH_PAGE, Math.max(1, /^\d{1,6}$/.test(raw) ? Number(raw) : 1));
+const MAX_SEARCH_PAGE = 50;
+
+export const showSearch = (req: PageRequest, rawQ: string, rawPage: string) =>
   onSite(req, async (site) => {
+    const [q, page] = [searchText(rawQ), pageNumber(rawPage)];
     const { hits, more } = await searchSite(site, q, page, SEARCH_PAGE_SIZE);
-    return cachedPage(searchPage(site, q, hits, page, more), req.headers);
+    return cachedPage(searchPage(site, q, hits, page, more && page < MAX_SEARCH_PAGE), req.headers);
   });
 
 export const showCategory = (req: PageRequest, slug: string) =>
@@ -99,8 +106,9 @@ export const showArticle = (req: PageRequest, slug: string, voted: boolean) =>
 export const showRequestForm = (req: PageRequest, subject: string | undefined) =>
   onSite(req, async (site) => {
     if (!subject?.trim()) return cachedPage(requestStartPage(site), req.headers);
+    subject = searchText(subject).slice(0, 200);
     const [{ hits }, fields] = await Promise.all([searchSite(site, subject, 1, SUGGESTIONS), usedFields(site.ctx)]);
-    return cachedPage(requestFormPage(site, fields, { subject }, hits), req.headers);
+    return cachedPage(requestFormPage(site, formFields(fields), { subject }, hits), req.headers);
   });
 
 export const showSitemap = (req: PageRequest) =>

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { env } from '../../kernel/config.js';
 import { put, remove, update, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantKey } from '../../kernel/tenant.js';
+import { wellFormed } from '../../kernel/text.js';
 import type { FieldDef } from './definitions.js';
 import { TicketField } from './entities.js';
 import { type FieldType, TEXT_VALUE_MAX } from './values.js';
@@ -12,37 +14,60 @@ export type FieldValue = string | number | boolean | string[];
 export type FieldValues = Record<string, FieldValue>;
 
 const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
-const realDate = (s: string) => DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+/** A calendar day that exists (2026-02-30 does not). */
+export const realDate = (s: string) => DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+
+/**
+ * An ISO 8601 time with its offset, on a day that exists, between the years 0 and 9999 once in UTC
+ * (so the text order is the time order); answered as UTC (`toISOString()`), undefined otherwise.
+ */
+export function utcTime(s: string): string | undefined {
+  if (s.length > 40 || !v.is(v.pipe(v.string(), v.isoTimestamp()), s) || !realDate(s.slice(0, 10))) return undefined;
+  const ms = Date.parse(s);
+  if (Number.isNaN(ms)) return undefined;
+  const utc = new Date(ms).toISOString();
+  return /^\d{4}-/.test(utc) ? utc : undefined;
+}
+
+/**
+ * A number DynamoDB and the document client store exactly: finite, within the safe integers, and not so
+ * close to zero that it underflows (DynamoDB keeps 38 digits, down to 1e-130).
+ */
+const storableNumber = (n: number) =>
+  Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-100);
+const NUMBER_RULE = `A number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} (0 or at least 1e-100 from it)`;
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max), v.check(wellFormed, 'Valid Unicode text'));
 
 /** The schema of one type's values (options from the definition for the selects). */
 function schemaOf(def: FieldDef): v.GenericSchema<unknown, FieldValue> {
   const options = def.options ?? [];
   switch (def.type) {
     case 'text':
-      return v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(TEXT_VALUE_MAX));
+      return v.pipe(text(TEXT_VALUE_MAX), v.trim(), v.minLength(1));
     case 'number':
-      return v.pipe(v.number(), v.finite());
+      return v.pipe(v.number(), v.check(storableNumber, NUMBER_RULE));
     case 'boolean':
       return v.boolean();
     case 'date':
-      return v.pipe(v.string(), v.check(realDate, 'A date as YYYY-MM-DD'));
+      return v.pipe(v.string(), v.check(realDate, 'A date as YYYY-MM-DD, a day that exists'));
     case 'datetime':
       return v.pipe(
         v.string(),
-        v.maxLength(40),
-        v.isoTimestamp('A date and time as ISO 8601 with its offset'),
+        v.check(
+          (s) => utcTime(s) !== undefined,
+          'A date and time as ISO 8601 with its offset (+hh:mm or Z), years 0 to 9999',
+        ),
         // One spelling per instant, so equal times are equal values (filters, the index).
-        v.transform((s) => new Date(s).toISOString()),
+        v.transform((s) => utcTime(s) ?? s),
       );
     case 'url':
       return v.pipe(
-        v.string(),
-        v.maxLength(2048),
+        text(2048),
         v.url(),
         v.check((u) => /^https?:\/\//i.test(u), 'An http or https URL'),
       );
     case 'email':
-      return v.pipe(v.string(), v.trim(), v.maxLength(254), v.email(), v.toLowerCase());
+      return v.pipe(text(254), v.trim(), v.email(), v.toLowerCase());
     case 'select':
       return v.picklist(options, `One of: ${options.join(', ')}`);
     case 'multi-select':
@@ -81,8 +106,10 @@ export function checkValues(
       continue;
     }
     const parsed = v.safeParse(schemaOf(def), value);
-    if (parsed.success) next[key] = parsed.output;
-    else problems.push(issue(key, `${def.label} (${def.type}): ${parsed.issues[0].message}`));
+    if (!parsed.success) problems.push(issue(key, `${def.label} (${def.type}): ${parsed.issues[0].message}`));
+    // A multi-select with nothing chosen holds no value.
+    else if (Array.isArray(parsed.output) && parsed.output.length === 0) delete next[key];
+    else next[key] = parsed.output;
   }
   if (requireAll)
     for (const def of defs)
@@ -107,8 +134,13 @@ export function encodeValue(type: FieldType, value: string | number | boolean): 
     return ordered.toString(16).padStart(16, '0');
   }
   if (type === 'date' || type === 'datetime') return String(value);
-  return encodeURIComponent(String(value));
+  // A sort key holds 1,024 bytes: a long value is keyed by its hash (`#` never starts an encoded value).
+  const encoded = encodeURIComponent(String(value));
+  return encoded.length <= LONG_VALUE ? encoded : `#${createHash('sha256').update(String(value)).digest('base64url')}`;
 }
+
+/** Encoded values longer than this are keyed by their hash (the rest of the key is `|` and a ticket id). */
+const LONG_VALUE = 512;
 
 /**
  * The value index: one item per ticket and value (a multi-select has one per option), in a partition per

@@ -4,8 +4,9 @@ import { env } from '../../kernel/config.js';
 import { documentClient } from '../../kernel/db/client.js';
 import { errors, type FieldIssue } from '../../kernel/errors/common.js';
 import type { TenantKey } from '../../kernel/tenant.js';
+import { wellFormed } from '../../kernel/text.js';
 import type { FieldDef } from './definitions.js';
-import { encodeValue, type FieldValue, type FieldValues, valuePartition } from './field-values.js';
+import { encodeValue, type FieldValue, type FieldValues, realDate, utcTime, valuePartition } from './field-values.js';
 import type { FieldFilterQuery } from './schemas.js';
 import { IN_MAX } from './values.js';
 
@@ -19,22 +20,22 @@ export interface FieldFilter {
 
 const RANGED = new Set(['number', 'date', 'datetime']);
 const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A filter value as the field's type reads it, or undefined when it cannot be one. */
+/**
+ * A filter value as the field's type reads it, or undefined when it cannot be one. A select takes any
+ * text: tickets may hold an option removed since.
+ */
 function scalarOf(def: FieldDef, raw: string): string | number | boolean | undefined {
+  if (!wellFormed(raw)) return undefined;
   switch (def.type) {
     case 'number':
       return NUMBER.test(raw) && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
     case 'boolean':
       return raw === 'true' ? true : raw === 'false' ? false : undefined;
     case 'date':
-      return DATE.test(raw) ? raw : undefined;
+      return realDate(raw) ? raw : undefined;
     case 'datetime':
-      return v.is(v.pipe(v.string(), v.isoTimestamp()), raw) ? new Date(raw).toISOString() : undefined;
-    case 'select':
-    case 'multi-select':
-      return def.options?.includes(raw) ? raw : undefined;
+      return utcTime(raw);
     case 'email':
       return raw.toLowerCase();
     default:
@@ -73,7 +74,8 @@ export function parseFieldFilters(defs: readonly FieldDef[], query: FieldFilterQ
     }
     const raws = op === 'in' ? raw.split(',').map((x) => x.trim()) : [raw];
     const values = raws.map((r) => scalarOf(def, r));
-    if (raws.length > IN_MAX || values.some((x) => x === undefined))
+    if (raws.length > IN_MAX) problems.push({ field: param, in: 'query', message: `At most ${IN_MAX} values` });
+    else if (values.some((x) => x === undefined))
       problems.push({ field: param, in: 'query', message: `Not a value of ${def.label} (${def.type})` });
     else filter.equals = [...(filter.equals ?? []), ...(values as (string | number | boolean)[])];
   }
@@ -100,6 +102,8 @@ export function matchesFieldFilters(filters: readonly FieldFilter[], values: Fie
 
 /** Ids of the tickets one filter takes, from the field's value index: one Query per value (or one for a range). */
 export async function ticketIdsFor(tenant: TenantKey, filter: FieldFilter): Promise<Set<string>> {
+  // A range that ends before it starts holds nothing (DynamoDB refuses such a BETWEEN).
+  if (filter.gte !== undefined && filter.lte !== undefined && compare(filter.gte, filter.lte) > 0) return new Set();
   const pk = valuePartition(tenant, filter.def.key);
   const ranges: { condition: string; values: Record<string, string> }[] = filter.equals
     ? filter.equals.map((x) => ({

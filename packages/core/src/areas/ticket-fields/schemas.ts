@@ -1,10 +1,13 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, isPlainObject, patchBody } from '../../kernel/api/schemas.js';
+import { wellFormed } from '../../kernel/text.js';
 import { FIELD_KEY_RE, FIELD_TYPES, FILTERS_MAX, LABEL_MAX, OPTION_MAX, OPTIONS_MAX } from './values.js';
 
 const label = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(LABEL_MAX));
 const options = v.pipe(
-  v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(OPTION_MAX))),
+  v.array(
+    v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(OPTION_MAX), v.check(wellFormed, 'Valid Unicode text')),
+  ),
   v.minLength(1),
   v.maxLength(OPTIONS_MAX),
   v.check((list) => new Set(list).size === list.length, 'Options must differ from each other'),
@@ -12,6 +15,8 @@ const options = v.pipe(
 export const fieldKey = v.pipe(
   v.string(),
   v.regex(FIELD_KEY_RE, 'A key: a lower-case letter, then up to 39 lower-case letters, digits or underscores'),
+  // A name every JavaScript object answers to would read as a value of every ticket.
+  v.check((k) => !(k in Object.prototype), 'This key is reserved'),
   v.metadata({ examples: ['order_id'] }),
 );
 

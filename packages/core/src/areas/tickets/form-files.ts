@@ -10,6 +10,13 @@ export interface FilePart {
   content: Buffer;
 }
 
+const isFilePart = (part: unknown): part is FilePart =>
+  typeof part === 'object' &&
+  part !== null &&
+  Buffer.isBuffer((part as FilePart).content) &&
+  typeof (part as FilePart).filename === 'string' &&
+  typeof (part as FilePart).mimetype === 'string';
+
 /** A file name from a form, held to the API's rule (a refused name answers 422 like the API's). */
 function formFileName(given: string) {
   const checked = v.safeParse(fileName, given || 'attachment');
@@ -22,8 +29,10 @@ function formFileName(given: string) {
  * multipart parser lists repeated parts newest first; a browser sends an empty part for a file input
  * left empty.
  */
-export function filesFromForm(file: FilePart | FilePart[] | undefined): GivenFile[] {
-  const parts = Array.isArray(file) ? [...file].reverse() : file ? [file] : [];
+export function filesFromForm(file: unknown): GivenFile[] {
+  const parts: unknown[] = Array.isArray(file) ? [...file].reverse() : file !== undefined && file !== '' ? [file] : [];
+  // A text field named `file` (a form not sent as multipart, or a hand-made one) is no file.
+  if (!parts.every(isFilePart)) throw errors.validation([{ field: 'file', in: 'body', message: 'Expected a file' }]);
   return parts
     .filter((f) => f.content.length > 0)
     .map((f) => ({

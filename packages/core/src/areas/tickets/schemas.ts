@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { wellFormed } from '../../kernel/text.js';
 import { customFieldsInput } from '../ticket-fields/schemas.js';
 import { fieldValue } from '../ticket-fields/value-schema.js';
 import {
@@ -79,8 +80,6 @@ export const ticketDetail = v.object({
   tags: v.array(v.string()),
 });
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /** The attachment rules, shared by inline attachments and uploads. */
 export const fileName = v.pipe(
   v.string(),
@@ -95,7 +94,7 @@ export const fileName = v.pipe(
   ),
   v.metadata({ examples: ['invoice.pdf'] }),
   // A lone surrogate cannot be written as UTF-8 (object keys, headers).
-  v.check((s) => !LONE_SURROGATE.test(s), 'A file name of valid Unicode characters'),
+  v.check(wellFormed, 'A file name of valid Unicode characters'),
 );
 // Bounded like a name (RFC 6838 allows 127 characters each side) so that an inline request's size is bounded.
 export const mimeType = v.pipe(
