@@ -1,5 +1,4 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import { env } from '../../kernel/config.js';
 import { documentClient } from '../../kernel/db/client.js';
 import { errors, type FieldIssue } from '../../kernel/errors/common.js';
