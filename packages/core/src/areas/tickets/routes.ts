@@ -14,8 +14,8 @@ import {
 import { fieldFilterQuery } from '../ticket-fields/schemas.js';
 import {
   category,
+  createdTicket,
   createTicketBody,
-  customerRef,
   message,
   postMessageBody,
   priority,
@@ -83,16 +83,7 @@ export const ticketRoutes = {
     summary: 'Create a ticket with the customer first message',
     scope: 'tickets:write',
     body: createTicketBody,
-    response: v.object({
-      id: uuid,
-      number: integer,
-      subject: v.string(),
-      status,
-      priority,
-      customer: customerRef,
-      customFields: ticketRow.entries.customFields,
-      createdAt: isoDateTime,
-    }),
+    response: createdTicket,
     problems: ['plan.ticket_limit', 'ticket.unknown_member'],
   }),
   getTicket: defineRoute({
@@ -153,18 +144,7 @@ export const ticketRoutes = {
     scope: 'tickets:write',
     params: { ticketId: uuid, messageId: uuid },
     body: splitBody,
-    response: v.object({
-      id: uuid,
-      number: integer,
-      subject: v.string(),
-      status,
-      priority,
-      customer: customerRef,
-      customFields: ticketRow.entries.customFields,
-      createdAt: isoDateTime,
-      splitFrom: uuid,
-      movedMessages: v.array(uuid),
-    }),
+    response: v.object({ ...createdTicket.entries, splitFrom: uuid, movedMessages: v.array(uuid) }),
     problems: [
       'not_found',
       'plan.ticket_limit',

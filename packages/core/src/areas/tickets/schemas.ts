@@ -66,6 +66,18 @@ export const message = v.object({
 
 export const customerRef = v.object({ email: v.string(), name: v.string() });
 
+/** POST /tickets's answer (and a split's, with its own additions). */
+export const createdTicket = v.object({
+  id: uuid,
+  number: integer,
+  subject: v.string(),
+  status,
+  priority,
+  customer: customerRef,
+  customFields: ticketRow.entries.customFields,
+  createdAt: isoDateTime,
+});
+
 export const ticketDetail = v.object({
   ...ticketRow.entries,
   closedAt: v.nullable(isoDateTime),
