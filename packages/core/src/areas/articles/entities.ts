@@ -1,4 +1,5 @@
 import { Entity, Service } from 'electrodb';
+import { explicitTimestamps } from '../../kernel/db/attributes.js';
 import { entityConfig, SERVICE } from '../../kernel/db/client.js';
 import { lazy } from '../../kernel/db/lazy.js';
 import { tenantAttributes } from '../../kernel/db/tenant-attributes.js';
@@ -7,9 +8,7 @@ import { ARTICLE_STATUSES } from './values.js';
 /** Stored for articles without a category, so the by-category index is never sparse. */
 export const NO_CATEGORY = 'none';
 
-// Timestamps are set explicitly: a vote must not move an article up the newest-updated list.
-const createdAt = { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() } as const;
-const updatedAt = { type: 'string', required: true, default: () => new Date().toISOString() } as const;
+const { createdAt, updatedAt } = explicitTimestamps;
 
 /** The article without its body, so list queries read small items. */
 export const Article = lazy(

@@ -1,12 +1,11 @@
 import { Entity } from 'electrodb';
+import { explicitTimestamps } from '../../kernel/db/attributes.js';
 import { entityConfig, SERVICE } from '../../kernel/db/client.js';
 import { lazy } from '../../kernel/db/lazy.js';
 import { tenantAttributes } from '../../kernel/db/tenant-attributes.js';
 import { FIELD_TYPES } from './values.js';
 
-// Timestamps set explicitly: a ticket's value count must not move a definition's updatedAt.
-const createdAt = { type: 'string', required: true, readOnly: true, default: () => new Date().toISOString() } as const;
-const updatedAt = { type: 'string', required: true, default: () => new Date().toISOString() } as const;
+const { createdAt, updatedAt } = explicitTimestamps;
 
 /**
  * A ticket field's definition. All of a project's definitions are one Query (they are few); `valueCount`
