@@ -40,6 +40,8 @@ export const handler = createGroupHandler(consoleRoutes, {
   consoleTicket: async (req) => (await use.tickets()).ticketDetail(req),
   consoleTicketMessage: async (req) => (await use.tickets()).ticketReply(req),
   consoleTicketUpdate: async (req) => (await use.tickets()).ticketUpdate(req),
+  consoleTicketMerge: async (req) => (await use.tickets()).ticketMerge(req),
+  consoleTicketUnmerge: async (req) => (await use.tickets()).ticketUnmerge(req),
   consoleCustomers: async (req) => (await use.directory()).customersList(req),
   consoleArticles: async (req) => (await use.directory()).articlesList(req),
 });

@@ -15,6 +15,7 @@ const use = routeModules({
   tags: () => import('@helpdesk/core/areas/tickets/tags'),
   fields: () => import('@helpdesk/core/areas/ticket-fields/definitions'),
   split: () => import('@helpdesk/core/areas/tickets/split'),
+  merge: () => import('@helpdesk/core/areas/tickets/merge'),
 });
 
 export const handler = createGroupHandler(
@@ -33,6 +34,14 @@ export const handler = createGroupHandler(
       (await use.tags()).changeTag(ctx, params.ticketId, query.tag, 'remove'),
     splitTicket: async ({ ctx, params, body }) =>
       (await use.split()).splitTicket(ctx, params.ticketId, params.messageId, body.includeLater),
+    mergeTicket: async ({ ctx, principal, params, body }) =>
+      (await use.merge()).mergeTicket(
+        ctx,
+        params.ticketId,
+        body.into,
+        principal.projects.map((p) => p.id),
+      ),
+    unmergeTicket: async ({ ctx, params }) => (await use.merge()).unmergeTicket(ctx, params.ticketId),
     listTicketFields: async ({ ctx }) => (await use.fields()).listFields(ctx),
     createTicketField: async ({ ctx, body }) => (await use.fields()).createField(ctx, body),
     getTicketField: async ({ ctx, params }) => (await use.fields()).getField(ctx, params.key),

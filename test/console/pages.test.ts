@@ -89,6 +89,8 @@ describe('console pages over HTTP: roles and tenancy', () => {
       ['GET', `/console/tickets/${ids.ticketId}`],
       ['POST', `/console/tickets/${ids.ticketId}/messages`],
       ['POST', `/console/tickets/${ids.ticketId}/update`],
+      ['POST', `/console/tickets/${ids.ticketId}/merge`],
+      ['POST', `/console/tickets/${ids.ticketId}/unmerge`],
     ] as const;
   const form = {
     status: 'resolved',
@@ -97,6 +99,7 @@ describe('console pages over HTTP: roles and tenancy', () => {
     event: 'ticket.created',
     priority: 'high',
     since: '2026-01-01T00:00',
+    into: '1',
   };
 
   it('answers 404 to another account for every id route, and changes nothing', async () => {
@@ -198,6 +201,32 @@ describe('console pages over HTTP: roles and tenancy', () => {
     const list = await agent.get('/console/tickets?status=pending&priority=high');
     expect(list.text).toContain(t);
     expect((await agent.get('/console/tickets?status=closed')).text).not.toContain(t);
+  });
+
+  it('merges a ticket into another by its number, shows where it went, and unmerges it', async () => {
+    const made = await Promise.all(
+      ['Printer jam', 'Printer jam again'].map((subject) =>
+        app.call('POST', '/tickets', {
+          key: tenant.liveKey,
+          body: { subject, body: `${subject}.`, customer: { email: address('merge') } },
+        }),
+      ),
+    );
+    const [source, target] = made.map((r) => r.body as { id: string; number: number });
+    const path = `/console/tickets/${source!.id}`;
+    expect((await agent.get(path)).text).toContain('Merge into ticket #');
+    expect((await agent.post(`${path}/merge`, { into: '999999' })).status).toBe(422);
+    const merged = await agent.post(`${path}/merge`, { into: String(target!.number) });
+    expect(merged.status).toBe(303);
+    expect(merged.headers.get('location')).toBe(`/console/tickets/${target!.id}`);
+    const onTarget = await agent.get(`/console/tickets/${target!.id}`);
+    expect(onTarget.text).toContain('Printer jam.');
+    expect(onTarget.text).toContain('from a merged ticket');
+    const onSource = await agent.get(path);
+    expect(onSource.text).toContain(`Merged into <a href="/console/tickets/${target!.id}">`);
+    expect((await agent.post(`${path}/unmerge`, {})).status).toBe(303);
+    expect((await agent.get(`/console/tickets/${target!.id}`)).text).not.toContain('from a merged ticket');
+    expect((await agent.get(path)).text).toContain('Merge into ticket #');
   });
 
   it('lists customers and articles for agents, and none of them to another account', async () => {

@@ -1,3 +1,4 @@
+import { SPLIT_LIMIT } from '@helpdesk/core/areas/tickets/values';
 import { describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
@@ -87,4 +88,25 @@ describe('POST /tickets/{id}/messages/{messageId}/split', () => {
     // Nothing moved.
     expect((await detail(t, ticket.id)).messages).toHaveLength(4);
   });
+
+  it(`moves up to ${SPLIT_LIMIT} messages and files in one transaction, and refuses more`, async () => {
+    const t = await createTenant();
+    const ticket = await createTicket(app, t.liveKey);
+    const ids: string[] = [];
+    for (let i = 0; i <= SPLIT_LIMIT; i++) {
+      const res = await app.call('POST', `/tickets/${ticket.id}/messages`, {
+        key: t.liveKey,
+        body: { body: `Message ${i}`, senderType: 'customer' },
+      });
+      ids.push(res.body.id);
+    }
+    const tooMany = await split(t, ticket.id, ids[0]!, { includeLater: true });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error).toMatchObject({ code: 'ticket.split_too_large', details: { limit: SPLIT_LIMIT } });
+    const res = await split(t, ticket.id, ids[1]!, { includeLater: true });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.movedMessages).toHaveLength(SPLIT_LIMIT);
+    expect((await detail(t, res.body.id)).messages).toHaveLength(SPLIT_LIMIT);
+    expect((await detail(t, ticket.id)).messages.map((m: { id: string }) => m.id)).toHaveLength(2);
+  }, 60_000);
 });

@@ -37,7 +37,10 @@ export interface paths {
   "/tickets/{ticketId}": {
     /** A ticket with its customer, messages and tags */
     get: operations["getTicket"];
-    /** Delete a ticket permanently, with its messages, tags and attachments */
+    /**
+     * Delete a ticket permanently, with its messages, tags and attachments
+     * @description Tickets merged into it are deleted with it (their threads are part of its thread). A merged ticket is read-only: 409 `ticket.merged` (delete the ticket it was merged into, or unmerge it first).
+     */
     delete: operations["deleteTicket"];
     /** Update status, priority, category or assignee */
     patch: operations["updateTicket"];
@@ -45,9 +48,23 @@ export interface paths {
   "/tickets/{ticketId}/messages/{messageId}/split": {
     /**
      * Split a ticket: a new one starts at a customer's message (and takes the later ones with includeLater)
-     * @description The new ticket has the same customer, subject, priority, category and field values, its own number and reply address, `splitFrom` naming the source (whose `splitInto` lists it); the messages and their files move, in one transaction with the source's update (409 if the source changed meanwhile: read it and try again). `ticket.created` has `source: split`. Refused: a staff reply or note (422 `ticket.split_not_customer`), a split that would leave the source without messages (`ticket.split_everything`), more than 60 messages and files (`ticket.split_too_large`).
+     * @description The new ticket has the same customer, subject, priority, category and field values, its own number and reply address, `splitFrom` naming the source (whose `splitInto` lists it); the messages and their files move, in one transaction with the source's update (409 if the source changed meanwhile: read it and try again). `ticket.created` has `source: split`. Refused: a staff reply or note (422 `ticket.split_not_customer`), a split that would leave the source without messages (`ticket.split_everything`), more than 40 messages and files (`ticket.split_too_large`).
      */
     post: operations["splitTicket"];
+  };
+  "/tickets/{ticketId}/merge": {
+    /**
+     * Merge a ticket into another: the target's thread shows its messages, files and tags
+     * @description The ticket (the source) is closed and read-only (writes answer 409 `ticket.merged`), `mergedInto` naming the target; the target lists it in `mergedFrom`, shows its messages in time order (each names its `ticketId`), its files and tags, and takes its customer into `otherCustomers` when different (public replies go to the target's customer with them in Cc). Its reply address, the Message-IDs of its mails and its ticket page link reach the target. A target that was itself merged is followed to the ticket it was merged into. An internal note in each thread and `ticket.merged` record it; POST /tickets/{ticketId}/unmerge undoes it for 7 days. Refused: the ticket itself (422 `ticket.merge_into_self`), a target merged into this ticket (`ticket.merge_loop`), a ticket of another project (`ticket.merge_other_project`), a target that would show more than 20 merged tickets (`ticket.merge_too_many`); a target this request cannot see is 404.
+     */
+    post: operations["mergeTicket"];
+  };
+  "/tickets/{ticketId}/unmerge": {
+    /**
+     * Undo a merge (within 7 days): the merged ticket gets its thread, status and customers back
+     * @description Call it on the merged ticket (the source). It gets back the status it had, leaves the target's `mergedFrom` with the tickets merged into it, and its customers leave the target's `otherCustomers`; messages written to the target meanwhile stay there. An internal note in each thread and `ticket.unmerged` record it. Refused: a ticket that is not merged (422 `ticket.not_merged`), a merge older than 7 days (`ticket.merge_final`), a target merged since (409 `ticket.merged`: unmerge it first).
+     */
+    post: operations["unmergeTicket"];
   };
   "/tickets/{ticketId}/messages": {
     /**
@@ -307,6 +324,14 @@ export interface webhooks {
   "ticket.deleted": {
     /** A ticket was deleted with its messages and attachments. */
     post: operations["webhook.ticket.deleted"];
+  };
+  "ticket.merged": {
+    /** A ticket (`source`) was merged into another (`ticket`, the target, whose thread now shows the source's): the source is closed and read-only, and mail, reply addresses and page links of the source reach the target. */
+    post: operations["webhook.ticket.merged"];
+  };
+  "ticket.unmerged": {
+    /** A merge was undone (within 7 days): the source ticket (`source`) has its thread, status and customers back, and the target (`ticket`) no longer shows them. */
+    post: operations["webhook.ticket.unmerged"];
   };
   "message.received": {
     /** A message was added to a ticket (any sender; the spec event). message.sent and note.added say which kind. */
@@ -779,6 +804,71 @@ export interface components {
       code: "ticket.split_too_large";
       details: {
         limit: number;
+      };
+    };
+    /** @description the message came from a ticket merged into this one; unmerge it to split there */
+    "Problem.ticket.split_merged_message": {
+      /** @constant */
+      code: "ticket.split_merged_message";
+      details: {
+        ticketId: string;
+      };
+    };
+    /** @description the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge */
+    "Problem.ticket.merged": {
+      /** @constant */
+      code: "ticket.merged";
+      details: {
+        mergedInto: string;
+      };
+    };
+    /** @description a ticket cannot be merged into itself */
+    "Problem.ticket.merge_into_self": {
+      /** @constant */
+      code: "ticket.merge_into_self";
+      details: {
+        field: string;
+      };
+    };
+    /** @description the target is (through its merges) merged into this ticket: the merge would make a loop */
+    "Problem.ticket.merge_loop": {
+      /** @constant */
+      code: "ticket.merge_loop";
+      details: {
+        field: string;
+        target: string;
+      };
+    };
+    /** @description the target ticket is in another project: tickets merge within one project */
+    "Problem.ticket.merge_other_project": {
+      /** @constant */
+      code: "ticket.merge_other_project";
+      details: {
+        field: string;
+        projectId: string;
+      };
+    };
+    /** @description the target would show more merged tickets than allowed */
+    "Problem.ticket.merge_too_many": {
+      /** @constant */
+      code: "ticket.merge_too_many";
+      details: {
+        field: string;
+        limit: number;
+      };
+    };
+    /** @description the ticket is not merged into another: nothing to unmerge */
+    "Problem.ticket.not_merged": {
+      /** @constant */
+      code: "ticket.not_merged";
+    };
+    /** @description the merge is older than the undo period and is final */
+    "Problem.ticket.merge_final": {
+      /** @constant */
+      code: "ticket.merge_final";
+      details: {
+        mergedAt: string;
+        days: number;
       };
     };
     /** @description another project has this portal handle (handles are unique across the service) */
@@ -1600,10 +1690,17 @@ export interface operations {
             followUpOf: string | null;
             splitFrom: string | null;
             splitInto: string[];
+            mergedInto: string | null;
+            mergedAt: string | null;
+            mergedFrom: string[];
             customer: {
               email: string;
               name: string;
             };
+            otherCustomers: {
+                email: string;
+                name: string;
+              }[];
             messages: ({
                 /** Format: uuid */
                 id: string;
@@ -1729,7 +1826,10 @@ export interface operations {
       };
     };
   };
-  /** Delete a ticket permanently, with its messages, tags and attachments */
+  /**
+   * Delete a ticket permanently, with its messages, tags and attachments
+   * @description Tickets merged into it are deleted with it (their threads are part of its thread). A merged ticket is read-only: 409 `ticket.merged` (delete the ticket it was merged into, or unmerge it first).
+   */
   deleteTicket: {
     parameters: {
       query?: {
@@ -1811,14 +1911,17 @@ export interface operations {
           });
         };
       };
-      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `ticket.merged`: the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge
+       */
       409: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "conflict";
-            } & components["schemas"]["Problem.conflict"];
+              code?: "conflict" | "ticket.merged";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.ticket.merged"]);
           });
         };
       };
@@ -1937,10 +2040,17 @@ export interface operations {
             followUpOf: string | null;
             splitFrom: string | null;
             splitInto: string[];
+            mergedInto: string | null;
+            mergedAt: string | null;
+            mergedFrom: string[];
             customer: {
               email: string;
               name: string;
             };
+            otherCustomers: {
+                email: string;
+                name: string;
+              }[];
             messages: ({
                 /** Format: uuid */
                 id: string;
@@ -2020,14 +2130,17 @@ export interface operations {
           });
         };
       };
-      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `ticket.merged`: the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge
+       */
       409: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "conflict";
-            } & components["schemas"]["Problem.conflict"];
+              code?: "conflict" | "ticket.merged";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.ticket.merged"]);
           });
         };
       };
@@ -2091,7 +2204,7 @@ export interface operations {
   };
   /**
    * Split a ticket: a new one starts at a customer's message (and takes the later ones with includeLater)
-   * @description The new ticket has the same customer, subject, priority, category and field values, its own number and reply address, `splitFrom` naming the source (whose `splitInto` lists it); the messages and their files move, in one transaction with the source's update (409 if the source changed meanwhile: read it and try again). `ticket.created` has `source: split`. Refused: a staff reply or note (422 `ticket.split_not_customer`), a split that would leave the source without messages (`ticket.split_everything`), more than 60 messages and files (`ticket.split_too_large`).
+   * @description The new ticket has the same customer, subject, priority, category and field values, its own number and reply address, `splitFrom` naming the source (whose `splitInto` lists it); the messages and their files move, in one transaction with the source's update (409 if the source changed meanwhile: read it and try again). `ticket.created` has `source: split`. Refused: a staff reply or note (422 `ticket.split_not_customer`), a split that would leave the source without messages (`ticket.split_everything`), more than 40 messages and files (`ticket.split_too_large`).
    */
   splitTicket: {
     parameters: {
@@ -2196,14 +2309,17 @@ export interface operations {
           });
         };
       };
-      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `ticket.merged`: the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge
+       */
       409: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "conflict";
-            } & components["schemas"]["Problem.conflict"];
+              code?: "conflict" | "ticket.merged";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.ticket.merged"]);
           });
         };
       };
@@ -2221,14 +2337,458 @@ export interface operations {
        * - `ticket.split_not_customer`: only a customer's message starts a split
        * - `ticket.split_everything`: the split would leave the ticket without messages
        * - `ticket.split_too_large`: the split would move more messages and files than one transaction holds
+       * - `ticket.split_merged_message`: the message came from a ticket merged into this one; unmerge it to split there
        */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
             error?: ({
               /** @enum {string} */
-              code?: "validation.failed" | "ticket.split_not_customer" | "ticket.split_everything" | "ticket.split_too_large";
-            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.split_not_customer"] | components["schemas"]["Problem.ticket.split_everything"] | components["schemas"]["Problem.ticket.split_too_large"]);
+              code?: "validation.failed" | "ticket.split_not_customer" | "ticket.split_everything" | "ticket.split_too_large" | "ticket.split_merged_message";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.split_not_customer"] | components["schemas"]["Problem.ticket.split_everything"] | components["schemas"]["Problem.ticket.split_too_large"] | components["schemas"]["Problem.ticket.split_merged_message"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Merge a ticket into another: the target's thread shows its messages, files and tags
+   * @description The ticket (the source) is closed and read-only (writes answer 409 `ticket.merged`), `mergedInto` naming the target; the target lists it in `mergedFrom`, shows its messages in time order (each names its `ticketId`), its files and tags, and takes its customer into `otherCustomers` when different (public replies go to the target's customer with them in Cc). Its reply address, the Message-IDs of its mails and its ticket page link reach the target. A target that was itself merged is followed to the ticket it was merged into. An internal note in each thread and `ticket.merged` record it; POST /tickets/{ticketId}/unmerge undoes it for 7 days. Refused: the ticket itself (422 `ticket.merge_into_self`), a target merged into this ticket (`ticket.merge_loop`), a ticket of another project (`ticket.merge_other_project`), a target that would show more than 20 merged tickets (`ticket.merge_too_many`); a target this request cannot see is 404.
+   */
+  mergeTicket: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        ticketId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          into: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            projectSlug: string | null;
+            number: number;
+            subject: string;
+            /** @enum {string} */
+            status: "new" | "open" | "pending" | "resolved" | "closed";
+            /** @enum {string} */
+            priority: "low" | "medium" | "high" | "urgent";
+            /** @enum {string} */
+            category: "bug" | "feature_request" | "billing" | "howto" | "other";
+            assignedTo: string | null;
+            customerEmail: string;
+            customerName: string;
+            /** @enum {string} */
+            lastSenderType: "customer" | "staff";
+            /** Format: date-time */
+            lastMessageAt: string;
+            customFields: {
+              [key: string]: string | number | boolean | string[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            closedAt: string | null;
+            followUpOf: string | null;
+            splitFrom: string | null;
+            splitInto: string[];
+            mergedInto: string | null;
+            mergedAt: string | null;
+            mergedFrom: string[];
+            customer: {
+              email: string;
+              name: string;
+            };
+            otherCustomers: {
+                email: string;
+                name: string;
+              }[];
+            messages: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                ticketId: string;
+                /** @enum {string} */
+                senderType: "customer" | "staff";
+                /** @enum {string} */
+                visibility: "public" | "internal";
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+                attachments: {
+                    /** Format: uuid */
+                    id: string;
+                    fileName: string;
+                    fileSize: number;
+                    mimeType: string;
+                    url: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                  }[];
+                original?: ({
+                  text: string;
+                  html: string | null;
+                }) | null;
+              })[];
+            tags: string[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `ticket.merged`: the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge
+       */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "conflict" | "ticket.merged";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.ticket.merged"]);
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.merge_into_self`: a ticket cannot be merged into itself
+       * - `ticket.merge_loop`: the target is (through its merges) merged into this ticket: the merge would make a loop
+       * - `ticket.merge_other_project`: the target ticket is in another project: tickets merge within one project
+       * - `ticket.merge_too_many`: the target would show more merged tickets than allowed
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.merge_into_self" | "ticket.merge_loop" | "ticket.merge_other_project" | "ticket.merge_too_many";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.merge_into_self"] | components["schemas"]["Problem.ticket.merge_loop"] | components["schemas"]["Problem.ticket.merge_other_project"] | components["schemas"]["Problem.ticket.merge_too_many"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Undo a merge (within 7 days): the merged ticket gets its thread, status and customers back
+   * @description Call it on the merged ticket (the source). It gets back the status it had, leaves the target's `mergedFrom` with the tickets merged into it, and its customers leave the target's `otherCustomers`; messages written to the target meanwhile stay there. An internal note in each thread and `ticket.unmerged` record it. Refused: a ticket that is not merged (422 `ticket.not_merged`), a merge older than 7 days (`ticket.merge_final`), a target merged since (409 `ticket.merged`: unmerge it first).
+   */
+  unmergeTicket: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        ticketId: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            projectSlug: string | null;
+            number: number;
+            subject: string;
+            /** @enum {string} */
+            status: "new" | "open" | "pending" | "resolved" | "closed";
+            /** @enum {string} */
+            priority: "low" | "medium" | "high" | "urgent";
+            /** @enum {string} */
+            category: "bug" | "feature_request" | "billing" | "howto" | "other";
+            assignedTo: string | null;
+            customerEmail: string;
+            customerName: string;
+            /** @enum {string} */
+            lastSenderType: "customer" | "staff";
+            /** Format: date-time */
+            lastMessageAt: string;
+            customFields: {
+              [key: string]: string | number | boolean | string[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            closedAt: string | null;
+            followUpOf: string | null;
+            splitFrom: string | null;
+            splitInto: string[];
+            mergedInto: string | null;
+            mergedAt: string | null;
+            mergedFrom: string[];
+            customer: {
+              email: string;
+              name: string;
+            };
+            otherCustomers: {
+                email: string;
+                name: string;
+              }[];
+            messages: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                ticketId: string;
+                /** @enum {string} */
+                senderType: "customer" | "staff";
+                /** @enum {string} */
+                visibility: "public" | "internal";
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+                attachments: {
+                    /** Format: uuid */
+                    id: string;
+                    fileName: string;
+                    fileSize: number;
+                    mimeType: string;
+                    url: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                  }[];
+                original?: ({
+                  text: string;
+                  html: string | null;
+                }) | null;
+              })[];
+            tags: string[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `ticket.merged`: the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge
+       */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "conflict" | "ticket.merged";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.ticket.merged"]);
+          });
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `ticket.not_merged`: the ticket is not merged into another: nothing to unmerge
+       * - `ticket.merge_final`: the merge is older than the undo period and is final
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "ticket.not_merged" | "ticket.merge_final";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket.not_merged"] | components["schemas"]["Problem.ticket.merge_final"]);
           });
         };
       };
@@ -2390,14 +2950,17 @@ export interface operations {
           });
         };
       };
-      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `ticket.merged`: the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge
+       */
       409: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "conflict";
-            } & components["schemas"]["Problem.conflict"];
+              code?: "conflict" | "ticket.merged";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.ticket.merged"]);
           });
         };
       };
@@ -2697,14 +3260,17 @@ export interface operations {
           });
         };
       };
-      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `ticket.merged`: the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge
+       */
       409: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "conflict";
-            } & components["schemas"]["Problem.conflict"];
+              code?: "conflict" | "ticket.merged";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.ticket.merged"]);
           });
         };
       };
@@ -2842,14 +3408,17 @@ export interface operations {
           });
         };
       };
-      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      /**
+       * @description - `conflict`: other requests kept changing the same record at the same moment; retry
+       * - `ticket.merged`: the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge
+       */
       409: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "conflict";
-            } & components["schemas"]["Problem.conflict"];
+              code?: "conflict" | "ticket.merged";
+            }) & (components["schemas"]["Problem.conflict"] | components["schemas"]["Problem.ticket.merged"]);
           });
         };
       };
@@ -10093,7 +10662,7 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 url: string;
-                events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+                events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
                 /** @enum {string} */
                 format: "json" | "chat";
                 description: string | null;
@@ -10220,7 +10789,7 @@ export interface operations {
         "application/json": {
           /** Format: uri */
           url: string;
-          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string;
@@ -10237,7 +10806,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -10524,7 +11093,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string | null;
@@ -10541,7 +11110,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -10710,7 +11279,7 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+                event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
                 attempt: number;
                 statusCode: number | null;
                 durationMs: number;
@@ -10844,7 +11413,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          event?: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+          event?: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
         };
       };
     };
@@ -10858,7 +11427,7 @@ export interface operations {
             /** Format: uuid */
             deliveryId: string;
             /** @enum {string} */
-            event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+            event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
           };
         };
       };
@@ -11010,7 +11579,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -11943,6 +12512,164 @@ export interface operations {
           timestamp: string;
           data: {
             ticket: {
+              id: string;
+              number: number;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A ticket (`source`) was merged into another (`ticket`, the target, whose thread now shows the source's): the source is closed and read-only, and mail, reply addresses and page links of the source reach the target. */
+  "webhook.ticket.merged": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.merged",
+         *   "type": "ticket.merged",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "source": {
+         *       "id": "00000000-0000-4000-8000-000000000008",
+         *       "number": 41
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.merged";
+          /** @constant */
+          type: "ticket.merged";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            source: {
+              id: string;
+              number: number;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A merge was undone (within 7 days): the source ticket (`source`) has its thread, status and customers back, and the target (`ticket`) no longer shows them. */
+  "webhook.ticket.unmerged": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.unmerged",
+         *   "type": "ticket.unmerged",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "source": {
+         *       "id": "00000000-0000-4000-8000-000000000008",
+         *       "number": 41
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.unmerged";
+          /** @constant */
+          type: "ticket.unmerged";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            source: {
               id: string;
               number: number;
             };

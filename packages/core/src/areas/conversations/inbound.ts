@@ -9,7 +9,8 @@ import { must } from '../../kernel/must.js';
 import { getObjectBytes } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { createTicket, DuplicateTicket } from '../tickets/create.js';
-import { Ticket, TicketNumber } from '../tickets/entities.js';
+import { Ticket } from '../tickets/entities.js';
+import { currentTicket, isCustomerOf, ticketByNumber } from '../tickets/merge.js';
 import { DuplicateMessage, postMessage } from '../tickets/messages.js';
 import type { TicketItem } from '../tickets/present.js';
 import { senderVerdict, type Verdict } from './authentication.js';
@@ -55,7 +56,7 @@ export async function receiveMail(notification: ReceivedMail): Promise<void> {
   const ticket =
     target.kind === 'ticket' ? await ticketByNumber(ctx, target.ticketNumber) : await ticketByThread(ctx, mail);
   const verdict = senderVerdict(receipt, sesMail.source, mail);
-  const theirs = ticket?.customerEmail === mail.from.address;
+  const theirs = ticket !== undefined && isCustomerOf(ticket, mail.from.address);
   if (ticket && theirs && !verdict.verified) {
     // Anyone can write the customer's From: an unverified mail never enters their thread. It is kept as
     // a ticket of its own, tagged for the team, and names no ticket (nothing confirms it belongs there).
@@ -83,18 +84,15 @@ function isOurs(ctx: TenantContext, domain: string, address: string) {
   return address.endsWith(`@${domain}`) || senders.includes(address);
 }
 
-async function ticketByNumber(ctx: TenantContext, number: number): Promise<TicketItem | undefined> {
-  const { data } = await TicketNumber.get({ projectId: ctx.projectId, env: ctx.env, number }).go();
-  return data ? ticketById(ctx, data.ticketId) : undefined;
-}
-
-const ticketById = async (ctx: TenantContext, ticketId: string) =>
-  (await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go()).data ?? undefined;
-
-/** A mail to the project's address that answers one of a ticket's mails (In-Reply-To, References). */
+/**
+ * A mail to the project's address that answers one of a ticket's mails (In-Reply-To, References),
+ * followed through merges like a reply address (tickets/merge.ts).
+ */
 async function ticketByThread(ctx: TenantContext, mail: ReadMail): Promise<TicketItem | undefined> {
   const threadId = mail.references.length ? await threadOfMessages(ctx, mail.references, env.mailDomain) : undefined;
-  return threadId ? ticketById(ctx, threadId) : undefined;
+  if (!threadId) return undefined;
+  const { data } = await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId: threadId }).go();
+  return currentTicket(ctx, data ?? undefined);
 }
 
 async function answer(ctx: TenantContext, ticket: TicketItem, mail: ReadMail, messageId: string) {

@@ -5,17 +5,23 @@ import { problem } from '../../kernel/errors/problem.js';
 import { verifyTicketToken } from '../../kernel/links/ticket-page.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { createTicket } from '../tickets/create.js';
+import { Ticket } from '../tickets/entities.js';
 import type { GivenFile } from '../tickets/files.js';
+import { currentTicket } from '../tickets/merge.js';
 import { postMessage } from '../tickets/messages.js';
 import { toMessage } from '../tickets/present.js';
 import { loadThread } from '../tickets/thread.js';
 import { PAGE_POSTS_PER_MINUTE } from './values.js';
 
+/** The token's ticket, or the one it was merged into: a merged ticket's link shows where its thread went. */
 async function open(token: string) {
   const claims = verifyTicketToken(token);
   const ctx = claims && (await tenantOfProject(claims.projectId, claims.env));
   if (!claims || !ctx) throw errors.notFound('Ticket');
-  return { ctx, ticketId: claims.ticketId };
+  const { data } = await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId: claims.ticketId }).go();
+  const ticket = await currentTicket(ctx, data ?? undefined);
+  if (!ticket) throw errors.notFound('Ticket');
+  return { ctx, ticketId: ticket.ticketId };
 }
 
 /** The ticket as its customer sees it: subject, number, status and the public messages (never an internal note). */

@@ -14,6 +14,7 @@ export type SystemEmailKind =
 
 export interface SystemEmail {
   to: string;
+  cc?: string[];
   subject: string;
   markdown: string;
   kind: SystemEmailKind;
@@ -26,6 +27,7 @@ export interface SystemEmail {
 
 const draftOf = (input: SystemEmail): EmailDraft => ({
   to: input.to,
+  ...(input.cc ? { cc: input.cc } : {}),
   replyTo: input.replyTo,
   threadId: input.threadId,
   metadata: { ...input.metadata, kind: input.kind },

@@ -1,6 +1,7 @@
 import { releaseStorage } from '../../identity/quota.js';
 import { commit, remove } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
+import { Problem } from '../../kernel/errors/problem.js';
 import { deleteObjects } from '../../kernel/ports/blob-store.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantContext } from '../../kernel/tenant.js';
@@ -13,15 +14,38 @@ import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber } from '
 import { valuesOf } from './present.js';
 import { deleteSearchItem } from './search.js';
 import { applyCountDeltas, countDeltas } from './stats.js';
-import { loadThread } from './thread.js';
+import { loadThread, type Thread } from './thread.js';
+import { assertWritable } from './writable.js';
 
 /**
- * Deletes the ticket for good. The conditional delete of the ticket item is the claim: of two
- * concurrent deletes one answers 404 and only one releases storage and counts.
+ * Deletes the ticket for good, and the tickets merged into it (whose threads were part of its own).
+ * The conditional delete of the ticket item is the claim: of two concurrent deletes one answers 404 and
+ * only one releases storage and counts.
  */
 export async function deleteTicket(ctx: TenantContext, ticketId: string) {
-  const thread = await loadThread(ctx, ticketId);
+  const thread = await loadThread(ctx, ticketId, { own: true });
+  assertWritable(thread.ticket);
+  // The merged tickets go first: a delete cut short leaves the target to be deleted again, never them behind it.
+  let merged = 0;
+  for (const id of thread.ticket.mergedFrom ?? []) {
+    const gone = await loadThread(ctx, id, { own: true })
+      .then((t) => deleteOne(ctx, t))
+      .catch(goneAlready);
+    merged += gone?.attachmentsRemoved ?? 0;
+  }
+  const deleted = await deleteOne(ctx, thread);
+  return { ...deleted, attachmentsRemoved: deleted.attachmentsRemoved + merged };
+}
+
+/** A merged ticket deleted meanwhile (by another delete of its target) is done. */
+const goneAlready = (err: unknown) => {
+  if (err instanceof Problem && err.code === 'not_found') return undefined;
+  throw err;
+};
+
+async function deleteOne(ctx: TenantContext, thread: Thread) {
   const { ticket } = thread;
+  const { ticketId } = ticket;
   const key = { projectId: ctx.projectId, env: ctx.env, ticketId };
   const values = valuesOf(ticket);
   // A held value's field cannot have changed type (it has values): the kept definitions know its index keys.

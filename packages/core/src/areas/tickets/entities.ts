@@ -44,6 +44,14 @@ export const Ticket = lazy(
           splitFrom: { type: 'string', readOnly: true },
           /** Tickets split from this one, oldest first. */
           splitInto: { type: 'list', items: { type: 'string' } },
+          /** Set on a merged ticket: the ticket it was merged into (it is read-only meanwhile). */
+          mergedInto: { type: 'string' },
+          /** A merged ticket's undo record (merge.ts MergeRecord): what unmerge restores. */
+          merge: { type: 'any' },
+          /** Tickets whose threads this one shows: merged into it, or into those (merge.ts). */
+          mergedFrom: { type: 'list', items: { type: 'string' } },
+          /** Customers of tickets merged into this one (merge.ts TicketCustomer): copied on public replies. */
+          otherCustomers: { type: 'any' },
           /** Values of the project's ticket fields by key (areas/ticket-fields), checked against their definitions. */
           customFields: { type: 'any' },
           createdAt: { type: 'string', required: true, readOnly: true },

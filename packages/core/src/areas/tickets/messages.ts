@@ -11,6 +11,7 @@ import { eventItem } from '../webhooks/emit.js';
 import { Attachment, Message, Ticket } from './entities.js';
 import { ticketChangeEvents } from './events.js';
 import { prepareFiles, storeOriginal } from './files.js';
+import { otherCustomersOf } from './merge.js';
 import {
   eventCustomer,
   eventTicket,
@@ -22,6 +23,7 @@ import {
 import type { PostMessageBody } from './schemas.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
 import type { SenderType, Status } from './values.js';
+import { assertWritable } from './writable.js';
 
 /** POST /tickets/{ticketId}/messages's body, and what an inbound mail adds to it. */
 export type PostMessageInput = PostMessageBody & {
@@ -66,6 +68,7 @@ function messageEvents(
 export async function postMessage(ctx: TenantContext, ticketId: string, input: PostMessageInput) {
   const visibility = input.visibility ?? 'public';
   let before = await getTicket(ctx, ticketId);
+  assertWritable(before);
   const messageId = randomUUID();
   const createdAt = new Date().toISOString();
   const files = await prepareFiles(ctx, ticketId, messageId, input.attachments ?? [], createdAt);
@@ -159,8 +162,11 @@ function statusAfter(status: Status, senderType: SenderType, visibility: 'public
 /** The customer's copy of a public reply (never in sandbox), with links to its attachments. */
 function replyEmail(ctx: TenantContext, ticket: TicketItem, message: Awaited<ReturnType<typeof toMessage>>) {
   const links = message.attachments.map((a) => `- [${escapeHtml(a.fileName)}](${a.url})`).join('\n');
+  const others = otherCustomersOf(ticket).map((c) => c.email);
   return prepareSystemEmail(ctx, {
     to: ticket.customerEmail,
+    // Customers of tickets merged into this one hear the answer too (docs/decisions.md, Merge).
+    ...(others.length ? { cc: others } : {}),
     subject: `Re: ${ticket.subject} [#${ticket.number}]`,
     markdown: `${escapeHtml(message.body)}${links ? `\n\nAttachments:\n\n${links}` : ''}\n\n---\n\nAnswer this mail, or [view the ticket and answer online](${ticketPageLink(ctx, ticket.ticketId)}).`,
     kind: 'ticket_reply',

@@ -74,7 +74,14 @@ export const toDetail = async (
   followUpOf: t.followUpOf ?? null,
   splitFrom: t.splitFrom ?? null,
   splitInto: t.splitInto ?? [],
+  mergedInto: t.mergedInto ?? null,
+  mergedAt: (t.merge as { at: string } | undefined)?.at ?? null,
+  mergedFrom: t.mergedFrom ?? [],
   customer: { email: t.customerEmail, name: t.customerName },
+  otherCustomers: ((t.otherCustomers ?? []) as Array<{ email: string; name: string }>).map(({ email, name }) => ({
+    email,
+    name,
+  })),
   messages: await Promise.all(
     thread.messages.map((m) =>
       toMessage(

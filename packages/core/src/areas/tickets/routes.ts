@@ -16,6 +16,7 @@ import {
   category,
   createdTicket,
   createTicketBody,
+  mergeBody,
   message,
   postMessageBody,
   priority,
@@ -28,7 +29,15 @@ import {
   updateTicketBody,
   uploadBody,
 } from './schemas.js';
-import { ATTACHMENTS_PER_MESSAGE, MAX_ATTACHMENT_BYTES, MAX_UPLOAD_BYTES, SPLIT_LIMIT, UNASSIGNED } from './values.js';
+import {
+  ATTACHMENTS_PER_MESSAGE,
+  MAX_ATTACHMENT_BYTES,
+  MAX_UPLOAD_BYTES,
+  MERGED_PER_TICKET,
+  SPLIT_LIMIT,
+  UNASSIGNED,
+  UNMERGE_DAYS,
+} from './values.js';
 
 const ticketParams = { ticketId: uuid };
 const base = { group: 'tickets' as const, tags: ['Tickets'], tenancy: 'project' as const };
@@ -116,7 +125,7 @@ export const ticketRoutes = {
     params: ticketParams,
     body: updateTicketBody,
     response: ticketDetail,
-    problems: ['ticket.unknown_member'],
+    problems: ['ticket.unknown_member', 'ticket.merged'],
   }),
   deleteTicket: defineRoute({
     ...base,
@@ -124,6 +133,8 @@ export const ticketRoutes = {
     method: 'DELETE',
     path: '/tickets/{ticketId}',
     summary: 'Delete a ticket permanently, with its messages, tags and attachments',
+    description:
+      'Tickets merged into it are deleted with it (their threads are part of its thread). A merged ticket is read-only: 409 `ticket.merged` (delete the ticket it was merged into, or unmerge it first).',
     scope: 'tickets:write',
     params: ticketParams,
     response: v.object({
@@ -133,6 +144,7 @@ export const ticketRoutes = {
       projectId: uuid,
       projectSlug: v.nullable(v.string()),
     }),
+    problems: ['ticket.merged'],
   }),
   splitTicket: defineRoute({
     ...base,
@@ -151,7 +163,41 @@ export const ticketRoutes = {
       'ticket.split_not_customer',
       'ticket.split_everything',
       'ticket.split_too_large',
+      'ticket.split_merged_message',
+      'ticket.merged',
     ],
+  }),
+  mergeTicket: defineRoute({
+    ...base,
+    id: 'mergeTicket',
+    method: 'POST',
+    path: '/tickets/{ticketId}/merge',
+    summary: "Merge a ticket into another: the target's thread shows its messages, files and tags",
+    description: `The ticket (the source) is closed and read-only (writes answer 409 \`ticket.merged\`), \`mergedInto\` naming the target; the target lists it in \`mergedFrom\`, shows its messages in time order (each names its \`ticketId\`), its files and tags, and takes its customer into \`otherCustomers\` when different (public replies go to the target's customer with them in Cc). Its reply address, the Message-IDs of its mails and its ticket page link reach the target. A target that was itself merged is followed to the ticket it was merged into. An internal note in each thread and \`ticket.merged\` record it; POST /tickets/{ticketId}/unmerge undoes it for ${UNMERGE_DAYS} days. Refused: the ticket itself (422 \`ticket.merge_into_self\`), a target merged into this ticket (\`ticket.merge_loop\`), a ticket of another project (\`ticket.merge_other_project\`), a target that would show more than ${MERGED_PER_TICKET} merged tickets (\`ticket.merge_too_many\`); a target this request cannot see is 404.`,
+    scope: 'tickets:write',
+    params: ticketParams,
+    body: mergeBody,
+    response: ticketDetail,
+    problems: [
+      'not_found',
+      'ticket.merged',
+      'ticket.merge_into_self',
+      'ticket.merge_loop',
+      'ticket.merge_other_project',
+      'ticket.merge_too_many',
+    ],
+  }),
+  unmergeTicket: defineRoute({
+    ...base,
+    id: 'unmergeTicket',
+    method: 'POST',
+    path: '/tickets/{ticketId}/unmerge',
+    summary: 'Undo a merge (within 7 days): the merged ticket gets its thread, status and customers back',
+    description: `Call it on the merged ticket (the source). It gets back the status it had, leaves the target's \`mergedFrom\` with the tickets merged into it, and its customers leave the target's \`otherCustomers\`; messages written to the target meanwhile stay there. An internal note in each thread and \`ticket.unmerged\` record it. Refused: a ticket that is not merged (422 \`ticket.not_merged\`), a merge older than ${UNMERGE_DAYS} days (\`ticket.merge_final\`), a target merged since (409 \`ticket.merged\`: unmerge it first).`,
+    scope: 'tickets:write',
+    params: ticketParams,
+    response: ticketDetail,
+    problems: ['not_found', 'ticket.merged', 'ticket.not_merged', 'ticket.merge_final'],
   }),
   postTicketMessage: defineRoute({
     ...base,
@@ -171,6 +217,7 @@ export const ticketRoutes = {
       'ticket.upload_not_found',
       'ticket.upload_used',
       'ticket.upload_incomplete',
+      'ticket.merged',
     ],
   }),
   createAttachmentUpload: defineRoute({
@@ -201,6 +248,7 @@ export const ticketRoutes = {
     params: ticketParams,
     body: v.strictObject({ tag }),
     response: tagsResponse,
+    problems: ['ticket.merged'],
   }),
   removeTicketTag: defineRoute({
     ...base,
@@ -212,5 +260,6 @@ export const ticketRoutes = {
     params: ticketParams,
     query: { tag },
     response: tagsResponse,
+    problems: ['ticket.merged'],
   }),
 };

@@ -87,7 +87,15 @@ export const ticketDetail = v.object({
   splitFrom: v.nullable(uuid),
   /** Tickets split from this one, oldest first. */
   splitInto: v.array(uuid),
+  /** The ticket this one was merged into (it is closed and read-only until unmerged). */
+  mergedInto: v.nullable(uuid),
+  /** When it was merged (it can be unmerged for 7 days). */
+  mergedAt: v.nullable(isoDateTime),
+  /** Tickets merged into this one (directly or through them), whose messages its thread shows. */
+  mergedFrom: v.array(uuid),
   customer: customerRef,
+  /** Customers of tickets merged into this one: copied on public replies, their mail joins the thread. */
+  otherCustomers: v.array(customerRef),
   messages: v.array(message),
   tags: v.array(v.string()),
 });
@@ -205,6 +213,12 @@ export const uploadBody = v.strictObject({
 export type CreateTicketBody = v.InferOutput<typeof createTicketBody>;
 export type UpdateTicketBody = v.InferOutput<typeof updateTicketBody>;
 export type PostMessageBody = v.InferOutput<typeof postMessageBody>;
+
+/** POST /tickets/{ticketId}/merge. */
+export const mergeBody = v.strictObject({
+  /** The ticket to merge into (a merged one is followed to the ticket it was merged into). */
+  into: uuid,
+});
 
 /** POST /tickets/{ticketId}/messages/{messageId}/split. */
 export const splitBody = v.strictObject({

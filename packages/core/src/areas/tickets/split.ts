@@ -7,6 +7,7 @@ import { Attachment, Message, SPLIT_LIMIT } from './entities.js';
 import { valuesOf } from './present.js';
 import { loadThread } from './thread.js';
 import { applyChanges } from './update.js';
+import { assertWritable } from './writable.js';
 
 const keyOf = (t: { projectId: string; env: 'live' | 'sandbox'; ticketId: string }) => ({
   projectId: t.projectId,
@@ -25,13 +26,17 @@ const keyOf = (t: { projectId: string; env: 'live' | 'sandbox'; ticketId: string
 export async function splitTicket(ctx: TenantContext, ticketId: string, messageId: string, includeLater = false) {
   const thread = await loadThread(ctx, ticketId);
   const source = thread.ticket;
+  assertWritable(source);
   const ordered = [...thread.messages].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const at = ordered.findIndex((m) => m.messageId === messageId);
   const first = ordered[at];
   if (!first) throw errors.notFound('Message');
   if (first.senderType !== 'customer') throw problem('ticket.split_not_customer');
-  const moving = includeLater ? ordered.slice(at) : [first];
-  const staying = ordered.filter((m) => !moving.includes(m));
+  // A merged ticket's message stays in its own ticket's partition and storage count: split it there.
+  if (first.ticketId !== ticketId) throw problem('ticket.split_merged_message', { ticketId: first.ticketId });
+  // Later messages of tickets merged into this one stay with them.
+  const moving = (includeLater ? ordered.slice(at) : [first]).filter((m) => m.ticketId === ticketId);
+  const staying = ordered.filter((m) => m.ticketId === ticketId && !moving.includes(m));
   if (staying.length === 0) throw problem('ticket.split_everything');
   const filesOf = (m: { messageId: string }) => thread.attachments.filter((a) => a.messageId === m.messageId);
   const movingFiles = moving.flatMap(filesOf);

@@ -11,6 +11,7 @@ import type { UpdateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
 import { countDeltas, countsUpdate } from './stats.js';
 import { loadThread } from './thread.js';
+import { assertWritable } from './writable.js';
 
 export type UpdateTicketInput = UpdateTicketBody;
 
@@ -27,6 +28,10 @@ type Changes = Partial<
     | 'attachmentBytes'
     | 'customFields'
     | 'splitInto'
+    | 'mergedInto'
+    | 'merge'
+    | 'mergedFrom'
+    | 'otherCustomers'
   >
 >;
 
@@ -35,7 +40,14 @@ type Changes = Partial<
  * `before` was read (its `updatedAt` is the version): the ticket, with every list index key rebuilt
  * from the full set of fields, its search item and the list counts that move.
  */
-export function applyChanges(ctx: TenantContext, before: TicketItem, changes: Changes, time: string) {
+export function applyChanges(
+  ctx: TenantContext,
+  before: TicketItem,
+  changes: Changes,
+  time: string,
+  options: { unmerging?: boolean } = {},
+) {
+  if (!options.unmerging) assertWritable(before);
   // updatedAt is the version: it must move even when two writes fall in one millisecond.
   const now = time > before.updatedAt ? time : new Date(Date.parse(before.updatedAt) + 1).toISOString();
   const after = changedTicket(before, changes, now);
@@ -64,14 +76,14 @@ function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
     attachmentBytes: after.attachmentBytes,
     ...(after.customFields ? { customFields: after.customFields } : {}),
     ...(after.splitInto ? { splitInto: after.splitInto } : {}),
+    ...(after.mergedFrom ? { mergedFrom: after.mergedFrom } : {}),
+    ...(after.otherCustomers ? { otherCustomers: after.otherCustomers } : {}),
+    ...(after.mergedInto ? { mergedInto: after.mergedInto, merge: after.merge } : {}),
     updatedAt: now,
     ...(after.closedAt ? { closedAt: after.closedAt } : {}),
   });
-  return update(
-    (before.closedAt && !after.closedAt ? set.remove(['closedAt']) : set).where((a, op) =>
-      op.eq(a.updatedAt, before.updatedAt),
-    ),
-  );
+  const gone = (['closedAt', 'mergedInto', 'merge'] as const).filter((name) => before[name] && !after[name]);
+  return update((gone.length ? set.remove([...gone]) : set).where((a, op) => op.eq(a.updatedAt, before.updatedAt)));
 }
 
 /** The status of the ticket's copy under its customer (gone once the customer is deleted). */

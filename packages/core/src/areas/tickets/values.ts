@@ -31,5 +31,15 @@ export const UPLOAD_URL_SECONDS = 15 * 60;
 export const UPLOAD_TTL_SECONDS = 24 * 60 * 60;
 /** Key prefix of uploaded objects not yet attached (the lifecycle rule's filter). */
 export const UPLOAD_PREFIX = 'uploads/';
-/** Messages and files one split may move: with the new ticket's own items they stay within a transaction's 100. */
-export const SPLIT_LIMIT = 60;
+/**
+ * Messages and files one split may move. Each takes two writes (its copy under the new ticket, its
+ * removal from the source): 40 of them and the new ticket's own items stay within a transaction's 100.
+ */
+export const SPLIT_LIMIT = 40;
+/** How long a merge can be undone (POST /tickets/{ticketId}/unmerge); after it the merge is final. */
+export const UNMERGE_DAYS = 7;
+/**
+ * Tickets whose threads one ticket may show (merged into it, directly or through tickets merged into
+ * those): reading its thread reads each one's partition, so the number bounds the detail's requests.
+ */
+export const MERGED_PER_TICKET = 20;

@@ -24,6 +24,7 @@ const customer = v.object({ email: v.string(), name: v.nullish(v.string()) });
 export const TICKET_SOURCES = ['api', 'email', 'portal', 'split'] as const;
 export type TicketSource = (typeof TICKET_SOURCES)[number];
 const ticketEvent = { ticket, customer };
+const ticketRef = v.object({ id, number: v.number() });
 const message = v.object({
   id,
   senderType: v.string(),
@@ -93,6 +94,7 @@ const sampleIssue = {
   firstSeenAt: '2026-01-01T00:00:00.000Z',
   lastSeenAt: '2026-01-01T01:00:00.000Z',
 };
+const sampleSourceId = '00000000-0000-4000-8000-000000000008';
 const sampleEndpoint = { id: '00000000-0000-4000-8000-000000000007', url: 'https://example.com/hooks' };
 
 interface EventSpec<S extends v.GenericSchema> {
@@ -135,6 +137,18 @@ export const EVENT_CATALOG = {
     description: 'A ticket was deleted with its messages and attachments.',
     data: v.object({ ticket: v.object({ id, number: v.number() }) }),
     example: { ticket: { id: sampleTicket.id, number: 1 } },
+  }),
+  'ticket.merged': event({
+    description:
+      "A ticket (`source`) was merged into another (`ticket`, the target, whose thread now shows the source's): the source is closed and read-only, and mail, reply addresses and page links of the source reach the target.",
+    data: v.object({ ...ticketEvent, source: ticketRef }),
+    example: { ticket: sampleTicket, customer: sampleCustomer, source: { id: sampleSourceId, number: 41 } },
+  }),
+  'ticket.unmerged': event({
+    description:
+      'A merge was undone (within 7 days): the source ticket (`source`) has its thread, status and customers back, and the target (`ticket`) no longer shows them.',
+    data: v.object({ ...ticketEvent, source: ticketRef }),
+    example: { ticket: sampleTicket, customer: sampleCustomer, source: { id: sampleSourceId, number: 41 } },
   }),
   'message.received': event({
     description:

@@ -382,6 +382,59 @@ export const PROBLEMS = {
     details: v.object({ limit: count }),
     message: (a: { limit: number }) => `A split moves at most ${a.limit} messages and files together.`,
   }),
+  'ticket.split_merged_message': define({
+    status: 422,
+    summary: 'the message came from a ticket merged into this one; unmerge it to split there',
+    details: v.object({ ticketId: v.string() }),
+    message: (a: { ticketId: string }) =>
+      `The message belongs to ticket ${a.ticketId}, merged into this one: unmerge it and split that ticket.`,
+  }),
+  'ticket.merged': define({
+    status: 409,
+    summary: 'the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge',
+    details: v.object({ mergedInto: v.string() }),
+    message: (a: { mergedInto: string }) =>
+      `The ticket was merged into ticket ${a.mergedInto} and is read-only: write to that ticket, or unmerge it first.`,
+  }),
+  'ticket.merge_into_self': define({
+    status: 422,
+    summary: 'a ticket cannot be merged into itself',
+    details: fieldOnly,
+    message: () => 'A ticket cannot be merged into itself.',
+    toDetails: () => ({ field: 'into' }),
+  }),
+  'ticket.merge_loop': define({
+    status: 422,
+    summary: 'the target is (through its merges) merged into this ticket: the merge would make a loop',
+    details: v.object({ field: v.string(), target: v.string() }),
+    message: () => 'The target was merged into this ticket (directly or through others): the merge would make a loop.',
+    toDetails: ({ target }: { target: string }) => ({ field: 'into', target }),
+  }),
+  'ticket.merge_other_project': define({
+    status: 422,
+    summary: 'the target ticket is in another project: tickets merge within one project',
+    details: v.object({ field: v.string(), projectId: v.string() }),
+    message: () => 'The target ticket is in another project: tickets merge only within one project.',
+    toDetails: ({ projectId }: { projectId: string }) => ({ field: 'into', projectId }),
+  }),
+  'ticket.merge_too_many': define({
+    status: 422,
+    summary: 'the target would show more merged tickets than allowed',
+    details: v.object({ field: v.string(), limit: count }),
+    message: (a: { limit: number }) => `A ticket shows the threads of at most ${a.limit} merged tickets.`,
+    toDetails: ({ limit }: { limit: number }) => ({ field: 'into', limit }),
+  }),
+  'ticket.not_merged': define({
+    status: 422,
+    summary: 'the ticket is not merged into another: nothing to unmerge',
+    message: () => 'The ticket is not merged into another: there is nothing to unmerge.',
+  }),
+  'ticket.merge_final': define({
+    status: 422,
+    summary: 'the merge is older than the undo period and is final',
+    details: v.object({ mergedAt: v.string(), days: count }),
+    message: (a: { days: number }) => `A merge can be undone for ${a.days} days; this one is final.`,
+  }),
   'portal.handle_taken': define({
     status: 422,
     summary: 'another project has this portal handle (handles are unique across the service)',

@@ -178,6 +178,20 @@ export const consoleRoutes = {
     params: { ticketId: id },
     summary: 'Change status, priority and assignee',
   }),
+  consoleTicketMerge: defineRoute({
+    ...post,
+    id: 'consoleTicketMerge',
+    path: '/console/tickets/{ticketId}/merge',
+    params: { ticketId: id },
+    summary: 'Merge the ticket into another, named by its number',
+  }),
+  consoleTicketUnmerge: defineRoute({
+    ...post,
+    id: 'consoleTicketUnmerge',
+    path: '/console/tickets/{ticketId}/unmerge',
+    params: { ticketId: id },
+    summary: 'Undo the merge of the ticket (within 7 days)',
+  }),
   consoleCustomers: defineRoute({
     ...page,
     id: 'consoleCustomers',

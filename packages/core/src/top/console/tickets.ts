@@ -7,15 +7,17 @@ import {
   type Status,
 } from '../../areas/tickets/entities.js';
 import { listTickets } from '../../areas/tickets/list.js';
+import { mergeByNumber, unmergeTicket } from '../../areas/tickets/merge.js';
 import { postMessage } from '../../areas/tickets/messages.js';
 import { ticketRoutes } from '../../areas/tickets/routes.js';
 import { getTicketDetail } from '../../areas/tickets/thread.js';
 import { type UpdateTicketInput, updateTicket } from '../../areas/tickets/update.js';
+import { UNMERGE_DAYS } from '../../areas/tickets/values.js';
 import { listMembers } from '../../identity/accounts.js';
 import { errors } from '../../kernel/errors/common.js';
 import { must } from '../../kernel/must.js';
 import { bodyFrom, csrfField, filtersFrom, pager, selectField, textField, when } from './forms.js';
-import { redirect, show, signedIn } from './guard.js';
+import { type ConsoleRequest, redirect, show, signedIn } from './guard.js';
 import { html } from './html.js';
 
 const UNASSIGNED = 'unassigned';
@@ -68,6 +70,7 @@ export const ticketDetail = signedIn('any', async (req) => {
     `#${t.number} ${t.subject}`,
     html`<h1>#${t.number} ${t.subject}</h1>
 <p>${t.customer.name} &lt;${t.customer.email}&gt; · opened ${when(t.createdAt)}${t.tags.length ? html` · tags: ${t.tags.join(', ')}` : ''}</p>
+${mergePanel(req, t)}
 <form method="post" action="/console/tickets/${t.id}/update" class="card filters" aria-label="Ticket properties">${csrfField(req)}
 ${selectField('status', 'Status', STATUSES, t.status, '')}
 ${selectField('priority', 'Priority', PRIORITIES, t.priority, '')}
@@ -79,7 +82,7 @@ ${members.map((m) => html`<option value="${m.id}"${t.assignedTo === m.id ? html`
 ${t.messages.map(
   (
     m,
-  ) => html`<article class="msg ${m.senderType}${m.visibility === 'internal' ? ' internal' : ''}" aria-label="${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Reply' : 'Customer message'}"><span class="muted">${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Support' : t.customer.name} · ${when(m.createdAt)}</span>
+  ) => html`<article class="msg ${m.senderType}${m.visibility === 'internal' ? ' internal' : ''}" aria-label="${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Reply' : 'Customer message'}"><span class="muted">${m.visibility === 'internal' ? 'Internal note' : m.senderType === 'staff' ? 'Support' : t.customer.name} · ${when(m.createdAt)}${m.ticketId === t.id ? '' : html` · <a href="/console/tickets/${m.ticketId}">from a merged ticket</a>`}</span>
 ${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href="${a.url}">${a.fileName}</a> `)}` : ''}${m.original ? html`<details><summary>Whole mail (quoted history and signature)</summary><pre>${m.original.text}</pre></details>` : ''}</article>`,
 )}
 <form method="post" action="/console/tickets/${t.id}/messages" class="card">${csrfField(req)}
@@ -92,6 +95,31 @@ ${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href
 <button type="submit">Send</button>
 </form>`,
   );
+});
+
+/** A merged ticket says where it went (and offers the undo while it lasts); any other offers a merge. */
+function mergePanel(req: ConsoleRequest, t: Awaited<ReturnType<typeof getTicketDetail>>) {
+  if (t.mergedInto) {
+    const undoable = t.mergedAt && Date.now() - Date.parse(t.mergedAt) <= UNMERGE_DAYS * 86_400_000;
+    return html`<div class="card" role="status"><p>Merged into <a href="/console/tickets/${t.mergedInto}">another ticket</a> ${when(t.mergedAt ?? '')}; read-only.</p>
+${undoable ? html`<form method="post" action="/console/tickets/${t.id}/unmerge">${csrfField(req)}<button type="submit">Unmerge</button></form>` : ''}</div>`;
+  }
+  return html`${t.mergedFrom.length ? html`<p class="muted">Shows the threads of ${t.mergedFrom.length} merged ticket${t.mergedFrom.length === 1 ? '' : 's'}${t.otherCustomers.length ? html`; replies are copied to ${t.otherCustomers.map((c) => c.email).join(', ')}` : ''}.</p>` : ''}
+<form method="post" action="/console/tickets/${t.id}/merge" class="card filters" aria-label="Merge ticket">${csrfField(req)}
+<div><label for="f-into">Merge into ticket #</label><input id="f-into" name="into" type="number" min="1" required></div>
+<button type="submit">Merge</button>
+</form>`;
+}
+
+export const ticketMerge = signedIn('any', async (req) => {
+  const ticketId = must(req.params.ticketId, 'the ticketId of the path');
+  const merged = await mergeByNumber(req.ctx, ticketId, Number(req.form.into));
+  return redirect(`/console/tickets/${merged.id}`);
+});
+
+export const ticketUnmerge = signedIn('any', async (req) => {
+  await unmergeTicket(req.ctx, must(req.params.ticketId, 'the ticketId of the path'));
+  return redirect(`/console/tickets/${req.params.ticketId}`);
 });
 
 export const ticketReply = signedIn('any', async (req) => {
