@@ -74,6 +74,8 @@ export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
   inbound: { send: [], bucket: true },
   /** Takes a deleted ticket field's values off the tickets: the table only (its next round is an outbox item). */
   'field-cleanup': { send: [] },
+  /** Records an SLA breach on the ticket and announces warnings and breaches: the table only. */
+  'sla-timers': { send: [] },
 };
 
 /** The outbox relay (functions/stream/outbox-relay.ts): the only function that sends to queues or creates schedules. */

@@ -1,3 +1,4 @@
+import { slaRoutes } from '@helpdesk/core/areas/sla/routes';
 import { ticketFieldRoutes } from '@helpdesk/core/areas/ticket-fields/routes';
 import { ticketRoutes } from '@helpdesk/core/areas/tickets/routes';
 import { routeModules } from '@helpdesk/core/kernel/api/route';
@@ -16,10 +17,11 @@ const use = routeModules({
   fields: () => import('@helpdesk/core/areas/ticket-fields/definitions'),
   split: () => import('@helpdesk/core/areas/tickets/split'),
   merge: () => import('@helpdesk/core/areas/tickets/merge'),
+  sla: () => import('@helpdesk/core/areas/sla/setup'),
 });
 
 export const handler = createGroupHandler(
-  { ...ticketRoutes, ...ticketFieldRoutes },
+  { ...ticketRoutes, ...ticketFieldRoutes, ...slaRoutes },
   {
     listTickets: async ({ ctx, query }) => (await use.list()).listTickets(ctx, query),
     createTicket: async ({ ctx, body }) => (await use.create()).createTicket(ctx, body),
@@ -42,6 +44,17 @@ export const handler = createGroupHandler(
         principal.projects.map((p) => p.id),
       ),
     unmergeTicket: async ({ ctx, params }) => (await use.merge()).unmergeTicket(ctx, params.ticketId),
+    listBusinessCalendars: async ({ ctx }) => (await use.sla()).listCalendars(ctx),
+    createBusinessCalendar: async ({ ctx, body }) => (await use.sla()).createCalendar(ctx, body),
+    getBusinessCalendar: async ({ ctx, params }) => (await use.sla()).getCalendar(ctx, params.calendarId),
+    updateBusinessCalendar: async ({ ctx, params, body }) =>
+      (await use.sla()).updateCalendar(ctx, params.calendarId, body),
+    deleteBusinessCalendar: async ({ ctx, params }) => (await use.sla()).deleteCalendar(ctx, params.calendarId),
+    listSlaPolicies: async ({ ctx }) => (await use.sla()).listPolicies(ctx),
+    createSlaPolicy: async ({ ctx, body }) => (await use.sla()).createPolicy(ctx, body),
+    getSlaPolicy: async ({ ctx, params }) => (await use.sla()).getPolicy(ctx, params.policyId),
+    updateSlaPolicy: async ({ ctx, params, body }) => (await use.sla()).updatePolicy(ctx, params.policyId, body),
+    deleteSlaPolicy: async ({ ctx, params }) => (await use.sla()).deletePolicy(ctx, params.policyId),
     listTicketFields: async ({ ctx }) => (await use.fields()).listFields(ctx),
     createTicketField: async ({ ctx, body }) => (await use.fields()).createField(ctx, body),
     getTicketField: async ({ ctx, params }) => (await use.fields()).getField(ctx, params.key),

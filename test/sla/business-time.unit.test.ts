@@ -33,7 +33,11 @@ describe('business time', () => {
     expect(businessMinutesBetween(berlin, at('2026-03-28T23:00:00Z'), at('2026-03-29T22:00:00Z'))).toBe(23 * 60);
     expect(businessMinutesBetween(berlin, at('2026-10-24T22:00:00Z'), at('2026-10-25T23:00:00Z'))).toBe(25 * 60);
     // New York's spring-forward night: 01:00 EST to 04:00 EDT is two hours.
-    const night: Calendar = { timeZone: 'America/New_York', hours: [{ day: 'sunday', start: '01:00', end: '04:00' }], holidays: [] };
+    const night: Calendar = {
+      timeZone: 'America/New_York',
+      hours: [{ day: 'sunday', start: '01:00', end: '04:00' }],
+      holidays: [],
+    };
     expect(businessMinutesBetween(night, at('2026-03-08T00:00:00Z'), at('2026-03-09T00:00:00Z'))).toBe(120);
     expect(businessMinutesBetween(night, at('2026-11-01T00:00:00Z'), at('2026-11-02T00:00:00Z'))).toBe(240);
   });

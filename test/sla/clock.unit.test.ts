@@ -28,7 +28,11 @@ describe('the SLA clock', () => {
     expect(c0.targets.resolution?.dueAt).toBe('2026-11-30T18:00:00.000Z');
     expect(c0.targets.nextReply).toBeUndefined();
     const c1 = advance(c0, r, { kind: 'staffReply' }, 'open', at('2026-11-30T10:30:00Z'))!;
-    expect(c1.targets.firstReply).toMatchObject({ status: 'achieved', achievedAt: '2026-11-30T10:30:00.000Z', used: 30 });
+    expect(c1.targets.firstReply).toMatchObject({
+      status: 'achieved',
+      achievedAt: '2026-11-30T10:30:00.000Z',
+      used: 30,
+    });
     // The customer writes back: a next-reply clock starts; a late answer is a breach at its due time.
     const c2 = advance(c1, r, { kind: 'customerMessage' }, 'open', at('2026-11-30T11:00:00Z'))!;
     expect(c2.targets.nextReply).toMatchObject({ status: 'active', dueAt: '2026-11-30T11:30:00.000Z' });

@@ -333,6 +333,14 @@ export interface webhooks {
     /** A merge was undone (within 7 days): the source ticket (`source`) has its thread, status and customers back, and the target (`ticket`) no longer shows them. */
     post: operations["webhook.ticket.unmerged"];
   };
+  "ticket.sla_warning": {
+    /** A ticket's SLA target (`sla.target`: firstReply, nextReply or resolution) entered its last share of time (at risk, by default the last 20%); `sla.dueAt` is when it breaches. */
+    post: operations["webhook.ticket.sla_warning"];
+  };
+  "ticket.sla_breached": {
+    /** A ticket's SLA target passed its due time unmet (fired within a minute of `sla.dueAt`). */
+    post: operations["webhook.ticket.sla_breached"];
+  };
   "message.received": {
     /** A message was added to a ticket (any sender; the spec event). message.sent and note.added say which kind. */
     post: operations["webhook.message.received"];
@@ -812,6 +820,23 @@ export interface components {
       code: "ticket.split_merged_message";
       details: {
         ticketId: string;
+      };
+    };
+    /** @description the project has as many business calendars or SLA policies as it may */
+    "Problem.sla.limit": {
+      /** @constant */
+      code: "sla.limit";
+      details: {
+        what: string;
+        limit: number;
+      };
+    };
+    /** @description SLA policies (details.policyIds) use the calendar: point them elsewhere first */
+    "Problem.sla.calendar_in_use": {
+      /** @constant */
+      code: "sla.calendar_in_use";
+      details: {
+        policyIds: string[];
       };
     };
     /** @description the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge */
@@ -1371,6 +1396,43 @@ export interface operations {
                 customFields: {
                   [key: string]: string | number | boolean | string[];
                 };
+                sla: ({
+                  policyId: string;
+                  /** @enum {string} */
+                  time: "business" | "calendar";
+                  targets: {
+                    firstReply: ({
+                      minutes: number;
+                      /** @enum {string} */
+                      status: "active" | "paused" | "achieved" | "breached";
+                      dueAt: string | null;
+                      atRisk: boolean;
+                      breachedAt: string | null;
+                      achievedAt: string | null;
+                      usedMinutes: number;
+                    }) | null;
+                    nextReply: ({
+                      minutes: number;
+                      /** @enum {string} */
+                      status: "active" | "paused" | "achieved" | "breached";
+                      dueAt: string | null;
+                      atRisk: boolean;
+                      breachedAt: string | null;
+                      achievedAt: string | null;
+                      usedMinutes: number;
+                    }) | null;
+                    resolution: ({
+                      minutes: number;
+                      /** @enum {string} */
+                      status: "active" | "paused" | "achieved" | "breached";
+                      dueAt: string | null;
+                      atRisk: boolean;
+                      breachedAt: string | null;
+                      achievedAt: string | null;
+                      usedMinutes: number;
+                    }) | null;
+                  };
+                }) | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -1682,6 +1744,43 @@ export interface operations {
             customFields: {
               [key: string]: string | number | boolean | string[];
             };
+            sla: ({
+              policyId: string;
+              /** @enum {string} */
+              time: "business" | "calendar";
+              targets: {
+                firstReply: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+                nextReply: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+                resolution: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+              };
+            }) | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2032,6 +2131,43 @@ export interface operations {
             customFields: {
               [key: string]: string | number | boolean | string[];
             };
+            sla: ({
+              policyId: string;
+              /** @enum {string} */
+              time: "business" | "calendar";
+              targets: {
+                firstReply: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+                nextReply: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+                resolution: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+              };
+            }) | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2442,6 +2578,43 @@ export interface operations {
             customFields: {
               [key: string]: string | number | boolean | string[];
             };
+            sla: ({
+              policyId: string;
+              /** @enum {string} */
+              time: "business" | "calendar";
+              targets: {
+                firstReply: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+                nextReply: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+                resolution: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+              };
+            }) | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2665,6 +2838,43 @@ export interface operations {
             customFields: {
               [key: string]: string | number | boolean | string[];
             };
+            sla: ({
+              policyId: string;
+              /** @enum {string} */
+              time: "business" | "calendar";
+              targets: {
+                firstReply: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+                nextReply: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+                resolution: ({
+                  minutes: number;
+                  /** @enum {string} */
+                  status: "active" | "paused" | "achieved" | "breached";
+                  dueAt: string | null;
+                  atRisk: boolean;
+                  breachedAt: string | null;
+                  achievedAt: string | null;
+                  usedMinutes: number;
+                }) | null;
+              };
+            }) | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -10662,7 +10872,7 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 url: string;
-                events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+                events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
                 /** @enum {string} */
                 format: "json" | "chat";
                 description: string | null;
@@ -10789,7 +10999,7 @@ export interface operations {
         "application/json": {
           /** Format: uri */
           url: string;
-          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string;
@@ -10806,7 +11016,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -11093,7 +11303,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string | null;
@@ -11110,7 +11320,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -11279,7 +11489,7 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+                event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
                 attempt: number;
                 statusCode: number | null;
                 durationMs: number;
@@ -11413,7 +11623,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          event?: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+          event?: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
         };
       };
     };
@@ -11427,7 +11637,7 @@ export interface operations {
             /** Format: uuid */
             deliveryId: string;
             /** @enum {string} */
-            event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+            event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
           };
         };
       };
@@ -11579,7 +11789,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -12672,6 +12882,168 @@ export interface operations {
             source: {
               id: string;
               number: number;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A ticket's SLA target (`sla.target`: firstReply, nextReply or resolution) entered its last share of time (at risk, by default the last 20%); `sla.dueAt` is when it breaches. */
+  "webhook.ticket.sla_warning": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.sla_warning",
+         *   "type": "ticket.sla_warning",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "sla": {
+         *       "target": "firstReply",
+         *       "policyId": "00000000-0000-4000-8000-000000000009",
+         *       "dueAt": "2026-01-01T02:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.sla_warning";
+          /** @constant */
+          type: "ticket.sla_warning";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            sla: {
+              target: string;
+              policyId: string;
+              dueAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** A ticket's SLA target passed its due time unmet (fired within a minute of `sla.dueAt`). */
+  "webhook.ticket.sla_breached": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "ticket.sla_breached",
+         *   "type": "ticket.sla_breached",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "ticket": {
+         *       "id": "00000000-0000-4000-8000-000000000001",
+         *       "number": 1,
+         *       "subject": "Sample ticket",
+         *       "status": "open",
+         *       "priority": "medium"
+         *     },
+         *     "customer": {
+         *       "email": "customer@example.com",
+         *       "name": "Sample Customer"
+         *     },
+         *     "sla": {
+         *       "target": "firstReply",
+         *       "policyId": "00000000-0000-4000-8000-000000000009",
+         *       "dueAt": "2026-01-01T02:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "ticket.sla_breached";
+          /** @constant */
+          type: "ticket.sla_breached";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            ticket: {
+              id: string;
+              number: number;
+              subject: string;
+              status: string;
+              priority: string;
+              customFields?: {
+                [key: string]: string | number | boolean | string[];
+              };
+            };
+            customer: {
+              email: string;
+              name?: string | null;
+            };
+            sla: {
+              target: string;
+              policyId: string;
+              dueAt: string;
             };
           };
         };

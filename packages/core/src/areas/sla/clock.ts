@@ -86,13 +86,20 @@ function achieve(rules: ClockRules, t: TargetClock, now: number): TargetClock {
 }
 
 const fresh = (rules: ClockRules, minutes: number, now: number, paused: boolean): TargetClock => {
-  const t: TargetClock = { minutes, status: paused ? 'paused' : 'active', startedAt: new Date(now).toISOString(), used: 0 };
+  const t: TargetClock = {
+    minutes,
+    status: paused ? 'paused' : 'active',
+    startedAt: new Date(now).toISOString(),
+    used: 0,
+  };
   return paused ? t : run(rules, t, now);
 };
 
 /** Whether the ticket's status holds the clocks still. */
 const holds = (rules: ClockRules, status: string) =>
-  (rules.pauseOnPending && status === 'pending') || (rules.stopOnResolved && status === 'resolved') || status === 'closed';
+  (rules.pauseOnPending && status === 'pending') ||
+  (rules.stopOnResolved && status === 'resolved') ||
+  status === 'closed';
 
 /** The clock after several things at once (a customer message that also reopened the ticket), in order. */
 export const advanceAll = (
@@ -143,7 +150,9 @@ export function advance(
     case 'status': {
       const { from, to } = activity;
       if ((to === 'resolved' && current.stopOnResolved) || to === 'closed') {
-        each((t, name) => (name === 'resolution' ? (isOver(t) ? t : achieve(current, t, now)) : pause(current, t, now)));
+        each((t, name) =>
+          name === 'resolution' ? (isOver(t) ? t : achieve(current, t, now)) : pause(current, t, now),
+        );
       } else if (holds(current, to)) {
         each((t) => pause(current, t, now));
       } else if (holds(current, from) || from === 'resolved' || from === 'closed') {
@@ -155,7 +164,9 @@ export function advance(
             const { achievedAt: _, ...rest } = t;
             return run(current, { ...rest, status: rest.breachedAt ? 'breached' : 'active' }, now);
           }
-          return isOver(t) || t.runningSince ? t : run(current, { ...t, status: t.breachedAt ? 'breached' : 'active' }, now);
+          return isOver(t) || t.runningSince
+            ? t
+            : run(current, { ...t, status: t.breachedAt ? 'breached' : 'active' }, now);
         });
       }
       break;
@@ -167,7 +178,11 @@ export function advance(
         if (minutes === undefined) return undefined;
         const stopped = stop(clock.rules, t, now);
         const { breachedAt: _, ...rest } = stopped;
-        const renewed: TargetClock = { ...rest, minutes, status: isOver(t) ? t.status : rest.status === 'breached' ? 'active' : rest.status };
+        const renewed: TargetClock = {
+          ...rest,
+          minutes,
+          status: isOver(t) ? t.status : rest.status === 'breached' ? 'active' : rest.status,
+        };
         if (!t.runningSince) return renewed;
         const ran = run(rules, renewed, now);
         // Already past the new target: breached from the change on.

@@ -4,6 +4,7 @@ import { commit, put, update, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { matchCustomerForTicket } from '../customers/match.js';
+import { slaSetup } from '../sla/setup.js';
 import { activeFields, usedFields } from '../ticket-fields/definitions.js';
 import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
 import type { TicketSource } from '../webhooks/catalog.js';
@@ -15,6 +16,7 @@ import type { AttachmentItem, MessageItem, OriginalMail } from './present.js';
 import { eventCustomer, eventTicket, type TicketItem, valuesOf } from './present.js';
 import type { CreateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
+import { clockOf, startClock, timerItems } from './sla.js';
 import { applyCountDeltas, countDeltas, type Facets, nextTicketNumber } from './stats.js';
 import { uniqueTags } from './tags.js';
 
@@ -78,33 +80,41 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
   const quotaItem = quota.update && update(quota.update);
   const memberItem = input.assignedTo ? memberCheck(ctx, input.assignedTo) : undefined;
   let fields = await fieldsFor(ctx, input);
-  const [numbered, matched] = await Promise.allSettled([
+  const [numbered, matched, setup] = await Promise.allSettled([
     nextTicketNumber(ctx, facets),
     matchCustomerForTicket(ctx, input.customer),
+    slaSetup(ctx),
   ]);
   let ticket: TicketItem;
   try {
     if (numbered.status === 'rejected') throw numbered.reason;
     if (matched.status === 'rejected') throw matched.reason;
+    if (setup.status === 'rejected') throw setup.reason;
     const number = numbered.value;
     let match = matched.value;
-    const ticketOf = (customer: typeof match.customer): TicketItem => ({
-      ...tenant,
-      ...facets,
-      ticketId,
-      number,
-      subject: input.subject,
-      customerId: customer.id,
-      customerEmail: customer.email,
-      customerName: input.customer.name ?? customer.name ?? customer.email,
-      lastMessageAt: now,
-      attachmentBytes: files.totalBytes + movedBytes,
-      customFields: fields.values,
-      ...(input.followUpOf ? { followUpOf: input.followUpOf } : {}),
-      ...(input.moved ? { splitFrom: input.moved.from } : {}),
-      createdAt: now,
-      updatedAt: now,
-    });
+    const ticketOf = (customer: typeof match.customer): TicketItem =>
+      withClock({
+        ...tenant,
+        ...facets,
+        ticketId,
+        number,
+        subject: input.subject,
+        customerId: customer.id,
+        customerEmail: customer.email,
+        customerName: input.customer.name ?? customer.name ?? customer.email,
+        lastMessageAt: now,
+        attachmentBytes: files.totalBytes + movedBytes,
+        customFields: fields.values,
+        ...(input.followUpOf ? { followUpOf: input.followUpOf } : {}),
+        ...(input.moved ? { splitFrom: input.moved.from } : {}),
+        source: input.source ?? 'api',
+        createdAt: now,
+        updatedAt: now,
+      });
+    const withClock = (t: TicketItem): TicketItem => {
+      const sla = startClock(setup.value, t);
+      return sla ? { ...t, sla } : t;
+    };
     const message = {
       ...tenant,
       ticketId,
@@ -124,6 +134,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
           quota: quotaItem,
           member: memberItem,
           ticket: [put(Ticket.create(next)), searchItemPut(next)],
+          timers: timerItems(ctx, ticketId, undefined, clockOf(next), now),
           message: put(Message.create(message)),
           attachments: [
             ...files.attachments.map((a) => put(Attachment.create(a))),

@@ -52,6 +52,10 @@ export const Ticket = lazy(
           mergedFrom: { type: 'list', items: { type: 'string' } },
           /** Customers of tickets merged into this one (merge.ts TicketCustomer): copied on public replies. */
           otherCustomers: { type: 'any' },
+          /** Where the ticket was opened (ticket.created's source): SLA policies match on it. */
+          source: { type: 'string', readOnly: true },
+          /** The SLA clock (sla/clock.ts SlaClock), moved by every write that moves it, in its commit. */
+          sla: { type: 'any' },
           /** Values of the project's ticket fields by key (areas/ticket-fields), checked against their definitions. */
           customFields: { type: 'any' },
           createdAt: { type: 'string', required: true, readOnly: true },

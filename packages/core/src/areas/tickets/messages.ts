@@ -100,6 +100,7 @@ export async function postMessage(ctx: TenantContext, ticketId: string, input: P
         ...statusAfter(current.status, senderType, visibility),
       },
       createdAt,
+      visibility === 'public' ? { activity: senderType === 'staff' ? 'staffReply' : 'customerMessage' } : {},
     );
 
   await files.store();

@@ -3,6 +3,7 @@ import { getObjectText, presignGet } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import type { FieldValues } from '../ticket-fields/field-values.js';
 import { type Attachment, type Message, type Ticket, UNASSIGNED } from './entities.js';
+import { slaView } from './sla.js';
 
 export type TicketItem = EntityItem<typeof Ticket>;
 export type MessageItem = EntityItem<typeof Message>;
@@ -24,6 +25,7 @@ export const toRow = (ctx: TenantContext, t: TicketItem) => ({
   lastSenderType: t.lastSenderType,
   lastMessageAt: t.lastMessageAt,
   customFields: valuesOf(t),
+  sla: slaView(t),
   createdAt: t.createdAt,
   updatedAt: t.updatedAt,
 });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
 import { wellFormed } from '../../kernel/text.js';
+import { ticketSla } from '../sla/schemas.js';
 import { customFieldsInput } from '../ticket-fields/schemas.js';
 import { fieldValue } from '../ticket-fields/value-schema.js';
 import {
@@ -39,6 +40,8 @@ export const ticketRow = v.object({
   lastMessageAt: isoDateTime,
   /** Values of the project's ticket fields by key (GET /ticket-fields); {} when none. */
   customFields: v.record(v.string(), fieldValue),
+  /** The SLA clock: the policy that applies and each target's state (null when none applies). */
+  sla: ticketSla,
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });

@@ -1,6 +1,7 @@
 import { commit, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import { type SlaSetup, slaSetup } from '../sla/setup.js';
 import { activeFields, usedFields } from '../ticket-fields/definitions.js';
 import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
 import { assigneeFor } from './assignee.js';
@@ -9,6 +10,7 @@ import { ticketChangeEvents } from './events.js';
 import { type TicketItem, toDetail, valuesOf } from './present.js';
 import type { UpdateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
+import { clockOf, nextClock, timerItems } from './sla.js';
 import { countDeltas, countsUpdate } from './stats.js';
 import { loadThread } from './thread.js';
 import { assertWritable } from './writable.js';
@@ -35,6 +37,15 @@ type Changes = Partial<
   >
 >;
 
+export interface ChangeOptions {
+  /** Unmerge writes a merged (read-only) ticket. */
+  unmerging?: boolean;
+  /** A public staff reply or a customer's message: reply targets start or are met. */
+  activity?: 'staffReply' | 'customerMessage';
+  /** The project's SLA setup, read by a write that may change priority or category (the policy is chosen again). */
+  setup?: SlaSetup;
+}
+
 /**
  * The ticket after `changes`, and the transaction items that write it only if nobody changed it since
  * `before` was read (its `updatedAt` is the version): the ticket, with every list index key rebuilt
@@ -45,15 +56,21 @@ export function applyChanges(
   before: TicketItem,
   changes: Changes,
   time: string,
-  options: { unmerging?: boolean } = {},
+  options: ChangeOptions = {},
 ) {
   if (!options.unmerging) assertWritable(before);
   // updatedAt is the version: it must move even when two writes fall in one millisecond.
   const now = time > before.updatedAt ? time : new Date(Date.parse(before.updatedAt) + 1).toISOString();
-  const after = changedTicket(before, changes, now);
+  const changed = changedTicket(before, changes, now);
+  const after: TicketItem = { ...changed, sla: nextClock(before, changed, now, options) };
   return {
     after,
-    writes: [ticketWrite(before, after, now), searchItemPut(after), ...countsUpdate(ctx, countDeltas(before, after))],
+    writes: [
+      ticketWrite(before, after, now),
+      searchItemPut(after),
+      ...countsUpdate(ctx, countDeltas(before, after)),
+      ...timerItems(ctx, before.ticketId, clockOf(before), clockOf(after), now),
+    ],
   };
 }
 
@@ -79,10 +96,11 @@ function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
     ...(after.mergedFrom ? { mergedFrom: after.mergedFrom } : {}),
     ...(after.otherCustomers ? { otherCustomers: after.otherCustomers } : {}),
     ...(after.mergedInto ? { mergedInto: after.mergedInto, merge: after.merge } : {}),
+    ...(after.sla ? { sla: after.sla } : {}),
     updatedAt: now,
     ...(after.closedAt ? { closedAt: after.closedAt } : {}),
   });
-  const gone = (['closedAt', 'mergedInto', 'merge'] as const).filter((name) => before[name] && !after[name]);
+  const gone = (['closedAt', 'mergedInto', 'merge', 'sla'] as const).filter((name) => before[name] && !after[name]);
   return update((gone.length ? set.remove([...gone]) : set).where((a, op) => op.eq(a.updatedAt, before.updatedAt)));
 }
 
@@ -110,13 +128,15 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
   };
   const tenant = { projectId: ctx.projectId, env: ctx.env };
   let defs = input.customFields ? await usedFields(ctx, Object.keys(input.customFields)) : [];
+  // A new priority or category may choose another SLA policy.
+  const setup = input.priority || input.category ? await slaSetup(ctx) : undefined;
   let thread = await loadThread(ctx, ticketId);
   // Field values are checked against the definitions and merged into the ticket's, read again on a retry.
   const plan = () => {
     const values = input.customFields
       ? { customFields: checkValues(defs, input.customFields, valuesOf(thread.ticket), false) }
       : {};
-    return applyChanges(ctx, thread.ticket, { ...changes, ...values }, new Date().toISOString());
+    return applyChanges(ctx, thread.ticket, { ...changes, ...values }, new Date().toISOString(), { setup });
   };
   let next = plan();
   await commit({

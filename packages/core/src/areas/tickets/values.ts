@@ -1,7 +1,8 @@
 /** The ticket vocabulary, shared by the route schemas and the entities (no database imports here). */
+import { CATEGORIES, PRIORITIES } from '../../kernel/ticket-terms.js';
+
+export { CATEGORIES, PRIORITIES };
 export const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
-export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
-export const CATEGORIES = ['bug', 'feature_request', 'billing', 'howto', 'other'] as const;
 export const SENDER_TYPES = ['customer', 'staff'] as const;
 export const VISIBILITIES = ['public', 'internal'] as const;
 /** `assignee=unassigned` in the list, and the index value of a ticket nobody is assigned to. */

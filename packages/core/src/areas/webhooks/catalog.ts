@@ -25,6 +25,7 @@ export const TICKET_SOURCES = ['api', 'email', 'portal', 'split'] as const;
 export type TicketSource = (typeof TICKET_SOURCES)[number];
 const ticketEvent = { ticket, customer };
 const ticketRef = v.object({ id, number: v.number() });
+const slaEvent = v.object({ target: v.string(), policyId: id, dueAt: time });
 const message = v.object({
   id,
   senderType: v.string(),
@@ -94,6 +95,11 @@ const sampleIssue = {
   firstSeenAt: '2026-01-01T00:00:00.000Z',
   lastSeenAt: '2026-01-01T01:00:00.000Z',
 };
+const sampleSla = {
+  target: 'firstReply',
+  policyId: '00000000-0000-4000-8000-000000000009',
+  dueAt: '2026-01-01T02:00:00.000Z',
+};
 const sampleSourceId = '00000000-0000-4000-8000-000000000008';
 const sampleEndpoint = { id: '00000000-0000-4000-8000-000000000007', url: 'https://example.com/hooks' };
 
@@ -149,6 +155,17 @@ export const EVENT_CATALOG = {
       'A merge was undone (within 7 days): the source ticket (`source`) has its thread, status and customers back, and the target (`ticket`) no longer shows them.',
     data: v.object({ ...ticketEvent, source: ticketRef }),
     example: { ticket: sampleTicket, customer: sampleCustomer, source: { id: sampleSourceId, number: 41 } },
+  }),
+  'ticket.sla_warning': event({
+    description:
+      "A ticket's SLA target (`sla.target`: firstReply, nextReply or resolution) entered its last share of time (at risk, by default the last 20%); `sla.dueAt` is when it breaches.",
+    data: v.object({ ...ticketEvent, sla: slaEvent }),
+    example: { ticket: sampleTicket, customer: sampleCustomer, sla: sampleSla },
+  }),
+  'ticket.sla_breached': event({
+    description: "A ticket's SLA target passed its due time unmet (fired within a minute of `sla.dueAt`).",
+    data: v.object({ ...ticketEvent, sla: slaEvent }),
+    example: { ticket: sampleTicket, customer: sampleCustomer, sla: sampleSla },
   }),
   'message.received': event({
     description:

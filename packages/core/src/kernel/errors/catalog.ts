@@ -389,6 +389,18 @@ export const PROBLEMS = {
     message: (a: { ticketId: string }) =>
       `The message belongs to ticket ${a.ticketId}, merged into this one: unmerge it and split that ticket.`,
   }),
+  'sla.limit': define({
+    status: 422,
+    summary: 'the project has as many business calendars or SLA policies as it may',
+    details: v.object({ what: v.string(), limit: count }),
+    message: (a: { what: string; limit: number }) => `A project may have at most ${a.limit} ${a.what}.`,
+  }),
+  'sla.calendar_in_use': define({
+    status: 422,
+    summary: 'SLA policies (details.policyIds) use the calendar: point them elsewhere first',
+    details: v.object({ policyIds: v.array(v.string()) }),
+    message: () => 'SLA policies use this calendar: give them another calendar, or none, first.',
+  }),
   'ticket.merged': define({
     status: 409,
     summary: 'the ticket was merged into another (details.mergedInto) and is read-only; write to that one, or unmerge',

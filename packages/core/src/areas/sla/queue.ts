@@ -1,0 +1,26 @@
+import * as v from 'valibot';
+import { defineQueue } from '../../kernel/ports/queue.js';
+import { ENVIRONMENTS } from '../../kernel/tenant.js';
+import { SLA_TARGETS } from './values.js';
+
+/**
+ * slaTimers: one-time schedules (EventBridge Scheduler; the table stand-in locally) that fire at a
+ * target's warning point and due time. The consumer checks the ticket's clock still has that due time
+ * running: a schedule made stale by a later change does nothing.
+ */
+export const slaTimersQueue = defineQueue({
+  name: 'slaTimers',
+  consumer: 'sla-timers',
+  batchSize: 10,
+  visibilityTimeout: 60,
+  maxReceiveCount: 5,
+  message: v.object({
+    projectId: v.string(),
+    env: v.picklist(ENVIRONMENTS),
+    accountId: v.string(),
+    ticketId: v.string(),
+    target: v.picklist(SLA_TARGETS),
+    kind: v.picklist(['warning', 'breach']),
+    dueAt: v.string(),
+  }),
+});

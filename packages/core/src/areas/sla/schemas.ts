@@ -1,0 +1,123 @@
+import * as v from 'valibot';
+import { isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { CATEGORIES, PRIORITIES } from '../../kernel/ticket-terms.js';
+import { TICKET_SOURCES } from '../webhooks/catalog.js';
+import { isTimeZone } from './business-time.js';
+import { MAX_TARGET_MINUTES, SLA_TARGETS, TARGET_STATUSES, WEEKDAYS } from './values.js';
+
+const name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
+const clockTime = v.pipe(
+  v.string(),
+  v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'A time HH:MM from 00:00 to 24:00'),
+);
+const interval = v.pipe(
+  v.strictObject({ day: v.picklist(WEEKDAYS), start: clockTime, end: clockTime }),
+  v.check((i) => i.start < i.end, 'start is before end'),
+);
+const noOverlap = <T extends { day: string; start: string; end: string }>(list: T[]) =>
+  list.every((a, i) => list.every((b, j) => i === j || a.day !== b.day || a.end <= b.start || b.end <= a.start));
+const hours = v.pipe(v.array(interval), v.maxLength(70), v.check(noOverlap, "A day's intervals must not overlap"));
+const realDay = (s: string) => {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+};
+const holiday = v.strictObject({
+  date: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date YYYY-MM-DD'), v.check(realDay, 'A real day')),
+  /** Every year on this month and day. */
+  recurring: v.optional(v.boolean()),
+});
+const timeZone = v.pipe(
+  v.string(),
+  v.maxLength(64),
+  v.check(isTimeZone, 'An IANA time zone such as Europe/Berlin'),
+  v.metadata({ examples: ['Europe/Berlin'] }),
+);
+const holidays = v.pipe(v.array(holiday), v.maxLength(400));
+
+export const calendarCreate = v.strictObject({ name, timeZone, hours, holidays: v.optional(holidays) });
+export const calendarUpdate = patchBody(
+  { name: v.optional(name), timeZone: v.optional(timeZone), hours: v.optional(hours), holidays: v.optional(holidays) },
+  'Give at least one of name, timeZone, hours, holidays',
+);
+export const calendar = v.object({
+  id: uuid,
+  name: v.string(),
+  timeZone: v.string(),
+  hours: v.array(v.object({ day: v.picklist(WEEKDAYS), start: v.string(), end: v.string() })),
+  holidays: v.array(v.object({ date: v.string(), recurring: v.boolean() })),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+
+const minutes = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_TARGET_MINUTES));
+const targets = v.pipe(
+  v.strictObject({ firstReply: v.optional(minutes), nextReply: v.optional(minutes), resolution: v.optional(minutes) }),
+  v.check((t) => Object.keys(t).length > 0, 'Give at least one target'),
+);
+/** A ticket's fields a policy matches on; an absent condition matches every ticket. */
+const conditions = v.strictObject({
+  priority: v.optional(v.pipe(v.array(v.picklist(PRIORITIES)), v.minLength(1))),
+  category: v.optional(v.pipe(v.array(v.picklist(CATEGORIES)), v.minLength(1))),
+  /** Where the ticket was opened (ticket.created's source). */
+  source: v.optional(v.pipe(v.array(v.picklist(TICKET_SOURCES)), v.minLength(1))),
+});
+const settings = {
+  position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000))),
+  conditions: v.optional(conditions),
+  calendarId: v.optional(v.nullable(uuid)),
+  pauseOnPending: v.optional(v.boolean()),
+  stopOnResolved: v.optional(v.boolean()),
+  atRisk: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(0.9))),
+};
+export const policyCreate = v.strictObject({ name, targets, ...settings });
+export const policyUpdate = patchBody(
+  { name: v.optional(name), targets: v.optional(targets), ...settings },
+  'Give at least one setting',
+);
+export const policy = v.object({
+  id: uuid,
+  name: v.string(),
+  position: v.number(),
+  conditions,
+  targets: v.object({
+    firstReply: v.optional(v.number()),
+    nextReply: v.optional(v.number()),
+    resolution: v.optional(v.number()),
+  }),
+  calendarId: v.nullable(uuid),
+  pauseOnPending: v.boolean(),
+  stopOnResolved: v.boolean(),
+  atRisk: v.number(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+
+const target = v.object({
+  minutes: v.number(),
+  status: v.picklist(TARGET_STATUSES),
+  dueAt: v.nullable(isoDateTime),
+  atRisk: v.boolean(),
+  breachedAt: v.nullable(isoDateTime),
+  achievedAt: v.nullable(isoDateTime),
+  /** Minutes used so far: business minutes with a calendar, else calendar minutes. */
+  usedMinutes: v.number(),
+});
+/** `ticket.sla`: null when no policy applies. */
+export const ticketSla = v.nullable(
+  v.object({
+    policyId: v.string(),
+    /** business: the minutes are the calendar's hours; calendar: every minute counts. */
+    time: v.picklist(['business', 'calendar']),
+    targets: v.object(
+      Object.fromEntries(SLA_TARGETS.map((t) => [t, v.nullable(target)])) as Record<
+        (typeof SLA_TARGETS)[number],
+        v.NullableSchema<typeof target, undefined>
+      >,
+    ),
+  }),
+);
+
+export type CalendarCreate = v.InferOutput<typeof calendarCreate>;
+export type CalendarUpdate = v.InferOutput<typeof calendarUpdate>;
+export type PolicyCreate = v.InferOutput<typeof policyCreate>;
+export type PolicyUpdate = v.InferOutput<typeof policyUpdate>;

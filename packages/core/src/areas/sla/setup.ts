@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityItem } from 'electrodb';
+import { errors } from '../../kernel/errors/common.js';
+import { problem } from '../../kernel/errors/problem.js';
+import type { TenantKey } from '../../kernel/tenant.js';
+import type { Calendar } from './business-time.js';
+import type { ClockRules } from './clock.js';
+import { BusinessCalendar, SlaPolicy, slaService } from './entities.js';
+import type { CalendarCreate, CalendarUpdate, PolicyCreate, PolicyUpdate } from './schemas.js';
+import { DEFAULT_AT_RISK, MAX_CALENDARS, MAX_POLICIES, type SlaTarget } from './values.js';
+
+type CalendarItem = EntityItem<typeof BusinessCalendar>;
+type PolicyItem = EntityItem<typeof SlaPolicy>;
+type Conditions = NonNullable<PolicyCreate['conditions']>;
+
+const tenantOf = (ctx: TenantKey) => ({ projectId: ctx.projectId, env: ctx.env });
+
+/**
+ * The project's calendars and policies (one Query of their shared partition), kept SETUP_TTL_MS per
+ * instance like ticket field definitions: a ticket write that re-chooses its policy pays no read, and a
+ * change reaches other instances within that time. A write here forgets them on its own instance.
+ */
+export const SETUP_TTL_MS = 10_000;
+const kept = new Map<string, { setup: SlaSetup; at: number }>();
+const keyOf = (ctx: TenantKey) => `${ctx.projectId}#${ctx.env}`;
+
+export interface SlaSetup {
+  calendars: CalendarItem[];
+  /** In position order (then creation). */
+  policies: PolicyItem[];
+}
+
+async function readSetup(ctx: TenantKey): Promise<SlaSetup> {
+  const { data } = await slaService.collections.slaSetup(tenantOf(ctx)).go({ pages: 'all' });
+  const policies = [...data.policy].sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt));
+  const setup = { calendars: data.calendar, policies };
+  if (kept.size >= 1_000) kept.delete(kept.keys().next().value ?? '');
+  kept.set(keyOf(ctx), { setup, at: Date.now() });
+  return setup;
+}
+
+export async function slaSetup(ctx: TenantKey): Promise<SlaSetup> {
+  const hit = kept.get(keyOf(ctx));
+  return hit && Date.now() - hit.at < SETUP_TTL_MS ? hit.setup : readSetup(ctx);
+}
+
+/** The rules of the first policy whose conditions match the ticket (undefined: none does). */
+export function rulesFor(
+  setup: SlaSetup,
+  ticket: { priority: string; category: string; source?: string },
+): ClockRules | undefined {
+  const has = (list: readonly string[] | undefined, value: string | undefined) =>
+    !list || (value !== undefined && list.includes(value));
+  const matches = (c: Conditions) =>
+    has(c.priority, ticket.priority) && has(c.category, ticket.category) && has(c.source, ticket.source);
+  const p = setup.policies.find((policy) => matches(policy.conditions as Conditions));
+  if (!p) return undefined;
+  const cal = p.calendarId ? setup.calendars.find((c) => c.calendarId === p.calendarId) : undefined;
+  return {
+    policyId: p.policyId,
+    targets: p.targets as Partial<Record<SlaTarget, number>>,
+    ...(cal ? { calendar: { id: cal.calendarId, ...calendarOf(cal) } } : {}),
+    pauseOnPending: p.pauseOnPending,
+    stopOnResolved: p.stopOnResolved,
+    atRisk: p.atRisk,
+  };
+}
+
+const calendarOf = (c: CalendarItem): Calendar => ({
+  timeZone: c.timeZone,
+  hours: c.hours as Calendar['hours'],
+  holidays: c.holidays as Calendar['holidays'],
+});
+
+const toCalendar = (c: CalendarItem) => ({
+  id: c.calendarId,
+  name: c.name,
+  timeZone: c.timeZone,
+  hours: c.hours as Calendar['hours'],
+  holidays: (c.holidays as Calendar['holidays']).map((h) => ({ date: h.date, recurring: h.recurring ?? false })),
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
+const toPolicy = (p: PolicyItem) => ({
+  id: p.policyId,
+  name: p.name,
+  position: p.position,
+  conditions: p.conditions as Conditions,
+  targets: p.targets as Partial<Record<SlaTarget, number>>,
+  calendarId: p.calendarId ?? null,
+  pauseOnPending: p.pauseOnPending,
+  stopOnResolved: p.stopOnResolved,
+  atRisk: p.atRisk,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+});
+
+const fresh = async (ctx: TenantKey) => {
+  kept.delete(keyOf(ctx));
+  return readSetup(ctx);
+};
+
+export const listCalendars = async (ctx: TenantKey) => ({
+  calendars: (await fresh(ctx)).calendars.map(toCalendar),
+});
+
+async function calendarItem(ctx: TenantKey, calendarId: string) {
+  const { data } = await BusinessCalendar.get({ ...tenantOf(ctx), calendarId }).go();
+  if (!data) throw errors.notFound('Business calendar');
+  return data;
+}
+
+export const getCalendar = async (ctx: TenantKey, calendarId: string) =>
+  toCalendar(await calendarItem(ctx, calendarId));
+
+export async function createCalendar(ctx: TenantKey, input: CalendarCreate) {
+  if ((await fresh(ctx)).calendars.length >= MAX_CALENDARS)
+    throw problem('sla.limit', { what: 'business calendars', limit: MAX_CALENDARS });
+  const { data } = await BusinessCalendar.create({
+    ...tenantOf(ctx),
+    calendarId: randomUUID(),
+    name: input.name,
+    timeZone: input.timeZone,
+    hours: input.hours,
+    holidays: input.holidays ?? [],
+  }).go();
+  kept.delete(keyOf(ctx));
+  return toCalendar(data);
+}
+
+export async function updateCalendar(ctx: TenantKey, calendarId: string, input: CalendarUpdate) {
+  await calendarItem(ctx, calendarId);
+  const { data } = await BusinessCalendar.patch({ ...tenantOf(ctx), calendarId })
+    .set({ ...input, updatedAt: new Date().toISOString() })
+    .go({ response: 'all_new' });
+  kept.delete(keyOf(ctx));
+  return toCalendar(data as CalendarItem);
+}
+
+/** A calendar a policy uses cannot go (422 `sla.calendar_in_use`): its tickets' clocks run on it. */
+export async function deleteCalendar(ctx: TenantKey, calendarId: string) {
+  await calendarItem(ctx, calendarId);
+  const users = (await fresh(ctx)).policies.filter((p) => p.calendarId === calendarId);
+  if (users.length) throw problem('sla.calendar_in_use', { policyIds: users.map((p) => p.policyId) });
+  await BusinessCalendar.delete({ ...tenantOf(ctx), calendarId }).go();
+  kept.delete(keyOf(ctx));
+  return { deleted: true, id: calendarId };
+}
+
+export const listPolicies = async (ctx: TenantKey) => ({ policies: (await fresh(ctx)).policies.map(toPolicy) });
+
+async function policyItem(ctx: TenantKey, policyId: string) {
+  const { data } = await SlaPolicy.get({ ...tenantOf(ctx), policyId }).go();
+  if (!data) throw errors.notFound('SLA policy');
+  return data;
+}
+
+export const getPolicy = async (ctx: TenantKey, policyId: string) => toPolicy(await policyItem(ctx, policyId));
+
+async function checkCalendar(ctx: TenantKey, calendarId: string | null | undefined) {
+  if (!calendarId) return;
+  const { data } = await BusinessCalendar.get({ ...tenantOf(ctx), calendarId }).go();
+  if (!data)
+    throw errors.validation([{ field: 'calendarId', in: 'body', message: 'No business calendar has this id' }]);
+}
+
+export async function createPolicy(ctx: TenantKey, input: PolicyCreate) {
+  const setup = await fresh(ctx);
+  if (setup.policies.length >= MAX_POLICIES) throw problem('sla.limit', { what: 'SLA policies', limit: MAX_POLICIES });
+  await checkCalendar(ctx, input.calendarId);
+  const { data } = await SlaPolicy.create({
+    ...tenantOf(ctx),
+    policyId: randomUUID(),
+    name: input.name,
+    position: input.position ?? (setup.policies.at(-1)?.position ?? -1) + 1,
+    conditions: input.conditions ?? {},
+    targets: input.targets,
+    ...(input.calendarId ? { calendarId: input.calendarId } : {}),
+    pauseOnPending: input.pauseOnPending ?? true,
+    stopOnResolved: input.stopOnResolved ?? true,
+    atRisk: input.atRisk ?? DEFAULT_AT_RISK,
+  }).go();
+  kept.delete(keyOf(ctx));
+  return toPolicy(data);
+}
+
+export async function updatePolicy(ctx: TenantKey, policyId: string, input: PolicyUpdate) {
+  await policyItem(ctx, policyId);
+  await checkCalendar(ctx, input.calendarId);
+  const { calendarId, ...rest } = input;
+  const set = SlaPolicy.patch({ ...tenantOf(ctx), policyId }).set({
+    ...rest,
+    ...(calendarId ? { calendarId } : {}),
+    updatedAt: new Date().toISOString(),
+  });
+  const { data } = await (calendarId === null ? set.remove(['calendarId']) : set).go({ response: 'all_new' });
+  kept.delete(keyOf(ctx));
+  return toPolicy(data as PolicyItem);
+}
+
+/** Tickets whose clocks run under a deleted policy keep them (the clock holds a copy of its rules). */
+export async function deletePolicy(ctx: TenantKey, policyId: string) {
+  await policyItem(ctx, policyId);
+  await SlaPolicy.delete({ ...tenantOf(ctx), policyId }).go();
+  kept.delete(keyOf(ctx));
+  return { deleted: true, id: policyId };
+}

@@ -1,0 +1,6 @@
+/**
+ * The ticket terms other areas match on (SLA policies' conditions) without depending on the tickets
+ * area, which depends on them: tickets/values.ts re-exports them.
+ */
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export const CATEGORIES = ['bug', 'feature_request', 'billing', 'howto', 'other'] as const;
