@@ -106,6 +106,40 @@ export interface paths {
     /** Change a ticket field (a new label keeps the values; a new type only while no ticket holds one) */
     patch: operations["updateTicketField"];
   };
+  "/business-calendars": {
+    /** The project's business-hours calendars */
+    get: operations["listBusinessCalendars"];
+    /**
+     * Define business hours: an IANA time zone, weekly intervals (several a day) and holidays
+     * @description Intervals are local wall time in `timeZone` (`end` may be 24:00) and must not overlap within a day; a DST change moves them with the wall clock. A holiday is a local date; `recurring` repeats it every year. At most 20 per project and environment.
+     */
+    post: operations["createBusinessCalendar"];
+  };
+  "/business-calendars/{calendarId}": {
+    /** One business calendar */
+    get: operations["getBusinessCalendar"];
+    /** Delete a business calendar no policy uses */
+    delete: operations["deleteBusinessCalendar"];
+    /** Change a business calendar (clocks pick it up at their next change) */
+    patch: operations["updateBusinessCalendar"];
+  };
+  "/sla-policies": {
+    /** The project's SLA policies in the order they are tried */
+    get: operations["listSlaPolicies"];
+    /**
+     * Define an SLA policy: conditions, targets in minutes, a calendar for business time
+     * @description The first policy by `position` whose `conditions` (priority, category, source; absent: any) match a ticket applies to it, chosen when the ticket is opened and again when its priority or category changes. Targets are minutes: of business time with `calendarId`, else of calendar time. `pauseOnPending` (default true) holds the clocks while the ticket waits on the customer; `stopOnResolved` (default true) ends the resolution clock at resolved rather than closed. `atRisk` (default 0.2) is the last share of a target that counts as at risk; `ticket.sla_warning` fires when it begins and `ticket.sla_breached` at the due time. A policy applies to tickets opened or re-prioritized after it is made. At most 50.
+     */
+    post: operations["createSlaPolicy"];
+  };
+  "/sla-policies/{policyId}": {
+    /** One SLA policy */
+    get: operations["getSlaPolicy"];
+    /** Delete an SLA policy (clocks already running under it keep running) */
+    delete: operations["deleteSlaPolicy"];
+    /** Change an SLA policy, or reorder it with position */
+    patch: operations["updateSlaPolicy"];
+  };
   "/emails/send": {
     /** Send one email, immediately or scheduled */
     post: operations["sendEmail"];
@@ -4364,6 +4398,1527 @@ export interface operations {
               /** @enum {string} */
               code?: "validation.failed" | "ticket_field.type_in_use";
             }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.ticket_field.type_in_use"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** The project's business-hours calendars */
+  listBusinessCalendars: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            calendars: ({
+                /** Format: uuid */
+                id: string;
+                name: string;
+                timeZone: string;
+                hours: ({
+                    /** @enum {string} */
+                    day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                    start: string;
+                    end: string;
+                  })[];
+                holidays: {
+                    date: string;
+                    recurring: boolean;
+                  }[];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Define business hours: an IANA time zone, weekly intervals (several a day) and holidays
+   * @description Intervals are local wall time in `timeZone` (`end` may be 24:00) and must not overlap within a day; a DST change moves them with the wall clock. A holiday is a local date; `recurring` repeats it every year. At most 20 per project and environment.
+   */
+  createBusinessCalendar: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          timeZone: string;
+          hours: ({
+              /** @enum {string} */
+              day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+              start: string;
+              end: string;
+            })[];
+          holidays?: {
+              date: string;
+              recurring?: boolean;
+            }[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            timeZone: string;
+            hours: ({
+                /** @enum {string} */
+                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                start: string;
+                end: string;
+              })[];
+            holidays: {
+                date: string;
+                recurring: boolean;
+              }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `sla.limit`: the project has as many business calendars or SLA policies as it may
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "sla.limit";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.sla.limit"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** One business calendar */
+  getBusinessCalendar: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        calendarId: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            timeZone: string;
+            hours: ({
+                /** @enum {string} */
+                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                start: string;
+                end: string;
+              })[];
+            holidays: {
+                date: string;
+                recurring: boolean;
+              }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Delete a business calendar no policy uses */
+  deleteBusinessCalendar: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        calendarId: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            deleted: boolean;
+            /** Format: uuid */
+            id: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `sla.calendar_in_use`: SLA policies (details.policyIds) use the calendar: point them elsewhere first
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "sla.calendar_in_use";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.sla.calendar_in_use"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Change a business calendar (clocks pick it up at their next change) */
+  updateBusinessCalendar: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        calendarId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          timeZone?: string;
+          hours?: ({
+              /** @enum {string} */
+              day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+              start: string;
+              end: string;
+            })[];
+          holidays?: {
+              date: string;
+              recurring?: boolean;
+            }[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            timeZone: string;
+            hours: ({
+                /** @enum {string} */
+                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                start: string;
+                end: string;
+              })[];
+            holidays: {
+                date: string;
+                recurring: boolean;
+              }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** The project's SLA policies in the order they are tried */
+  listSlaPolicies: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            policies: ({
+                /** Format: uuid */
+                id: string;
+                name: string;
+                position: number;
+                conditions: {
+                  priority?: ("low" | "medium" | "high" | "urgent")[];
+                  category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
+                  source?: ("api" | "email" | "portal" | "split")[];
+                };
+                targets: {
+                  firstReply?: number;
+                  nextReply?: number;
+                  resolution?: number;
+                };
+                calendarId: string | null;
+                pauseOnPending: boolean;
+                stopOnResolved: boolean;
+                atRisk: number;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Define an SLA policy: conditions, targets in minutes, a calendar for business time
+   * @description The first policy by `position` whose `conditions` (priority, category, source; absent: any) match a ticket applies to it, chosen when the ticket is opened and again when its priority or category changes. Targets are minutes: of business time with `calendarId`, else of calendar time. `pauseOnPending` (default true) holds the clocks while the ticket waits on the customer; `stopOnResolved` (default true) ends the resolution clock at resolved rather than closed. `atRisk` (default 0.2) is the last share of a target that counts as at risk; `ticket.sla_warning` fires when it begins and `ticket.sla_breached` at the due time. A policy applies to tickets opened or re-prioritized after it is made. At most 50.
+   */
+  createSlaPolicy: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          targets: {
+            firstReply?: number;
+            nextReply?: number;
+            resolution?: number;
+          };
+          position?: number;
+          conditions?: {
+            priority?: ("low" | "medium" | "high" | "urgent")[];
+            category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
+            source?: ("api" | "email" | "portal" | "split")[];
+          };
+          calendarId?: string | null;
+          pauseOnPending?: boolean;
+          stopOnResolved?: boolean;
+          atRisk?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            conditions: {
+              priority?: ("low" | "medium" | "high" | "urgent")[];
+              category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
+              source?: ("api" | "email" | "portal" | "split")[];
+            };
+            targets: {
+              firstReply?: number;
+              nextReply?: number;
+              resolution?: number;
+            };
+            calendarId: string | null;
+            pauseOnPending: boolean;
+            stopOnResolved: boolean;
+            atRisk: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `sla.limit`: the project has as many business calendars or SLA policies as it may
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "sla.limit";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.sla.limit"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** One SLA policy */
+  getSlaPolicy: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        policyId: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            conditions: {
+              priority?: ("low" | "medium" | "high" | "urgent")[];
+              category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
+              source?: ("api" | "email" | "portal" | "split")[];
+            };
+            targets: {
+              firstReply?: number;
+              nextReply?: number;
+              resolution?: number;
+            };
+            calendarId: string | null;
+            pauseOnPending: boolean;
+            stopOnResolved: boolean;
+            atRisk: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Delete an SLA policy (clocks already running under it keep running) */
+  deleteSlaPolicy: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        policyId: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            deleted: boolean;
+            /** Format: uuid */
+            id: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Change an SLA policy, or reorder it with position */
+  updateSlaPolicy: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        policyId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          targets?: {
+            firstReply?: number;
+            nextReply?: number;
+            resolution?: number;
+          };
+          position?: number;
+          conditions?: {
+            priority?: ("low" | "medium" | "high" | "urgent")[];
+            category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
+            source?: ("api" | "email" | "portal" | "split")[];
+          };
+          calendarId?: string | null;
+          pauseOnPending?: boolean;
+          stopOnResolved?: boolean;
+          atRisk?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            conditions: {
+              priority?: ("low" | "medium" | "high" | "urgent")[];
+              category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
+              source?: ("api" | "email" | "portal" | "split")[];
+            };
+            targets: {
+              firstReply?: number;
+              nextReply?: number;
+              resolution?: number;
+            };
+            calendarId: string | null;
+            pauseOnPending: boolean;
+            stopOnResolved: boolean;
+            atRisk: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };

@@ -6,6 +6,7 @@ import { emailRoutes } from '../../areas/emails/routes.js';
 import { feedbackRoutes } from '../../areas/feedback/routes.js';
 import { logRoutes } from '../../areas/logs/routes.js';
 import { portalRoutes } from '../../areas/portal/routes.js';
+import { slaRoutes } from '../../areas/sla/routes.js';
 import { templateRoutes } from '../../areas/templates/routes.js';
 import { ticketFieldRoutes } from '../../areas/ticket-fields/routes.js';
 import { ticketRoutes } from '../../areas/tickets/routes.js';
@@ -22,6 +23,7 @@ export const allRoutes: RouteDef[] = [
   accountRoutes,
   ticketRoutes,
   ticketFieldRoutes,
+  slaRoutes,
   emailRoutes,
   templateRoutes,
   articleRoutes,

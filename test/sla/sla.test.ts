@@ -1,0 +1,186 @@
+import { addBusinessMinutes } from '@helpdesk/core/areas/sla/business-time';
+import { fireDueSchedules } from '@helpdesk/core/kernel/ports/scheduler';
+import { describe, expect, it, vi } from 'vitest';
+import { startTestApp } from '../support/app.js';
+import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { emitted } from '../tickets/event-spy.js';
+import { createTicket } from '../tickets/helpers.js';
+
+vi.mock('@helpdesk/core/kernel/ports/relay', async (original) =>
+  (await import('../tickets/event-spy.js')).spiedRelay(original),
+);
+
+const app = await startTestApp();
+const MINUTE = 60_000;
+
+const call = (t: TenantFixture, method: string, path: string, body?: unknown, key = t.liveKey) =>
+  app.call(method, path, { key, ...(body === undefined ? {} : { body }) });
+const sla = async (t: TenantFixture, id: string) => (await call(t, 'GET', `/tickets/${id}`)).body.sla;
+async function policy(t: TenantFixture, body: Record<string, unknown>) {
+  const res = await call(t, 'POST', '/sla-policies', { name: 'Default', ...body });
+  expect(res.status, res.text).toBe(200);
+  return res.body as { id: string };
+}
+/** Fires every schedule due by `at` (the scheduler stand-in with a controllable clock) and runs the consumers. */
+async function timeTravel(at: number) {
+  await app.relayed();
+  await fireDueSchedules(new Date(at));
+  await app.drain();
+}
+
+describe('business calendars and SLA policies', () => {
+  it('validates calendars and policies, and keeps them to their project and environment', async () => {
+    const t = await createTenant();
+    const bad = [
+      { name: 'x', timeZone: 'Mars/Olympus', hours: [] },
+      { name: 'x', timeZone: 'UTC', hours: [{ day: 'monday', start: '17:00', end: '09:00' }] },
+      {
+        name: 'x',
+        timeZone: 'UTC',
+        hours: [
+          { day: 'monday', start: '09:00', end: '13:00' },
+          { day: 'monday', start: '12:00', end: '17:00' },
+        ],
+      },
+      { name: 'x', timeZone: 'UTC', hours: [], holidays: [{ date: '2026-02-30' }] },
+    ];
+    for (const body of bad) expect((await call(t, 'POST', '/business-calendars', body)).status).toBe(422);
+    const cal = await call(t, 'POST', '/business-calendars', {
+      name: 'Berlin office',
+      timeZone: 'Europe/Berlin',
+      hours: [{ day: 'monday', start: '09:00', end: '17:00' }],
+      holidays: [{ date: '2026-12-25', recurring: true }],
+    });
+    expect(cal.status, cal.text).toBe(200);
+    expect(cal.body.holidays).toEqual([{ date: '2026-12-25', recurring: true }]);
+    expect((await call(t, 'POST', '/sla-policies', { name: 'x', targets: {} })).status).toBe(422);
+    expect(
+      (
+        await call(t, 'POST', '/sla-policies', {
+          name: 'x',
+          targets: { firstReply: 5 },
+          calendarId: crypto.randomUUID(),
+        })
+      ).status,
+    ).toBe(422);
+    const p = await policy(t, { targets: { firstReply: 60 }, calendarId: cal.body.id });
+    const inUse = await call(t, 'DELETE', `/business-calendars/${cal.body.id}`);
+    expect(inUse.status).toBe(422);
+    expect(inUse.body.error).toMatchObject({ code: 'sla.calendar_in_use', details: { policyIds: [p.id] } });
+    const stranger = await createTenant();
+    for (const path of [`/sla-policies/${p.id}`, `/business-calendars/${cal.body.id}`]) {
+      expect((await call(stranger, 'GET', path)).status).toBe(404);
+      expect((await call(t, 'GET', path, undefined, t.sandboxKey)).status).toBe(404);
+      expect((await call(stranger, 'DELETE', path)).status).toBe(404);
+      expect((await call(t, 'GET', path)).status).toBe(200);
+    }
+    expect((await call(t, 'GET', '/sla-policies', undefined, t.sandboxKey)).body.policies).toEqual([]);
+  });
+});
+
+describe('the SLA clock on tickets', () => {
+  it('chooses the first matching policy, re-chooses it on a new priority, and meets the first reply', async () => {
+    const t = await createTenant();
+    const urgent = await policy(t, {
+      name: 'Urgent',
+      conditions: { priority: ['urgent'] },
+      targets: { firstReply: 30 },
+    });
+    const normal = await policy(t, { targets: { firstReply: 240, resolution: 2880 } });
+    const ticket = await createTicket(app, t.liveKey, { priority: 'low' });
+    const created = Date.parse((await call(t, 'GET', `/tickets/${ticket.id}`)).body.createdAt);
+    const clock = await sla(t, ticket.id);
+    expect(clock).toMatchObject({ policyId: normal.id, time: 'calendar', targets: { nextReply: null } });
+    expect(Date.parse(clock.targets.firstReply.dueAt)).toBe(created + 240 * MINUTE);
+    expect(clock.targets.resolution).toMatchObject({ status: 'active', minutes: 2880 });
+
+    await call(t, 'PATCH', `/tickets/${ticket.id}`, { priority: 'urgent' });
+    const raised = await sla(t, ticket.id);
+    expect(raised.policyId).toBe(urgent.id);
+    expect(raised.targets.firstReply.minutes).toBe(30);
+    expect(raised.targets.resolution).toBeNull();
+    // The list shows it too.
+    const row = (await call(t, 'GET', '/tickets')).body.tickets.find((r: { id: string }) => r.id === ticket.id);
+    expect(row.sla.policyId).toBe(urgent.id);
+
+    await call(t, 'POST', `/tickets/${ticket.id}/messages`, { body: 'On it.' });
+    expect((await sla(t, ticket.id)).targets.firstReply).toMatchObject({ status: 'achieved', atRisk: false });
+    const other = await createTenant();
+    expect((await sla(other, ticket.id)) ?? null).toBeNull();
+  });
+
+  it('pauses while pending, resumes on the customer message, and a note moves nothing', async () => {
+    const t = await createTenant();
+    await policy(t, { targets: { firstReply: 60, nextReply: 30, resolution: 600 } });
+    const ticket = await createTicket(app, t.liveKey);
+    await call(t, 'POST', `/tickets/${ticket.id}/messages`, { body: 'Internal', visibility: 'internal' });
+    expect((await sla(t, ticket.id)).targets.firstReply.status).toBe('active');
+    await call(t, 'POST', `/tickets/${ticket.id}/messages`, { body: 'Which browser?' });
+    await call(t, 'PATCH', `/tickets/${ticket.id}`, { status: 'pending' });
+    const paused = await sla(t, ticket.id);
+    expect(paused.targets.resolution).toMatchObject({ status: 'paused', dueAt: null });
+    await call(t, 'POST', `/tickets/${ticket.id}/messages`, { body: 'Firefox.', senderType: 'customer' });
+    const resumed = await sla(t, ticket.id);
+    expect(resumed.targets.resolution.status).toBe('active');
+    expect(resumed.targets.nextReply).toMatchObject({ status: 'active', minutes: 30 });
+    await call(t, 'PATCH', `/tickets/${ticket.id}`, { status: 'resolved' });
+    expect((await sla(t, ticket.id)).targets.resolution.status).toBe('achieved');
+    await call(t, 'PATCH', `/tickets/${ticket.id}`, { status: 'open' });
+    expect((await sla(t, ticket.id)).targets.resolution).toMatchObject({ status: 'active', achievedAt: null });
+  });
+
+  it('uses the calendar for business time', async () => {
+    const t = await createTenant();
+    const hours = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => ({
+      day,
+      start: '09:00',
+      end: '17:00',
+    }));
+    const cal = await call(t, 'POST', '/business-calendars', { name: 'Tokyo', timeZone: 'Asia/Tokyo', hours });
+    await policy(t, { targets: { firstReply: 90 }, calendarId: cal.body.id });
+    const ticket = await createTicket(app, t.liveKey);
+    const detail = (await call(t, 'GET', `/tickets/${ticket.id}`)).body;
+    const expected = addBusinessMinutes(
+      { timeZone: 'Asia/Tokyo', hours: hours as never, holidays: [] },
+      Date.parse(detail.createdAt),
+      90,
+    );
+    expect(detail.sla.time).toBe('business');
+    expect(Date.parse(detail.sla.targets.firstReply.dueAt)).toBe(expected);
+  });
+
+  it('fires the warning and the breach at their times, ignores stale timers, and outlives its deleted policy', async () => {
+    const t = await createTenant();
+    // Past SQS's 15-minute delay, so both timers are schedules (sooner ones are delayed queue messages).
+    const p = await policy(t, { targets: { firstReply: 60 } });
+    const late = await createTicket(app, t.liveKey);
+    const answered = await createTicket(app, t.liveKey);
+    const due = Date.parse((await sla(t, late.id)).targets.firstReply.dueAt);
+    await call(t, 'POST', `/tickets/${answered.id}/messages`, { body: 'Answered in time.' });
+    expect((await call(t, 'DELETE', `/sla-policies/${p.id}`)).status).toBe(200);
+
+    await timeTravel(due - 12 * MINUTE + 1_000); // past the warning point (48 of 60 minutes)
+    const events = async (name: string, id: string) =>
+      (await emitted(app)).filter((e) => e.name === name && e.data.ticket.id === id);
+    expect(await events('ticket.sla_warning', late.id)).toHaveLength(1);
+    expect(await events('ticket.sla_breached', late.id)).toHaveLength(0);
+    expect((await sla(t, late.id)).targets.firstReply.breachedAt).toBeNull();
+
+    await timeTravel(due + 1_000);
+    const breached = await events('ticket.sla_breached', late.id);
+    expect(breached).toHaveLength(1);
+    expect(breached[0]!.data.sla).toMatchObject({ target: 'firstReply', policyId: p.id });
+    expect(Date.parse(breached[0]!.data.sla.dueAt)).toBe(due);
+    // The clock itself says so (the stored breach, not only the view of a passed due time).
+    const clock = await sla(t, late.id);
+    expect(clock.targets.firstReply).toMatchObject({ status: 'breached' });
+    expect(Date.parse(clock.targets.firstReply.breachedAt)).toBe(due);
+    // The answered ticket's timers fired too, and did nothing.
+    expect(await events('ticket.sla_breached', answered.id)).toHaveLength(0);
+    expect(await events('ticket.sla_warning', answered.id)).toHaveLength(0);
+    // A late answer is recorded, the breach stays.
+    await call(t, 'POST', `/tickets/${late.id}/messages`, { body: 'Sorry for the wait.' });
+    expect((await sla(t, late.id)).targets.firstReply).toMatchObject({ status: 'breached' });
+    expect((await sla(t, late.id)).targets.firstReply.achievedAt).not.toBeNull();
+  }, 30_000);
+});
