@@ -865,6 +865,15 @@ export interface components {
         limit: number;
       };
     };
+    /** @description no business calendar of this project and environment has the id given as calendarId */
+    "Problem.sla.unknown_calendar": {
+      /** @constant */
+      code: "sla.unknown_calendar";
+      details: {
+        field: string;
+        calendarId: string;
+      };
+    };
     /** @description SLA policies (details.policyIds) use the calendar: point them elsewhere first */
     "Problem.sla.calendar_in_use": {
       /** @constant */
@@ -5448,14 +5457,15 @@ export interface operations {
       /**
        * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
        * - `sla.limit`: the project has as many business calendars or SLA policies as it may
+       * - `sla.unknown_calendar`: no business calendar of this project and environment has the id given as calendarId
        */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
             error?: ({
               /** @enum {string} */
-              code?: "validation.failed" | "sla.limit";
-            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.sla.limit"]);
+              code?: "validation.failed" | "sla.limit" | "sla.unknown_calendar";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.sla.limit"] | components["schemas"]["Problem.sla.unknown_calendar"]);
           });
         };
       };
@@ -5911,14 +5921,17 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `sla.unknown_calendar`: no business calendar of this project and environment has the id given as calendarId
+       */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "validation.failed";
-            } & components["schemas"]["Problem.validation.failed"];
+              code?: "validation.failed" | "sla.unknown_calendar";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.sla.unknown_calendar"]);
           });
         };
       };

@@ -82,7 +82,7 @@ export const slaRoutes = {
     scope: 'tickets:write',
     body: policyCreate,
     response: policy,
-    problems: ['sla.limit'],
+    problems: ['sla.limit', 'sla.unknown_calendar'],
   }),
   getSlaPolicy: defineRoute({
     ...base,
@@ -105,7 +105,7 @@ export const slaRoutes = {
     params: { policyId: uuid },
     body: policyUpdate,
     response: policy,
-    problems: ['not_found'],
+    problems: ['not_found', 'sla.unknown_calendar'],
   }),
   deleteSlaPolicy: defineRoute({
     ...base,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { isoDateTime, isPlainObject, patchBody, uuid } from '../../kernel/api/schemas.js';
 import { CATEGORIES, PRIORITIES } from '../../kernel/ticket-terms.js';
 import { TICKET_SOURCES } from '../webhooks/catalog.js';
 import { isTimeZone } from './business-time.js';
@@ -11,7 +11,11 @@ const clockTime = v.pipe(
   v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'A time HH:MM from 00:00 to 24:00'),
 );
 const interval = v.pipe(
-  v.strictObject({ day: v.picklist(WEEKDAYS), start: clockTime, end: clockTime }),
+  v.strictObject({
+    day: v.picklist(WEEKDAYS),
+    start: v.pipe(clockTime, v.metadata({ examples: ['09:00'] })),
+    end: v.pipe(clockTime, v.metadata({ examples: ['17:00'] })),
+  }),
   v.check((i) => i.start < i.end, 'start is before end'),
 );
 const noOverlap = <T extends { day: string; start: string; end: string }>(list: T[]) =>
@@ -22,7 +26,12 @@ const realDay = (s: string) => {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 };
 const holiday = v.strictObject({
-  date: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date YYYY-MM-DD'), v.check(realDay, 'A real day')),
+  date: v.pipe(
+    v.string(),
+    v.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date YYYY-MM-DD'),
+    v.check(realDay, 'A real day'),
+    v.metadata({ examples: ['2026-12-25'] }),
+  ),
   /** Every year on this month and day. */
   recurring: v.optional(v.boolean()),
 });
@@ -53,14 +62,28 @@ const minutes = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_TA
 const targets = v.pipe(
   v.strictObject({ firstReply: v.optional(minutes), nextReply: v.optional(minutes), resolution: v.optional(minutes) }),
   v.check((t) => Object.keys(t).length > 0, 'Give at least one target'),
+  v.metadata({ minProperties: 1 }),
 );
 /** A ticket's fields a policy matches on; an absent condition matches every ticket. */
-const conditions = v.strictObject({
+const conditionFields = v.strictObject({
   priority: v.optional(v.pipe(v.array(v.picklist(PRIORITIES)), v.minLength(1))),
   category: v.optional(v.pipe(v.array(v.picklist(CATEGORIES)), v.minLength(1))),
   /** Where the ticket was opened (ticket.created's source). */
   source: v.optional(v.pipe(v.array(v.picklist(TICKET_SOURCES)), v.minLength(1))),
 });
+// A strict object alone takes an array (as an empty object): the conditions must be an object.
+const listOf = (values: readonly string[]) => ({ type: 'array', items: { enum: values }, minItems: 1 });
+const conditions = v.pipe(
+  v.custom<v.InferOutput<typeof conditionFields>>(
+    (c) => isPlainObject(c) && v.is(conditionFields, c),
+    'Conditions: any of priority, category and source, each a non-empty list of their values',
+  ),
+  v.metadata({
+    type: 'object',
+    properties: { priority: listOf(PRIORITIES), category: listOf(CATEGORIES), source: listOf(TICKET_SOURCES) },
+    additionalProperties: false,
+  }),
+);
 const settings = {
   position: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000))),
   conditions: v.optional(conditions),
@@ -78,7 +101,7 @@ export const policy = v.object({
   id: uuid,
   name: v.string(),
   position: v.number(),
-  conditions,
+  conditions: conditionFields,
   targets: v.object({
     firstReply: v.optional(v.number()),
     nextReply: v.optional(v.number()),

@@ -159,8 +159,7 @@ export const getPolicy = async (ctx: TenantKey, policyId: string) => toPolicy(aw
 async function checkCalendar(ctx: TenantKey, calendarId: string | null | undefined) {
   if (!calendarId) return;
   const { data } = await BusinessCalendar.get({ ...tenantOf(ctx), calendarId }).go();
-  if (!data)
-    throw errors.validation([{ field: 'calendarId', in: 'body', message: 'No business calendar has this id' }]);
+  if (!data) throw problem('sla.unknown_calendar', { calendarId });
 }
 
 export async function createPolicy(ctx: TenantKey, input: PolicyCreate) {

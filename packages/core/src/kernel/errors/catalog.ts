@@ -395,6 +395,13 @@ export const PROBLEMS = {
     details: v.object({ what: v.string(), limit: count }),
     message: (a: { what: string; limit: number }) => `A project may have at most ${a.limit} ${a.what}.`,
   }),
+  'sla.unknown_calendar': define({
+    status: 422,
+    summary: 'no business calendar of this project and environment has the id given as calendarId',
+    details: v.object({ field: v.string(), calendarId: v.string() }),
+    message: () => 'No business calendar of this project has this id (GET /business-calendars).',
+    toDetails: ({ calendarId }: { calendarId: string }) => ({ field: 'calendarId', calendarId }),
+  }),
   'sla.calendar_in_use': define({
     status: 422,
     summary: 'SLA policies (details.policyIds) use the calendar: point them elsewhere first',
