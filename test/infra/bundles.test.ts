@@ -11,6 +11,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
 import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { sesTags } from '@helpdesk/core/areas/emails/ses-events';
+import { slaTimersQueue } from '@helpdesk/core/areas/sla/queue';
 import { signToken } from '@helpdesk/core/kernel/links/signed';
 import { inboundAddress } from '@helpdesk/core/kernel/mail/reply-address';
 import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
@@ -131,7 +132,24 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
     expect(res.status, `${p}: ${res.text}`).toBe(200);
     return res.body;
   };
-  await call('/tickets', { subject: 'Bundle check', body: 'Hello', customer: { email: 'bundle@example.com' } });
+  // An SLA policy: the ticket gets a clock, and its breach timer goes to the bundled sla-timers consumer. Its own
+  // timers are within 15 minutes, so the relay makes them delayed messages (this test has no Scheduler).
+  await call('/sla-policies', { name: 'Bundle', targets: { firstReply: 10 } });
+  const ticket = await call('/tickets', {
+    subject: 'Bundle check',
+    body: 'Hello',
+    customer: { email: 'bundle@example.com' },
+  });
+  const detail = await app.call('GET', `/tickets/${ticket.id}`, { key: liveKey });
+  await enqueue(slaTimersQueue, {
+    projectId: ids.projectId,
+    env: 'live',
+    accountId: ids.accountId,
+    ticketId: ticket.id,
+    target: 'firstReply',
+    kind: 'breach',
+    dueAt: detail.body.sla.targets.firstReply.dueAt,
+  });
   // A template send: the bundled email consumer renders it with Handlebars.
   const form = new FormData();
   form.set('file', new Blob(['{{!-- subject: Hi {{name}} --}}<p>Hello {{name}}</p>']), 'bundle-welcome.hbs');
