@@ -21,10 +21,13 @@ async function policy(t: TenantFixture, body: Record<string, unknown>) {
   expect(res.status, res.text).toBe(200);
   return res.body as { id: string };
 }
-/** Fires every schedule due by `at` (the scheduler stand-in with a controllable clock) and runs the consumers. */
-async function timeTravel(at: number) {
+/**
+ * Fires the tickets' schedules due by `at` (the scheduler stand-in with a controllable clock; other tests'
+ * schedules stay) and runs the consumers.
+ */
+async function timeTravel(at: number, ticketIds: string[]) {
   await app.relayed();
-  await fireDueSchedules(new Date(at));
+  await fireDueSchedules(new Date(at), (jobId) => ticketIds.some((id) => jobId.startsWith(`sla-${id}-`)));
   await app.drain();
 }
 
@@ -151,22 +154,23 @@ describe('the SLA clock on tickets', () => {
 
   it('fires the warning and the breach at their times, ignores stale timers, and outlives its deleted policy', async () => {
     const t = await createTenant();
-    // Past SQS's 15-minute delay, so both timers are schedules (sooner ones are delayed queue messages).
-    const p = await policy(t, { targets: { firstReply: 60 } });
+    // Past SQS's 15-minute delay, so both timers are schedules (sooner ones are delayed queue messages), and
+    // past the 100 days other tests move the shared scheduler stand-in's clock (their timers fire all due jobs).
+    const p = await policy(t, { targets: { firstReply: 500_000 } });
     const late = await createTicket(app, t.liveKey);
     const answered = await createTicket(app, t.liveKey);
     const due = Date.parse((await sla(t, late.id)).targets.firstReply.dueAt);
     await call(t, 'POST', `/tickets/${answered.id}/messages`, { body: 'Answered in time.' });
     expect((await call(t, 'DELETE', `/sla-policies/${p.id}`)).status).toBe(200);
 
-    await timeTravel(due - 12 * MINUTE + 1_000); // past the warning point (48 of 60 minutes)
+    await timeTravel(due - 99_000 * MINUTE, [late.id, answered.id]); // past the warning point (the last 100,000 minutes)
     const events = async (name: string, id: string) =>
       (await emitted(app)).filter((e) => e.name === name && e.data.ticket.id === id);
     expect(await events('ticket.sla_warning', late.id)).toHaveLength(1);
     expect(await events('ticket.sla_breached', late.id)).toHaveLength(0);
     expect((await sla(t, late.id)).targets.firstReply.breachedAt).toBeNull();
 
-    await timeTravel(due + 1_000);
+    await timeTravel(due + 1_000, [late.id, answered.id]);
     const breached = await events('ticket.sla_breached', late.id);
     expect(breached).toHaveLength(1);
     expect(breached[0]!.data.sla).toMatchObject({ target: 'firstReply', policyId: p.id });
