@@ -1,4 +1,7 @@
 import { addBusinessMinutes } from '@helpdesk/core/areas/sla/business-time';
+import type { SlaClock } from '@helpdesk/core/areas/sla/clock';
+import { Ticket, TicketDue } from '@helpdesk/core/areas/tickets/entities';
+import { dueOf } from '@helpdesk/core/areas/tickets/sla';
 import { fireDueSchedules } from '@helpdesk/core/kernel/ports/scheduler';
 import { describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
@@ -187,4 +190,64 @@ describe('the SLA clock on tickets', () => {
     expect((await sla(t, late.id)).targets.firstReply).toMatchObject({ status: 'breached' });
     expect((await sla(t, late.id)).targets.firstReply.achievedAt).not.toBeNull();
   }, 30_000);
+
+  it('lists breached, at-risk and active tickets from the due index, soonest due first', async () => {
+    const t = await createTenant();
+    await policy(t, { targets: { firstReply: 60 } });
+    const [late, close, fresh, answered] = [
+      await createTicket(app, t.liveKey, { subject: 'late' }),
+      await createTicket(app, t.liveKey, { subject: 'close', priority: 'high' }),
+      await createTicket(app, t.liveKey, { subject: 'fresh' }),
+      await createTicket(app, t.liveKey, { subject: 'answered' }),
+    ];
+    await call(t, 'POST', `/tickets/${answered.id}/messages`, { body: 'Done.' });
+    // Opened 2 hours and 50 minutes ago, as a controllable clock would have it: the clock and its index item move back.
+    const age = async (id: string, minutes: number) => {
+      const key = { projectId: t.projects.main!.id, env: 'live' as const, ticketId: id };
+      const { data } = await Ticket.get(key).go();
+      const clock = data!.sla as SlaClock;
+      const back = (iso?: string) => (iso ? new Date(Date.parse(iso) - minutes * MINUTE).toISOString() : undefined);
+      const aged: SlaClock = {
+        ...clock,
+        targets: Object.fromEntries(
+          Object.entries(clock.targets).map(([name, x]) => [
+            name,
+            { ...x, startedAt: back(x.startedAt)!, runningSince: back(x.runningSince), dueAt: back(x.dueAt) },
+          ]),
+        ),
+      };
+      await TicketDue.delete({ ...key, dueAt: dueOf(clock)!.dueAt }).go();
+      await TicketDue.put({ ...key, ...dueOf(aged)! }).go();
+      await Ticket.patch(key).set({ sla: aged }).go();
+    };
+    await age(late.id, 120);
+    await age(close.id, 50);
+    const list = async (query: Record<string, string>, key = t.liveKey) => {
+      const res = await app.call('GET', '/tickets', { key, query });
+      expect(res.status, res.text).toBe(200);
+      return res.body as {
+        tickets: { id: string; sla: { targets: { firstReply: { status: string; atRisk: boolean } } } }[];
+        total: number;
+      };
+    };
+    const ids = (r: Awaited<ReturnType<typeof list>>) => r.tickets.map((x) => x.id);
+    const breached = await list({ sla: 'breached' });
+    expect(ids(breached)).toEqual([late.id]);
+    expect(breached.tickets[0]!.sla.targets.firstReply.status).toBe('breached');
+    const risky = await list({ sla: 'at_risk' });
+    expect(ids(risky)).toEqual([close.id]);
+    expect(risky.tickets[0]!.sla.targets.firstReply.atRisk).toBe(true);
+    expect(ids(await list({ sort: 'sla_due' }))).toEqual([late.id, close.id, fresh.id]);
+    expect((await list({ sla: 'active' })).total).toBe(3);
+    expect(ids(await list({ sla: 'active', priority: 'high' }))).toEqual([close.id]);
+    expect(ids(await list({ sort: 'sla_due', limit: '1', page: '2' }))).toEqual([close.id]);
+    expect((await app.call('GET', '/tickets', { key: t.liveKey, query: { sla: 'late' } })).status).toBe(422);
+    // Other tenants and the other environment see none of them.
+    expect((await list({ sla: 'active' }, t.sandboxKey)).total).toBe(0);
+    expect((await list({ sla: 'active' }, (await createTenant()).liveKey)).total).toBe(0);
+    // The answer of the late one takes it off the index; deleting one takes it off too.
+    await call(t, 'POST', `/tickets/${late.id}/messages`, { body: 'Sorry.' });
+    await call(t, 'DELETE', `/tickets/${fresh.id}`);
+    expect(ids(await list({ sort: 'sla_due' }))).toEqual([close.id]);
+  });
 });

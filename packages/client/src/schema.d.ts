@@ -1395,6 +1395,8 @@ export interface operations {
         assignee?: string;
         number?: number;
         awaitingReply?: "true" | "false" | "1" | "0";
+        sla?: "breached" | "at_risk" | "active";
+        sort?: "activity" | "sla_due";
         cursor?: string;
         page?: number;
         limit?: number;

@@ -16,7 +16,7 @@ import type { AttachmentItem, MessageItem, OriginalMail } from './present.js';
 import { eventCustomer, eventTicket, type TicketItem, valuesOf } from './present.js';
 import type { CreateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
-import { clockOf, startClock, timerItems } from './sla.js';
+import { clockOf, dueWrites, startClock, timerItems } from './sla.js';
 import { applyCountDeltas, countDeltas, type Facets, nextTicketNumber } from './stats.js';
 import { uniqueTags } from './tags.js';
 
@@ -134,7 +134,10 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
           quota: quotaItem,
           member: memberItem,
           ticket: [put(Ticket.create(next)), searchItemPut(next)],
-          timers: timerItems(ctx, ticketId, undefined, clockOf(next), now),
+          timers: [
+            ...timerItems(ctx, ticketId, undefined, clockOf(next), now),
+            ...dueWrites(next, undefined, clockOf(next)),
+          ],
           message: put(Message.create(message)),
           attachments: [
             ...files.attachments.map((a) => put(Attachment.create(a))),

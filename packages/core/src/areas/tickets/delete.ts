@@ -10,9 +10,10 @@ import { usedFields } from '../ticket-fields/definitions.js';
 import { indexedValues } from '../ticket-fields/field-values.js';
 import { fieldCleanupQueue } from '../ticket-fields/queue.js';
 import { eventItem } from '../webhooks/emit.js';
-import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber } from './entities.js';
+import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketDue, TicketNumber } from './entities.js';
 import { valuesOf } from './present.js';
 import { deleteSearchItem } from './search.js';
+import { clockOf, dueOf } from './sla.js';
 import { applyCountDeltas, countDeltas } from './stats.js';
 import { loadThread, type Thread } from './thread.js';
 import { assertWritable } from './writable.js';
@@ -47,6 +48,7 @@ async function deleteOne(ctx: TenantContext, thread: Thread) {
   const { ticket } = thread;
   const { ticketId } = ticket;
   const key = { projectId: ctx.projectId, env: ctx.env, ticketId };
+  const due = dueOf(clockOf(ticket));
   const values = valuesOf(ticket);
   // A held value's field cannot have changed type (it has values): the kept definitions know its index keys.
   const indexed = Object.keys(values).length
@@ -71,6 +73,7 @@ async function deleteOne(ctx: TenantContext, thread: Thread) {
     TicketNumber.delete({ ...key, number: ticket.number }).go(),
     CustomerTicket.delete({ ...key, customerId: ticket.customerId, createdAt: ticket.createdAt }).go(),
     deleteSearchItem(ticket),
+    due ? TicketDue.delete({ ...key, dueAt: due.dueAt }).go() : undefined,
     deleteObjects([
       ...thread.attachments.map((a) => a.objectKey),
       ...thread.messages.flatMap((m) => (m.originalKey ? [m.originalKey] : [])),

@@ -225,6 +225,34 @@ export const CustomerTicket = lazy(() =>
   }),
 );
 
+/**
+ * A ticket whose SLA clock runs, keyed by its earliest due time: `GET /tickets?sla=` reads these in due
+ * order (breached: due before now; at risk: due ahead, past `warnAt`). Written in the ticket's own
+ * transaction whenever that due time moves, removed when no target runs.
+ */
+export const TicketDue = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticketDue', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          dueAt: { type: 'string', required: true, readOnly: true },
+          ticketId: { type: 'string', required: true, readOnly: true },
+          /** Where the earliest-due target's at-risk share begins (absent: it has none ahead). */
+          warnAt: { type: 'string', readOnly: true },
+        },
+        indexes: {
+          byDue: {
+            pk: { field: 'pk', composite: ['projectId', 'env'] },
+            sk: { field: 'sk', composite: ['dueAt', 'ticketId'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
 /** Ticket number -> ticket id; its conditional put also guarantees the number is used once. */
 export const TicketNumber = lazy(
   () =>

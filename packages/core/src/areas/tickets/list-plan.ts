@@ -8,8 +8,10 @@ import {
   type Priority,
   SENDER_TYPES,
   type SenderType,
+  type SLA_FILTERS,
   STATUSES,
   type Status,
+  type TICKET_SORTS,
 } from './values.js';
 
 /**
@@ -32,6 +34,8 @@ export interface ListTicketsQuery {
   cursor?: string;
   /** `field.<key>[.gte|.lte|.in]` filters, as the pipeline gathers them (ticket-fields/filters.ts). */
   field?: FieldFilterQuery;
+  sla?: (typeof SLA_FILTERS)[number];
+  sort?: (typeof TICKET_SORTS)[number];
 }
 
 /** The statuses in which a ticket can be awaiting a reply. */

@@ -5,7 +5,7 @@ import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext, TenantKey } from '../../kernel/tenant.js';
 import { usedFields } from '../ticket-fields/definitions.js';
 import { matchesFieldFilters, parseFieldFilters, ticketIdsFor } from '../ticket-fields/filters.js';
-import { Ticket, TicketNumber } from './entities.js';
+import { Ticket, TicketDue, TicketNumber } from './entities.js';
 import {
   activeFilters,
   chooseSource,
@@ -87,10 +87,29 @@ export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
     return answer(rows, total, nextCursor);
   };
 
+  // SLA filters and the due order read the due index, then those tickets (other filters apply to them).
+  if (q.sla || q.sort === 'sla_due') {
+    if (q.cursor !== undefined && q.sort === 'sla_due')
+      throw errors.validation([
+        { field: 'cursor', in: 'query', message: 'sort=sla_due pages with page, not a cursor' },
+      ]);
+    const due = await dueTickets(ctx, q.sla);
+    const filters = q.field && Object.keys(q.field).length ? await fieldFilters(ctx, q.field) : [];
+    const order = new Map(due.map((d, i) => [d.ticketId, i]));
+    const found = (await ticketsByIds(ctx, [...order.keys()])).filter(
+      (t) => matches(t) && matchesFieldFilters(filters, valuesOf(t)),
+    );
+    if (q.sort !== 'sla_due') {
+      const all = found.sort(newerFirst);
+      return page(after ? all.filter((t) => isAfter(t, after)) : all, all.length);
+    }
+    const sorted = found.sort((a, b) => (order.get(a.ticketId) ?? 0) - (order.get(b.ticketId) ?? 0));
+    return answer(sorted.slice((q.page - 1) * q.limit, q.page * q.limit), sorted.length, null);
+  }
+
   // Field filters read their value indexes, then only the tickets every one of them names.
   if (q.field && Object.keys(q.field).length) {
-    const named = Object.keys(q.field).map((name) => name.split('.')[0] ?? name);
-    const filters = parseFieldFilters(await usedFields(ctx, named), q.field);
+    const filters = await fieldFilters(ctx, q.field);
     const sets = await Promise.all(filters.map((f) => ticketIdsFor(ctx, f)));
     const [first = new Set<string>(), ...rest] = sets;
     const ids = [...first].filter((id) => rest.every((set) => set.has(id)));
@@ -138,6 +157,25 @@ export async function listTickets(ctx: TenantContext, q: ListTicketsQuery) {
       : (await Promise.all(partitions.map((p) => readPartition(tenant, p, undefined, 'all')))).flat();
   const all = candidates.filter(matches).sort(newerFirst);
   return page(after ? all.filter((t) => isAfter(t, after)) : all, all.length);
+}
+
+/** The `field.*` filters, judged by the definitions of the fields they name. */
+async function fieldFilters(ctx: TenantContext, field: NonNullable<ListTicketsQuery['field']>) {
+  const named = Object.keys(field).map((name) => name.split('.')[0] ?? name);
+  return parseFieldFilters(await usedFields(ctx, named), field);
+}
+
+/**
+ * Tickets whose clocks run, soonest due first, from the due index: `breached` reads those due before
+ * now, `at_risk` those due later whose at-risk point passed, `active` all of them.
+ */
+async function dueTickets(ctx: TenantContext, sla: ListTicketsQuery['sla']) {
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  const now = new Date().toISOString();
+  const query = TicketDue.query.byDue(tenant);
+  const chain = sla === 'breached' ? query.lt({ dueAt: now }) : sla === 'at_risk' ? query.gte({ dueAt: now }) : query;
+  const { data } = await chain.go({ pages: 'all' });
+  return sla === 'at_risk' ? data.filter((d) => d.warnAt !== undefined && d.warnAt <= now) : data;
 }
 
 /** Ticket number -> id, then the ticket: two GetItems. */

@@ -34,7 +34,9 @@ import {
   MAX_ATTACHMENT_BYTES,
   MAX_UPLOAD_BYTES,
   MERGED_PER_TICKET,
+  SLA_FILTERS,
   SPLIT_LIMIT,
+  TICKET_SORTS,
   UNASSIGNED,
   UNMERGE_DAYS,
 } from './values.js';
@@ -66,6 +68,22 @@ export const ticketRoutes = {
       ),
       number: intQuery({ min: 1 }),
       awaitingReply: boolQuery(false),
+      sla: v.optional(
+        v.pipe(
+          v.picklist(SLA_FILTERS),
+          v.description(
+            'Tickets whose SLA clock runs: `breached` (a running target is past its due time), `at_risk` (due ahead, in its last share), `active` (any running target).',
+          ),
+        ),
+      ),
+      sort: v.optional(
+        v.pipe(
+          v.picklist(TICKET_SORTS),
+          v.description(
+            '`activity` (default): most recent activity first. `sla_due`: tickets whose SLA clock runs, soonest (or longest overdue) due first; page with `page` (no cursor).',
+          ),
+        ),
+      ),
       cursor: v.optional(
         v.pipe(
           v.string(),

@@ -1,12 +1,12 @@
 import type { EntityItem } from 'electrodb';
-import type { WriteItem } from '../../kernel/db/commit.js';
+import { put, remove, type WriteItem } from '../../kernel/db/commit.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantRef } from '../../kernel/tenant.js';
 import { type Activity, advanceAll, type SlaClock, targetView, warningAt } from '../sla/clock.js';
 import { slaTimersQueue } from '../sla/queue.js';
 import { rulesFor, type SlaSetup } from '../sla/setup.js';
 import { SLA_TARGETS } from '../sla/values.js';
-import type { Ticket } from './entities.js';
+import { type Ticket, TicketDue } from './entities.js';
 
 type TicketItem = EntityItem<typeof Ticket>;
 
@@ -66,6 +66,33 @@ export function timerItems(
       items.push(outboxItem(slaTimersQueue, { ...job, kind: 'warning' }, { id: id('warning'), at: new Date(warnAt) }));
   }
   return items;
+}
+
+/** The earliest due time of the clock's running targets, and its at-risk point: the ticket's due-index key. */
+export function dueOf(clock: SlaClock | undefined) {
+  let best: { dueAt: string; warnAt?: string } | undefined;
+  for (const name of SLA_TARGETS) {
+    const t = clock?.targets[name];
+    if (!clock || !t?.runningSince || !t.dueAt || (best && best.dueAt <= t.dueAt)) continue;
+    const warn = warningAt(clock.rules, t);
+    best = { dueAt: t.dueAt, ...(warn !== undefined ? { warnAt: new Date(warn).toISOString() } : {}) };
+  }
+  return best;
+}
+
+/** The due-index writes of a clock change: the old key removed and the new one put, when it moved. */
+export function dueWrites(
+  ticket: { projectId: string; env: 'live' | 'sandbox'; ticketId: string },
+  before: SlaClock | undefined,
+  after: SlaClock | undefined,
+): WriteItem[] {
+  const [was, now] = [dueOf(before), dueOf(after)];
+  if (was?.dueAt === now?.dueAt && was?.warnAt === now?.warnAt) return [];
+  const key = { projectId: ticket.projectId, env: ticket.env, ticketId: ticket.ticketId };
+  return [
+    ...(was && was.dueAt !== now?.dueAt ? [remove(TicketDue.delete({ ...key, dueAt: was.dueAt }))] : []),
+    ...(now ? [put(TicketDue.put({ ...key, ...now }))] : []),
+  ];
 }
 
 /** `ticket.sla` as the API shows it at `now`. */

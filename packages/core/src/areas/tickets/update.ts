@@ -10,7 +10,7 @@ import { ticketChangeEvents } from './events.js';
 import { type TicketItem, toDetail, valuesOf } from './present.js';
 import type { UpdateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
-import { clockOf, nextClock, timerItems } from './sla.js';
+import { clockOf, dueWrites, nextClock, timerItems } from './sla.js';
 import { countDeltas, countsUpdate } from './stats.js';
 import { loadThread } from './thread.js';
 import { assertWritable } from './writable.js';
@@ -70,6 +70,7 @@ export function applyChanges(
       searchItemPut(after),
       ...countsUpdate(ctx, countDeltas(before, after)),
       ...timerItems(ctx, before.ticketId, clockOf(before), clockOf(after), now),
+      ...dueWrites(before, clockOf(before), clockOf(after)),
     ],
   };
 }

@@ -8,6 +8,10 @@ export const VISIBILITIES = ['public', 'internal'] as const;
 /** `assignee=unassigned` in the list, and the index value of a ticket nobody is assigned to. */
 export const UNASSIGNED = 'unassigned';
 
+/** GET /tickets?sla= and ?sort=. */
+export const SLA_FILTERS = ['breached', 'at_risk', 'active'] as const;
+export const TICKET_SORTS = ['activity', 'sla_due'] as const;
+
 export type Status = (typeof STATUSES)[number];
 export type Priority = (typeof PRIORITIES)[number];
 export type Category = (typeof CATEGORIES)[number];
