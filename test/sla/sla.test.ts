@@ -4,10 +4,11 @@ import { Ticket, TicketDue } from '@helpdesk/core/areas/tickets/entities';
 import { dueOf } from '@helpdesk/core/areas/tickets/sla';
 import { fireDueSchedules } from '@helpdesk/core/kernel/ports/scheduler';
 import { describe, expect, it, vi } from 'vitest';
+import { mailsTo } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { emitted } from '../tickets/event-spy.js';
-import { createTicket } from '../tickets/helpers.js';
+import { createTicket, customerEmail } from '../tickets/helpers.js';
 
 vi.mock('@helpdesk/core/kernel/ports/relay', async (original) =>
   (await import('../tickets/event-spy.js')).spiedRelay(original),
@@ -160,20 +161,23 @@ describe('the SLA clock on tickets', () => {
     // Past SQS's 15-minute delay, so both timers are schedules (sooner ones are delayed queue messages), and
     // past the 100 days other tests move the shared scheduler stand-in's clock (their timers fire all due jobs).
     const p = await policy(t, { targets: { firstReply: 500_000 } });
-    const late = await createTicket(app, t.liveKey);
+    const admin = await t.member({ email: customerEmail('admin'), role: 'admin' });
+    const agent = await t.member({ email: customerEmail('agent'), role: 'agent' });
+    const late = await createTicket(app, t.liveKey, { assignedTo: agent.memberId });
     const answered = await createTicket(app, t.liveKey);
+    const orphan = await createTicket(app, t.liveKey, { subject: 'Nobody assigned' });
     const due = Date.parse((await sla(t, late.id)).targets.firstReply.dueAt);
     await call(t, 'POST', `/tickets/${answered.id}/messages`, { body: 'Answered in time.' });
     expect((await call(t, 'DELETE', `/sla-policies/${p.id}`)).status).toBe(200);
 
-    await timeTravel(due - 99_000 * MINUTE, [late.id, answered.id]); // past the warning point (the last 100,000 minutes)
+    await timeTravel(due - 99_000 * MINUTE, [late.id, answered.id, orphan.id]); // past the warning point (the last 100,000 minutes)
     const events = async (name: string, id: string) =>
       (await emitted(app)).filter((e) => e.name === name && e.data.ticket.id === id);
     expect(await events('ticket.sla_warning', late.id)).toHaveLength(1);
     expect(await events('ticket.sla_breached', late.id)).toHaveLength(0);
     expect((await sla(t, late.id)).targets.firstReply.breachedAt).toBeNull();
 
-    await timeTravel(due + 1_000, [late.id, answered.id]);
+    await timeTravel(due + 1_000, [late.id, answered.id, orphan.id]);
     const breached = await events('ticket.sla_breached', late.id);
     expect(breached).toHaveLength(1);
     expect(breached[0]!.data.sla).toMatchObject({ target: 'firstReply', policyId: p.id });
@@ -182,6 +186,14 @@ describe('the SLA clock on tickets', () => {
     const clock = await sla(t, late.id);
     expect(clock.targets.firstReply).toMatchObject({ status: 'breached' });
     expect(Date.parse(clock.targets.firstReply.breachedAt)).toBe(due);
+    // The assignee heard of both, once each; the admins hear of the unassigned ticket's only.
+    const subjects = (await mailsTo(agent.email)).map((m) => m.subject);
+    expect(subjects.filter((x) => x === `SLA at risk: #${late.number} ${late.subject}`)).toHaveLength(1);
+    expect(subjects.filter((x) => x === `SLA breached: #${late.number} ${late.subject}`)).toHaveLength(1);
+    expect((await mailsTo(admin.email)).map((m) => m.subject).sort()).toEqual([
+      `SLA at risk: #${orphan.number} Nobody assigned`,
+      `SLA breached: #${orphan.number} Nobody assigned`,
+    ]);
     // The answered ticket's timers fired too, and did nothing.
     expect(await events('ticket.sla_breached', answered.id)).toHaveLength(0);
     expect(await events('ticket.sla_warning', answered.id)).toHaveLength(0);

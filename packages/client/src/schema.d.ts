@@ -14502,7 +14502,8 @@ export interface operations {
          *     "sla": {
          *       "target": "firstReply",
          *       "policyId": "00000000-0000-4000-8000-000000000009",
-         *       "dueAt": "2026-01-01T02:00:00.000Z"
+         *       "dueAt": "2026-01-01T02:00:00.000Z",
+         *       "assignedTo": null
          *     }
          *   }
          * }
@@ -14533,6 +14534,7 @@ export interface operations {
               target: string;
               policyId: string;
               dueAt: string;
+              assignedTo: string | null;
             };
           };
         };
@@ -14583,7 +14585,8 @@ export interface operations {
          *     "sla": {
          *       "target": "firstReply",
          *       "policyId": "00000000-0000-4000-8000-000000000009",
-         *       "dueAt": "2026-01-01T02:00:00.000Z"
+         *       "dueAt": "2026-01-01T02:00:00.000Z",
+         *       "assignedTo": null
          *     }
          *   }
          * }
@@ -14614,6 +14617,7 @@ export interface operations {
               target: string;
               policyId: string;
               dueAt: string;
+              assignedTo: string | null;
             };
           };
         };

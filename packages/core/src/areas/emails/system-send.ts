@@ -10,6 +10,7 @@ export type SystemEmailKind =
   | 'feedback_request'
   | 'feedback_reply'
   | 'webhook_notice'
+  | 'sla_notice'
   | 'portal_confirmation';
 
 export interface SystemEmail {

@@ -3,7 +3,7 @@ import type { QueueMessage } from '../../kernel/ports/queue.js';
 import type { SlaClock } from '../sla/clock.js';
 import type { slaTimersQueue } from '../sla/queue.js';
 import { eventItem } from '../webhooks/emit.js';
-import { Ticket } from './entities.js';
+import { Ticket, UNASSIGNED } from './entities.js';
 import { eventCustomer, eventTicket } from './present.js';
 import { clockOf } from './sla.js';
 
@@ -29,7 +29,12 @@ export async function fireSlaTimer(job: Timer): Promise<void> {
     items: () => {
       const live = current();
       if (!ticket || !live) return {};
-      const sla = { target: job.target, policyId: live.clock.rules.policyId, dueAt: job.dueAt };
+      const sla = {
+        target: job.target,
+        policyId: live.clock.rules.policyId,
+        dueAt: job.dueAt,
+        assignedTo: ticket.assignee === UNASSIGNED ? null : ticket.assignee,
+      };
       const data = { ticket: eventTicket(ticket), customer: eventCustomer(ticket), sla };
       const id = `sla-${job.kind}-${job.ticketId}-${job.target}-${job.dueAt}`;
       if (job.kind === 'warning') return { event: eventItem(ctx, 'ticket.sla_warning', data, { id }) };

@@ -25,7 +25,8 @@ export const TICKET_SOURCES = ['api', 'email', 'portal', 'split'] as const;
 export type TicketSource = (typeof TICKET_SOURCES)[number];
 const ticketEvent = { ticket, customer };
 const ticketRef = v.object({ id, number: v.number() });
-const slaEvent = v.object({ target: v.string(), policyId: id, dueAt: time });
+/** An SLA target at risk or breached; `assignedTo` is the ticket's assignee (member id), whom the team mail goes to. */
+const slaEvent = v.object({ target: v.string(), policyId: id, dueAt: time, assignedTo: nullableText });
 const message = v.object({
   id,
   senderType: v.string(),
@@ -99,6 +100,7 @@ const sampleSla = {
   target: 'firstReply',
   policyId: '00000000-0000-4000-8000-000000000009',
   dueAt: '2026-01-01T02:00:00.000Z',
+  assignedTo: null,
 };
 const sampleSourceId = '00000000-0000-4000-8000-000000000008';
 const sampleEndpoint = { id: '00000000-0000-4000-8000-000000000007', url: 'https://example.com/hooks' };

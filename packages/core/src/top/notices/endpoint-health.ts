@@ -1,13 +1,7 @@
-import { prepareSystemEmail } from '../../areas/emails/system-send.js';
 import type { EventEnvelope } from '../../areas/webhooks/queue.js';
 import { listMembers } from '../../identity/accounts.js';
 import { tenantOfProject } from '../../identity/tenant.js';
-import { env } from '../../kernel/config.js';
-import { ttlIn } from '../../kernel/db/client.js';
-import { commit, put } from '../../kernel/db/commit.js';
-
-/** A notice's marker outlives any redelivery of its event (SQS keeps a message at most 14 days). */
-const MARKER_TTL_SECONDS = 15 * 86_400;
+import { mailOnce } from './mail-once.js';
 
 const TEXT = {
   'webhook.endpoint.failing': (url: string, since: string) =>
@@ -18,8 +12,7 @@ const TEXT = {
 
 /**
  * The account admins hear of an endpoint that fails for a day or was disabled, by mail (its webhook
- * event goes to the project's other endpoints). Once per event: the mails commit with a marker keyed
- * by the event id, so a redelivered event mails nobody twice.
+ * event goes to the project's other endpoints), once per event (mail-once.ts).
  */
 export async function mailEndpointNotice(envelope: EventEnvelope) {
   const event = envelope.event;
@@ -27,32 +20,16 @@ export async function mailEndpointNotice(envelope: EventEnvelope) {
   const ctx = await tenantOfProject(envelope.projectId, envelope.env);
   if (!ctx) return;
   const admins = (await listMembers(envelope.accountId)).filter((m) => m.role === 'admin');
-  if (admins.length === 0) return;
   const data = envelope.data as { endpoint: { id: string; url: string }; failingSince?: string | null };
   const subject =
     event === 'webhook.endpoint.failing'
       ? `Webhook endpoint failing: ${data.endpoint.url}`
       : `Webhook endpoint disabled: ${data.endpoint.url}`;
   const markdown = TEXT[event](data.endpoint.url, data.failingSince ?? 'its last attempt');
-  await commit({
-    items: () => ({
-      marker: put({
-        TableName: env.tableName,
-        Item: { pk: `notice#${envelope.id}`, sk: 'mail', expiresAt: ttlIn(MARKER_TTL_SECONDS) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-      mails: admins.flatMap(
-        (admin) =>
-          prepareSystemEmail(ctx, {
-            to: admin.email,
-            subject,
-            markdown,
-            kind: 'webhook_notice',
-            metadata: { webhookId: data.endpoint.id },
-          }).writes,
-      ),
-    }),
-    refused: () => 'stop',
-    exhausted: () => new Error(`Mailing the notice of event ${envelope.id} kept colliding`),
-  });
+  await mailOnce(
+    envelope,
+    ctx,
+    admins.map((a) => a.email),
+    { subject, markdown, kind: 'webhook_notice', metadata: { webhookId: data.endpoint.id } },
+  );
 }
