@@ -18,6 +18,7 @@ const use = routeModules({
   split: () => import('@helpdesk/core/areas/tickets/split'),
   merge: () => import('@helpdesk/core/areas/tickets/merge'),
   sla: () => import('@helpdesk/core/areas/sla/setup'),
+  metrics: () => import('@helpdesk/core/areas/tickets/metrics'),
 });
 
 export const handler = createGroupHandler(
@@ -44,6 +45,7 @@ export const handler = createGroupHandler(
         principal.projects.map((p) => p.id),
       ),
     unmergeTicket: async ({ ctx, params }) => (await use.merge()).unmergeTicket(ctx, params.ticketId),
+    getTicketMetrics: async ({ ctx, query }) => (await use.metrics()).ticketMetrics(ctx, query),
     listBusinessCalendars: async ({ ctx }) => (await use.sla()).listCalendars(ctx),
     createBusinessCalendar: async ({ ctx, body }) => (await use.sla()).createCalendar(ctx, body),
     getBusinessCalendar: async ({ ctx, params }) => (await use.sla()).getCalendar(ctx, params.calendarId),

@@ -262,4 +262,51 @@ describe('the SLA clock on tickets', () => {
     await call(t, 'DELETE', `/tickets/${fresh.id}`);
     expect(ids(await list({ sort: 'sla_due' }))).toEqual([close.id]);
   });
+
+  it('keeps per-ticket metrics and reports them per day, priority and assignee from counters', async () => {
+    const t = await createTenant();
+    const agent = await t.member({ email: customerEmail('agent'), role: 'agent' });
+    await policy(t, { targets: { firstReply: 600, resolution: 6000 } });
+    const a = await createTicket(app, t.liveKey, { priority: 'high', assignedTo: agent.memberId });
+    const b = await createTicket(app, t.liveKey);
+    for (const id of [a.id, b.id]) await call(t, 'POST', `/tickets/${id}/messages`, { body: 'Looking.' });
+    await call(t, 'POST', `/tickets/${a.id}/messages`, { body: 'Note', visibility: 'internal' });
+    await call(t, 'PATCH', `/tickets/${a.id}`, { status: 'resolved' });
+    await call(t, 'PATCH', `/tickets/${a.id}`, { status: 'open' });
+    await call(t, 'PATCH', `/tickets/${a.id}`, { status: 'closed' });
+    const detail = (await call(t, 'GET', `/tickets/${a.id}`)).body;
+    expect(detail.metrics).toMatchObject({ replies: 1, reopens: 1 });
+    expect(detail.metrics.firstReply.calendarMinutes).toBeGreaterThanOrEqual(0);
+    expect(detail.metrics.firstReply.businessMinutes).toBeNull();
+    expect(detail.metrics.resolution.calendarMinutes).toBeGreaterThanOrEqual(detail.metrics.firstReply.calendarMinutes);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const report = async (query: Record<string, string>, key = t.liveKey) =>
+      app.call('GET', '/tickets/metrics', { key, query: { from: today, to: today, ...query } });
+    const byDay = (await report({})).body;
+    expect(byDay.groups).toEqual([
+      expect.objectContaining({
+        key: today,
+        firstReply: expect.objectContaining({ count: 2 }),
+        // The first resolution was taken back by the reopen: one resolution counts.
+        resolution: expect.objectContaining({ count: 1 }),
+        sla: { met: 3, missed: 0, achievementRate: 1 },
+        breaches: 0,
+      }),
+    ]);
+    const byPriority = (await report({ groupBy: 'priority' })).body.groups;
+    expect(byPriority.map((g: { key: string; firstReply: { count: number } }) => [g.key, g.firstReply.count])).toEqual([
+      ['high', 1],
+      ['medium', 1],
+    ]);
+    const byAssignee = (await report({ groupBy: 'assignee' })).body.groups;
+    expect(byAssignee.map((g: { key: string }) => g.key).sort()).toEqual([agent.memberId, 'unassigned'].sort());
+    // The default range is the last 30 days; bad ranges are 422; other tenants see nothing of it.
+    expect((await app.call('GET', '/tickets/metrics', { key: t.liveKey })).body.groups).toHaveLength(1);
+    expect((await report({ from: '2026-12-31', to: '2026-01-01' })).status).toBe(422);
+    expect((await report({ from: '2024-01-01', to: '2026-01-01' })).status).toBe(422);
+    expect((await report({ groupBy: 'week' })).status).toBe(422);
+    expect((await report({}, t.sandboxKey)).body.groups).toEqual([]);
+    expect((await report({}, (await createTenant()).liveKey)).body.groups).toEqual([]);
+  });
 });

@@ -34,6 +34,13 @@ export interface paths {
     /** Create a ticket with the customer first message */
     post: operations["createTicket"];
   };
+  "/tickets/metrics": {
+    /**
+     * Median and p90 first-reply and resolution times, SLA achievement and breaches, per day, priority or assignee
+     * @description Read from counters every ticket write keeps per day (UTC), never from the tickets: one Query for up to 366 days. Times are calendar minutes from creation (a resolution counts on the day it happened; a reopen takes it back until the next one); medians and 90th percentiles come from histograms whose buckets are 25% apart (within about 12%). `sla.met`/`missed` count targets finished in time or late on those days, `breaches` targets that passed their due time. Defaults: the last 30 days, `groupBy=day`.
+     */
+    get: operations["getTicketMetrics"];
+  };
   "/tickets/{ticketId}": {
     /** A ticket with its customer, messages and tags */
     get: operations["getTicket"];
@@ -1741,6 +1748,142 @@ export interface operations {
       };
     };
   };
+  /**
+   * Median and p90 first-reply and resolution times, SLA achievement and breaches, per day, priority or assignee
+   * @description Read from counters every ticket write keeps per day (UTC), never from the tickets: one Query for up to 366 days. Times are calendar minutes from creation (a resolution counts on the day it happened; a reopen takes it back until the next one); medians and 90th percentiles come from histograms whose buckets are 25% apart (within about 12%). `sla.met`/`missed` count targets finished in time or late on those days, `breaches` targets that passed their due time. Defaults: the last 30 days, `groupBy=day`.
+   */
+  getTicketMetrics: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+        groupBy?: "day" | "priority" | "assignee";
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            groupBy: "day" | "priority" | "assignee";
+            groups: ({
+                key: string;
+                firstReply: {
+                  count: number;
+                  medianMinutes: number | null;
+                  p90Minutes: number | null;
+                };
+                resolution: {
+                  count: number;
+                  medianMinutes: number | null;
+                  p90Minutes: number | null;
+                };
+                sla: {
+                  met: number;
+                  missed: number;
+                  achievementRate: number | null;
+                };
+                breaches: number;
+              })[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
   /** A ticket with its customer, messages and tags */
   getTicket: {
     parameters: {
@@ -1840,6 +1983,18 @@ export interface operations {
             customer: {
               email: string;
               name: string;
+            };
+            metrics: {
+              firstReply: ({
+                calendarMinutes: number;
+                businessMinutes: number | null;
+              }) | null;
+              resolution: ({
+                calendarMinutes: number;
+                businessMinutes: number | null;
+              }) | null;
+              replies: number;
+              reopens: number;
             };
             otherCustomers: {
                 email: string;
@@ -2227,6 +2382,18 @@ export interface operations {
             customer: {
               email: string;
               name: string;
+            };
+            metrics: {
+              firstReply: ({
+                calendarMinutes: number;
+                businessMinutes: number | null;
+              }) | null;
+              resolution: ({
+                calendarMinutes: number;
+                businessMinutes: number | null;
+              }) | null;
+              replies: number;
+              reopens: number;
             };
             otherCustomers: {
                 email: string;
@@ -2675,6 +2842,18 @@ export interface operations {
               email: string;
               name: string;
             };
+            metrics: {
+              firstReply: ({
+                calendarMinutes: number;
+                businessMinutes: number | null;
+              }) | null;
+              resolution: ({
+                calendarMinutes: number;
+                businessMinutes: number | null;
+              }) | null;
+              replies: number;
+              reopens: number;
+            };
             otherCustomers: {
                 email: string;
                 name: string;
@@ -2934,6 +3113,18 @@ export interface operations {
             customer: {
               email: string;
               name: string;
+            };
+            metrics: {
+              firstReply: ({
+                calendarMinutes: number;
+                businessMinutes: number | null;
+              }) | null;
+              resolution: ({
+                calendarMinutes: number;
+                businessMinutes: number | null;
+              }) | null;
+              replies: number;
+              reopens: number;
             };
             otherCustomers: {
                 email: string;
@@ -4605,6 +4796,7 @@ export interface operations {
               end: string;
             })[];
           holidays?: {
+              /** Format: date */
               date: string;
               recurring?: boolean;
             }[];
@@ -5051,6 +5243,7 @@ export interface operations {
               end: string;
             })[];
           holidays?: {
+              /** Format: date */
               date: string;
               recurring?: boolean;
             }[];

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isoDateTime, isPlainObject, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { isoDate, isoDateTime, isPlainObject, patchBody, uuid } from '../../kernel/api/schemas.js';
 import { CATEGORIES, PRIORITIES } from '../../kernel/ticket-terms.js';
 import { TICKET_SOURCES } from '../webhooks/catalog.js';
 import { isTimeZone } from './business-time.js';
@@ -21,17 +21,8 @@ const interval = v.pipe(
 const noOverlap = <T extends { day: string; start: string; end: string }>(list: T[]) =>
   list.every((a, i) => list.every((b, j) => i === j || a.day !== b.day || a.end <= b.start || b.end <= a.start));
 const hours = v.pipe(v.array(interval), v.maxLength(70), v.check(noOverlap, "A day's intervals must not overlap"));
-const realDay = (s: string) => {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-};
 const holiday = v.strictObject({
-  date: v.pipe(
-    v.string(),
-    v.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date YYYY-MM-DD'),
-    v.check(realDay, 'A real day'),
-    v.metadata({ examples: ['2026-12-25'] }),
-  ),
+  date: v.pipe(isoDate, v.metadata({ examples: ['2026-12-25'] })),
   /** Every year on this month and day. */
   recurring: v.optional(v.boolean()),
 });
@@ -139,6 +130,38 @@ export const ticketSla = v.nullable(
     ),
   }),
 );
+
+const minutesTaken = v.nullable(v.object({ calendarMinutes: v.number(), businessMinutes: v.nullable(v.number()) }));
+/** `ticket.metrics`: business minutes are the SLA calendar's (null when the ticket's policy has none). */
+export const ticketMetrics = v.object({
+  /** From creation to the first public staff reply. */
+  firstReply: minutesTaken,
+  /** From creation to resolved (or closed); a reopen clears it until the next. */
+  resolution: minutesTaken,
+  replies: v.number(),
+  reopens: v.number(),
+});
+
+const percentiles = v.object({
+  count: v.number(),
+  medianMinutes: v.nullable(v.number()),
+  p90Minutes: v.nullable(v.number()),
+});
+export const metricsReport = v.object({
+  from: v.string(),
+  to: v.string(),
+  groupBy: v.picklist(['day', 'priority', 'assignee']),
+  groups: v.array(
+    v.object({
+      /** The day (YYYY-MM-DD), the priority, or the assignee's member id (`unassigned`). */
+      key: v.string(),
+      firstReply: percentiles,
+      resolution: percentiles,
+      sla: v.object({ met: v.number(), missed: v.number(), achievementRate: v.nullable(v.number()) }),
+      breaches: v.number(),
+    }),
+  ),
+});
 
 export type CalendarCreate = v.InferOutput<typeof calendarCreate>;
 export type CalendarUpdate = v.InferOutput<typeof calendarUpdate>;

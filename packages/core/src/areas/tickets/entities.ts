@@ -54,6 +54,8 @@ export const Ticket = lazy(
           otherCustomers: { type: 'any' },
           /** Where the ticket was opened (ticket.created's source): SLA policies match on it. */
           source: { type: 'string', readOnly: true },
+          /** First reply and resolution times, replies and reopens (sla/metrics.ts TicketMetrics). */
+          metrics: { type: 'any' },
           /** The SLA clock (sla/clock.ts SlaClock), moved by every write that moves it, in its commit. */
           sla: { type: 'any' },
           /** Values of the project's ticket fields by key (areas/ticket-fields), checked against their definitions. */
@@ -246,6 +248,29 @@ export const TicketDue = lazy(
           byDue: {
             pk: { field: 'pk', composite: ['projectId', 'env'] },
             sk: { field: 'sk', composite: ['dueAt', 'ticketId'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/**
+ * A day's ticket metrics per project and environment: histograms of first-reply and resolution minutes
+ * and SLA outcomes, per group (all, per priority, per assignee), as `<kind>#<group>[#<bucket>]` counters
+ * (dynamic names written with raw ADD expressions, metrics.ts). Added in the transaction of the ticket
+ * write that produced them, so GET /tickets/metrics reads counts, never tickets.
+ */
+export const TicketMetricsDay = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'ticketMetricsDay', version: '1', service: SERVICE },
+        attributes: { ...tenantAttributes, day: { type: 'string', required: true, readOnly: true } },
+        indexes: {
+          byDay: {
+            pk: { field: 'pk', composite: ['projectId', 'env'] },
+            sk: { field: 'sk', composite: ['day'] },
           },
         },
       },

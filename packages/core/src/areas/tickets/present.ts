@@ -3,6 +3,7 @@ import { getObjectText, presignGet } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import type { FieldValues } from '../ticket-fields/field-values.js';
 import { type Attachment, type Message, type Ticket, UNASSIGNED } from './entities.js';
+import { metricsOf } from './metrics.js';
 import { slaView } from './sla.js';
 
 export type TicketItem = EntityItem<typeof Ticket>;
@@ -80,6 +81,7 @@ export const toDetail = async (
   mergedAt: (t.merge as { at: string } | undefined)?.at ?? null,
   mergedFrom: t.mergedFrom ?? [],
   customer: { email: t.customerEmail, name: t.customerName },
+  metrics: ticketMetricsView(t),
   otherCustomers: ((t.otherCustomers ?? []) as Array<{ email: string; name: string }>).map(({ email, name }) => ({
     email,
     name,
@@ -95,6 +97,19 @@ export const toDetail = async (
   ),
   tags: thread.tags,
 });
+
+/** `ticket.metrics`: first reply and (full) resolution times in calendar and business minutes, replies, reopenings. */
+const ticketMetricsView = (t: TicketItem) => {
+  const m = metricsOf(t);
+  const minutes = (d: { calendar: number; business: number | null } | undefined) =>
+    d ? { calendarMinutes: d.calendar, businessMinutes: d.business } : null;
+  return {
+    firstReply: minutes(m?.firstReply),
+    resolution: minutes(m?.resolution),
+    replies: m?.replies ?? 0,
+    reopens: m?.reopens ?? 0,
+  };
+};
 
 /** A ticket's custom field values (none for a ticket written before it had any). */
 export const valuesOf = (t: Pick<TicketItem, 'customFields'>): FieldValues => (t.customFields as FieldValues) ?? {};

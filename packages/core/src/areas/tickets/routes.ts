@@ -5,12 +5,14 @@ import {
   boolQuery,
   integer,
   intQuery,
+  isoDate,
   isoDateTime,
   listQuery,
   pageMeta,
   pageQuery,
   uuid,
 } from '../../kernel/api/schemas.js';
+import { metricsReport } from '../sla/schemas.js';
 import { fieldFilterQuery } from '../ticket-fields/schemas.js';
 import {
   category,
@@ -34,6 +36,7 @@ import {
   MAX_ATTACHMENT_BYTES,
   MAX_UPLOAD_BYTES,
   MERGED_PER_TICKET,
+  METRICS_MAX_DAYS,
   SLA_FILTERS,
   SPLIT_LIMIT,
   TICKET_SORTS,
@@ -101,6 +104,22 @@ export const ticketRoutes = {
       ...pageMeta,
       nextCursor: v.nullable(v.string()),
     }),
+  }),
+  getTicketMetrics: defineRoute({
+    ...base,
+    id: 'getTicketMetrics',
+    method: 'GET',
+    path: '/tickets/metrics',
+    summary:
+      'Median and p90 first-reply and resolution times, SLA achievement and breaches, per day, priority or assignee',
+    description: `Read from counters every ticket write keeps per day (UTC), never from the tickets: one Query for up to ${METRICS_MAX_DAYS} days. Times are calendar minutes from creation (a resolution counts on the day it happened; a reopen takes it back until the next one); medians and 90th percentiles come from histograms whose buckets are 25% apart (within about 12%). \`sla.met\`/\`missed\` count targets finished in time or late on those days, \`breaches\` targets that passed their due time. Defaults: the last 30 days, \`groupBy=day\`.`,
+    scope: 'tickets:read',
+    query: {
+      from: v.optional(isoDate),
+      to: v.optional(isoDate),
+      groupBy: v.optional(v.picklist(['day', 'priority', 'assignee']), 'day'),
+    },
+    response: metricsReport,
   }),
   createTicket: defineRoute({
     ...base,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
 import { wellFormed } from '../../kernel/text.js';
-import { ticketSla } from '../sla/schemas.js';
+import { ticketMetrics, ticketSla } from '../sla/schemas.js';
 import { customFieldsInput } from '../ticket-fields/schemas.js';
 import { fieldValue } from '../ticket-fields/value-schema.js';
 import {
@@ -97,6 +97,7 @@ export const ticketDetail = v.object({
   /** Tickets merged into this one (directly or through them), whose messages its thread shows. */
   mergedFrom: v.array(uuid),
   customer: customerRef,
+  metrics: ticketMetrics,
   /** Customers of tickets merged into this one: copied on public replies, their mail joins the thread. */
   otherCustomers: v.array(customerRef),
   messages: v.array(message),

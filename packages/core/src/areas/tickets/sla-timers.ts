@@ -4,6 +4,7 @@ import type { SlaClock } from '../sla/clock.js';
 import type { slaTimersQueue } from '../sla/queue.js';
 import { eventItem } from '../webhooks/emit.js';
 import { Ticket, UNASSIGNED } from './entities.js';
+import { dayWrites, slaDeltas, slaGroupsOf } from './metrics.js';
 import { eventCustomer, eventTicket } from './present.js';
 import { clockOf } from './sla.js';
 
@@ -51,6 +52,7 @@ export async function fireSlaTimer(job: Timer): Promise<void> {
             .where((a, op) => op.eq(a.updatedAt, seen)),
         ),
         event: eventItem(ctx, 'ticket.sla_breached', data, { id }),
+        metrics: dayWrites(ctx, slaDeltas(ticket, { ...ticket, sla: breached }, job.dueAt, slaGroupsOf(ticket))),
       };
     },
     refused: async () => {

@@ -7,6 +7,7 @@ import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
 import { assigneeFor } from './assignee.js';
 import { CustomerTicket, Ticket } from './entities.js';
 import { ticketChangeEvents } from './events.js';
+import { changedMetrics, metricsWrites } from './metrics.js';
 import { type TicketItem, toDetail, valuesOf } from './present.js';
 import type { UpdateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
@@ -62,7 +63,11 @@ export function applyChanges(
   // updatedAt is the version: it must move even when two writes fall in one millisecond.
   const now = time > before.updatedAt ? time : new Date(Date.parse(before.updatedAt) + 1).toISOString();
   const changed = changedTicket(before, changes, now);
-  const after: TicketItem = { ...changed, sla: nextClock(before, changed, now, options) };
+  const clocked: TicketItem = { ...changed, sla: nextClock(before, changed, now, options) };
+  const after: TicketItem = {
+    ...clocked,
+    metrics: changedMetrics(before, clocked, options.activity === 'staffReply', now),
+  };
   return {
     after,
     writes: [
@@ -71,6 +76,7 @@ export function applyChanges(
       ...countsUpdate(ctx, countDeltas(before, after)),
       ...timerItems(ctx, before.ticketId, clockOf(before), clockOf(after), now),
       ...dueWrites(before, clockOf(before), clockOf(after)),
+      ...metricsWrites(ctx, before, after, now),
     ],
   };
 }
@@ -98,6 +104,7 @@ function ticketWrite(before: TicketItem, after: TicketItem, now: string) {
     ...(after.otherCustomers ? { otherCustomers: after.otherCustomers } : {}),
     ...(after.mergedInto ? { mergedInto: after.mergedInto, merge: after.merge } : {}),
     ...(after.sla ? { sla: after.sla } : {}),
+    ...(after.metrics ? { metrics: after.metrics } : {}),
     updatedAt: now,
     ...(after.closedAt ? { closedAt: after.closedAt } : {}),
   });

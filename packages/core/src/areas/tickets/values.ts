@@ -8,6 +8,8 @@ export const VISIBILITIES = ['public', 'internal'] as const;
 /** `assignee=unassigned` in the list, and the index value of a ticket nobody is assigned to. */
 export const UNASSIGNED = 'unassigned';
 
+/** Days one GET /tickets/metrics may span. */
+export const METRICS_MAX_DAYS = 366;
 /** GET /tickets?sla= and ?sort=. */
 export const SLA_FILTERS = ['breached', 'at_risk', 'active'] as const;
 export const TICKET_SORTS = ['activity', 'sla_due'] as const;
