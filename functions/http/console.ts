@@ -11,6 +11,7 @@ const use = routeModules({
   webhooks: () => import('@helpdesk/core/top/console/webhooks'),
   issues: () => import('@helpdesk/core/top/console/issues'),
   tickets: () => import('@helpdesk/core/top/console/tickets'),
+  metrics: () => import('@helpdesk/core/top/console/metrics'),
   directory: () => import('@helpdesk/core/top/console/directory'),
 });
 
@@ -38,6 +39,7 @@ export const handler = createGroupHandler(consoleRoutes, {
   consoleIssueStatus: async (req) => (await use.issues()).issueStatus(req),
   consoleTickets: async (req) => (await use.tickets()).ticketsList(req),
   consoleTicket: async (req) => (await use.tickets()).ticketDetail(req),
+  consoleMetrics: async (req) => (await use.metrics()).metricsPage(req),
   consoleTicketMessage: async (req) => (await use.tickets()).ticketReply(req),
   consoleTicketUpdate: async (req) => (await use.tickets()).ticketUpdate(req),
   consoleTicketMerge: async (req) => (await use.tickets()).ticketMerge(req),

@@ -229,6 +229,30 @@ describe('console pages over HTTP: roles and tenancy', () => {
     expect((await agent.get(path)).text).toContain('Merge into ticket #');
   });
 
+  it("shows a ticket's SLA clock and the metrics page's charts, and another account's metrics to nobody", async () => {
+    const created = await app.call('POST', '/sla-policies', {
+      key: tenant.liveKey,
+      body: { name: 'Console', conditions: { priority: ['urgent'] }, targets: { firstReply: 45, resolution: 600 } },
+    });
+    expect(created.status, created.text).toBe(200);
+    const made = await app.call('POST', '/tickets', {
+      key: tenant.liveKey,
+      body: { subject: 'Clock', body: 'Tick.', priority: 'urgent', customer: { email: address('clock') } },
+    });
+    await app.call('POST', `/tickets/${made.body.id}/messages`, { key: tenant.liveKey, body: { body: 'On it.' } });
+    const page = await agent.get(`/console/tickets/${made.body.id}`);
+    expect(page.text).toMatch(/<section class="card" aria-label="SLA">/);
+    expect(page.text).toMatch(/First reply<\/th><td><span class="badge">achieved/);
+    expect(page.text).toMatch(/Resolution<\/th><td><span class="badge">active/);
+    const metrics = await agent.get('/console/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text.match(/<svg /g)).toHaveLength(3);
+    for (const id of ['first-reply-title', 'resolution-title', 'breaches-title'])
+      expect(metrics.text).toContain(`id="${id}"`);
+    expect(metrics.text).toMatch(/SLA targets met: [1-9]/);
+    expect((await stranger.get('/console/metrics')).text).toContain('SLA targets met: 0 of 0');
+  });
+
   it('lists customers and articles for agents, and none of them to another account', async () => {
     expect((await agent.get('/console/customers')).text).toContain(ids.customer);
     expect((await agent.get('/console/articles?status=draft')).text).toContain('Resetting your password');

@@ -36,7 +36,7 @@ function mark(kind: (typeof MARKS)[number], x: number, y: number): Html {
  * console's CSP allows neither). Each series has its own dash pattern and point mark, shown in a legend, and
  * the same numbers follow as a table, so it reads without colour and with a screen reader.
  */
-export function lineChart(title: string, labels: string[], series: Series[]): Html {
+export function lineChart(title: string, labels: string[], series: Series[], id = 'chart'): Html {
   const max = Math.max(1, ...series.flatMap((s) => s.values));
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -45,8 +45,8 @@ export function lineChart(title: string, labels: string[], series: Series[]): Ht
   const ticks = [0, Math.round(max / 2), max];
   const every = Math.max(1, Math.ceil(labels.length / 6));
   return html`<figure class="card chart">
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title" xmlns="http://www.w3.org/2000/svg" font-size="11" stroke="currentColor" fill="currentColor">
-<title id="chart-title">${title}</title>
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-title" xmlns="http://www.w3.org/2000/svg" font-size="11" stroke="currentColor" fill="currentColor">
+<title id="${id}-title">${title}</title>
 ${ticks.map(
   (t) =>
     html`<line x1="${PAD.left}" x2="${PAD.left + plotW}" y1="${y(t)}" y2="${y(t)}" stroke-opacity="0.2"/><text x="${PAD.left - 6}" y="${y(t) + 4}" text-anchor="end" stroke="none">${t}</text>`,

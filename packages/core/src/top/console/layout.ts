@@ -71,6 +71,7 @@ export const bareLayout = (title: string, content: Html) =>
 
 const NAV: { section: string; href: string; label: string; adminOnly?: boolean }[] = [
   { section: 'tickets', href: '/console/tickets', label: 'Tickets' },
+  { section: 'metrics', href: '/console/metrics', label: 'Metrics' },
   { section: 'customers', href: '/console/customers', label: 'Customers' },
   { section: 'articles', href: '/console/articles', label: 'Articles' },
   { section: 'issues', href: '/console/issues', label: 'Log issues' },

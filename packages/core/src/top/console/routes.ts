@@ -156,6 +156,13 @@ export const consoleRoutes = {
     path: '/console/tickets',
     summary: "Tickets with the API's filters",
   }),
+  consoleMetrics: defineRoute({
+    ...page,
+    id: 'consoleMetrics',
+    method: 'GET',
+    path: '/console/metrics',
+    summary: 'First reply and resolution times and SLA breaches per day, last 30 days',
+  }),
   consoleTicket: defineRoute({
     ...page,
     id: 'consoleTicket',

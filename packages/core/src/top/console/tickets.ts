@@ -70,6 +70,7 @@ export const ticketDetail = signedIn('any', async (req) => {
     `#${t.number} ${t.subject}`,
     html`<h1>#${t.number} ${t.subject}</h1>
 <p>${t.customer.name} &lt;${t.customer.email}&gt; · opened ${when(t.createdAt)}${t.tags.length ? html` · tags: ${t.tags.join(', ')}` : ''}</p>
+${slaPanel(t)}
 ${mergePanel(req, t)}
 <form method="post" action="/console/tickets/${t.id}/update" class="card filters" aria-label="Ticket properties">${csrfField(req)}
 ${selectField('status', 'Status', STATUSES, t.status, '')}
@@ -96,6 +97,22 @@ ${m.body}${m.attachments.length ? html`\n${m.attachments.map((a) => html`<a href
 </form>`,
   );
 });
+
+const TARGET_LABELS = { firstReply: 'First reply', nextReply: 'Next reply', resolution: 'Resolution' } as const;
+
+/** The ticket's SLA clock: each target's state, due time and minutes used. */
+function slaPanel(t: Awaited<ReturnType<typeof getTicketDetail>>) {
+  if (!t.sla) return '';
+  const rows = (Object.keys(TARGET_LABELS) as (keyof typeof TARGET_LABELS)[]).flatMap((name) => {
+    const target = t.sla?.targets[name];
+    return target
+      ? [
+          html`<tr><th scope="row">${TARGET_LABELS[name]}</th><td><span class="badge">${target.atRisk ? 'at risk' : target.status}</span></td><td>${target.dueAt ? when(target.dueAt) : '—'}</td><td>${target.usedMinutes} of ${target.minutes} ${t.sla?.time} minutes</td></tr>`,
+        ]
+      : [];
+  });
+  return html`<section class="card" aria-label="SLA"><h2>SLA</h2><table><thead><tr><th scope="col">Target</th><th scope="col">Status</th><th scope="col">Due</th><th scope="col">Used</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
 
 /** A merged ticket says where it went (and offers the undo while it lasts); any other offers a merge. */
 function mergePanel(req: ConsoleRequest, t: Awaited<ReturnType<typeof getTicketDetail>>) {
