@@ -76,6 +76,8 @@ export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
   'field-cleanup': { send: [] },
   /** Records an SLA breach on the ticket and announces warnings and breaches: the table only. */
   'sla-timers': { send: [] },
+  /** Re-chooses the SLA policy of open tickets, a round a message (the next round is an outbox item). */
+  'sla-reapply': { send: [] },
 };
 
 /** The outbox relay (functions/stream/outbox-relay.ts): the only function that sends to queues or creates schedules. */

@@ -102,7 +102,13 @@ export class Api extends Construct {
         timeout: Duration.seconds(29),
       });
       this.functions[group] = fn;
-      integrations.set(group, new HttpLambdaIntegration(`${group}Integration`, fn.fn));
+      // One invoke permission per function for this API (not one per route): a group's function answers
+      // every path itself (404 for one it does not own), and a permission per route would put the stack
+      // past CloudFormation's 500 resources (130 routes, each with its own permission).
+      integrations.set(
+        group,
+        new HttpLambdaIntegration(`${group}Integration`, fn.fn, { scopePermissionToRoute: false }),
+      );
     }
 
     const add = (id: string, key: apigw.HttpRouteKey, group: Group) => {

@@ -134,7 +134,7 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
   };
   // An SLA policy: the ticket gets a clock, and its breach timer goes to the bundled sla-timers consumer. Its own
   // timers are within 15 minutes, so the relay makes them delayed messages (this test has no Scheduler).
-  await call('/sla-policies', { name: 'Bundle', targets: { firstReply: 10 } });
+  await call('/sla-policies', { name: 'Bundle', targets: { firstReply: 10 }, applyToOpen: true });
   const ticket = await call('/tickets', {
     subject: 'Bundle check',
     body: 'Hello',

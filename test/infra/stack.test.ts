@@ -106,6 +106,17 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     template.resourceCountIs('AWS::Lambda::Function', groups.length + consumers.length + 1);
   });
 
+  it("stays well inside CloudFormation's 500 resources: one API invoke permission per group Lambda, not per route", () => {
+    const groups = expectedGroups();
+    const apiPermissions = Object.values(resources).filter(
+      (r) =>
+        (r as { Type: string }).Type === 'AWS::Lambda::Permission' &&
+        (r as { Properties: { Principal?: string } }).Properties.Principal === 'apigateway.amazonaws.com',
+    );
+    expect(apiPermissions).toHaveLength(groups.length);
+    expect(Object.keys(resources).length).toBeLessThan(450);
+  });
+
   it('creates every route of allRoutes, pointed at its group Lambda, plus $default on the account Lambda', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', allRoutes.length + 1);
     for (const route of allRoutes) {

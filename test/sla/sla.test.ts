@@ -309,4 +309,35 @@ describe('the SLA clock on tickets', () => {
     expect((await report({}, t.sandboxKey)).body.groups).toEqual([]);
     expect((await report({}, (await createTenant()).liveKey)).body.groups).toEqual([]);
   });
+
+  it('applies a policy to open tickets on request, in the background, without moving their activity', async () => {
+    const t = await createTenant();
+    const [a, b, done] = [
+      await createTicket(app, t.liveKey),
+      await createTicket(app, t.liveKey, { priority: 'urgent' }),
+      await createTicket(app, t.liveKey),
+    ];
+    await call(t, 'PATCH', `/tickets/${done.id}`, { status: 'resolved' });
+    const activity = (await call(t, 'GET', `/tickets/${a.id}`)).body.updatedAt;
+    const p = await policy(t, { targets: { firstReply: 120 }, position: 5, applyToOpen: true });
+    await app.drain();
+    expect((await sla(t, a.id))?.targets.firstReply).toMatchObject({ minutes: 120, status: 'active' });
+    expect((await sla(t, b.id))?.policyId).toBe(p.id);
+    expect(await sla(t, done.id)).toBeNull();
+    expect((await call(t, 'GET', `/tickets/${a.id}`)).body.updatedAt).toBe(activity);
+    // A narrower policy on PATCH: the urgent ticket moves to it, keeping the minutes it used.
+    const urgent = await policy(t, {
+      name: 'Urgent',
+      position: 0,
+      conditions: { priority: ['urgent'] },
+      targets: { firstReply: 30 },
+    });
+    expect((await sla(t, b.id))?.policyId).toBe(p.id);
+    const patched = await call(t, 'PATCH', `/sla-policies/${urgent.id}`, { applyToOpen: true });
+    expect(patched.status, patched.text).toBe(200);
+    await app.drain();
+    expect((await sla(t, b.id))?.targets.firstReply.minutes).toBe(30);
+    expect((await sla(t, a.id))?.targets.firstReply.minutes).toBe(120);
+    expect((await call(t, 'PATCH', `/sla-policies/${crypto.randomUUID()}`, { applyToOpen: true })).status).toBe(404);
+  });
 });

@@ -24,3 +24,22 @@ export const slaTimersQueue = defineQueue({
     dueAt: v.string(),
   }),
 });
+
+/**
+ * slaReapply: a policy saved with `applyToOpen` chooses the policy of every open ticket again, a round
+ * of tickets a message, the next round chained as an outbox item (tickets/sla-reapply.ts).
+ */
+export const slaReapplyQueue = defineQueue({
+  name: 'slaReapply',
+  consumer: 'sla-reapply',
+  batchSize: 1,
+  visibilityTimeout: 300,
+  maxReceiveCount: 5,
+  message: v.object({
+    projectId: v.string(),
+    env: v.picklist(ENVIRONMENTS),
+    accountId: v.string(),
+    /** Where the previous round stopped in the activity index (ElectroDB's cursor). */
+    cursor: v.optional(v.string()),
+  }),
+});

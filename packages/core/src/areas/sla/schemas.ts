@@ -82,6 +82,8 @@ const settings = {
   pauseOnPending: v.optional(v.boolean()),
   stopOnResolved: v.optional(v.boolean()),
   atRisk: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(0.9))),
+  /** Choose the policy of every open ticket again now (in the background), not only of new and re-prioritized ones. */
+  applyToOpen: v.optional(v.boolean()),
 };
 export const policyCreate = v.strictObject({ name, targets, ...settings });
 export const policyUpdate = patchBody(

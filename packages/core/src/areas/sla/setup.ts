@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
+import { commit, put, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
-import type { TenantKey } from '../../kernel/tenant.js';
+import { outboxItem } from '../../kernel/ports/outbox.js';
+import type { TenantKey, TenantRef } from '../../kernel/tenant.js';
 import type { Calendar } from './business-time.js';
 import type { ClockRules } from './clock.js';
 import { BusinessCalendar, SlaPolicy, slaService } from './entities.js';
+import { slaReapplyQueue } from './queue.js';
 import type { CalendarCreate, CalendarUpdate, PolicyCreate, PolicyUpdate } from './schemas.js';
 import { DEFAULT_AT_RISK, MAX_CALENDARS, MAX_POLICIES, type SlaTarget } from './values.js';
 
@@ -162,11 +165,15 @@ async function checkCalendar(ctx: TenantKey, calendarId: string | null | undefin
   if (!data) throw problem('sla.unknown_calendar', { calendarId });
 }
 
-export async function createPolicy(ctx: TenantKey, input: PolicyCreate) {
+/** The re-choice of every open ticket's policy, committed with the policy write that asks for it. */
+const reapplyItem = (ctx: TenantRef, apply: boolean | undefined) =>
+  apply ? outboxItem(slaReapplyQueue, { projectId: ctx.projectId, env: ctx.env, accountId: ctx.accountId }) : undefined;
+
+export async function createPolicy(ctx: TenantRef, input: PolicyCreate) {
   const setup = await fresh(ctx);
   if (setup.policies.length >= MAX_POLICIES) throw problem('sla.limit', { what: 'SLA policies', limit: MAX_POLICIES });
   await checkCalendar(ctx, input.calendarId);
-  const { data } = await SlaPolicy.create({
+  const item = {
     ...tenantOf(ctx),
     policyId: randomUUID(),
     name: input.name,
@@ -177,23 +184,36 @@ export async function createPolicy(ctx: TenantKey, input: PolicyCreate) {
     pauseOnPending: input.pauseOnPending ?? true,
     stopOnResolved: input.stopOnResolved ?? true,
     atRisk: input.atRisk ?? DEFAULT_AT_RISK,
-  }).go();
+  };
+  await commit({
+    items: () => ({ policy: put(SlaPolicy.create(item)), reapply: reapplyItem(ctx, input.applyToOpen) }),
+    exhausted: () => errors.conflict('The SLA policy'),
+  });
   kept.delete(keyOf(ctx));
-  return toPolicy(data);
+  return getPolicy(ctx, item.policyId);
 }
 
-export async function updatePolicy(ctx: TenantKey, policyId: string, input: PolicyUpdate) {
+export async function updatePolicy(ctx: TenantRef, policyId: string, input: PolicyUpdate) {
   await policyItem(ctx, policyId);
   await checkCalendar(ctx, input.calendarId);
-  const { calendarId, ...rest } = input;
+  const { calendarId, applyToOpen, ...rest } = input;
   const set = SlaPolicy.patch({ ...tenantOf(ctx), policyId }).set({
     ...rest,
     ...(calendarId ? { calendarId } : {}),
     updatedAt: new Date().toISOString(),
   });
-  const { data } = await (calendarId === null ? set.remove(['calendarId']) : set).go({ response: 'all_new' });
+  await commit({
+    items: () => ({
+      policy: update((calendarId === null ? set.remove(['calendarId']) : set).where((a, op) => op.exists(a.policyId))),
+      reapply: reapplyItem(ctx, applyToOpen),
+    }),
+    refused: () => {
+      throw errors.notFound('SLA policy');
+    },
+    exhausted: () => errors.conflict('The SLA policy'),
+  });
   kept.delete(keyOf(ctx));
-  return toPolicy(data as PolicyItem);
+  return getPolicy(ctx, policyId);
 }
 
 /** Tickets whose clocks run under a deleted policy keep them (the clock holds a copy of its rules). */

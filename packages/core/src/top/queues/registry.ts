@@ -2,7 +2,7 @@ import { articleIndexQueue } from '../../areas/articles/queue.js';
 import { inboundQueue } from '../../areas/conversations/queue.js';
 import { emailsQueue, sesEventsQueue } from '../../areas/emails/queue.js';
 import { logsQueue } from '../../areas/logs/queue.js';
-import { slaTimersQueue } from '../../areas/sla/queue.js';
+import { slaReapplyQueue, slaTimersQueue } from '../../areas/sla/queue.js';
 import { fieldCleanupQueue } from '../../areas/ticket-fields/queue.js';
 import { webhooksQueue } from '../../areas/webhooks/queue.js';
 import type { QueueInput as InputOf, QueueMessage as MessageOf, QueueSpec } from '../../kernel/ports/queue.js';
@@ -21,6 +21,7 @@ export const QUEUES = {
   inbound: inboundQueue,
   fieldCleanup: fieldCleanupQueue,
   slaTimers: slaTimersQueue,
+  slaReapply: slaReapplyQueue,
 } as const satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;
