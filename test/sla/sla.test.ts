@@ -340,4 +340,17 @@ describe('the SLA clock on tickets', () => {
     expect((await sla(t, a.id))?.targets.firstReply.minutes).toBe(120);
     expect((await call(t, 'PATCH', `/sla-policies/${crypto.randomUUID()}`, { applyToOpen: true })).status).toBe(404);
   });
+
+  it("hands a merged ticket's waiting customer to the target's clock", async () => {
+    const t = await createTenant();
+    await policy(t, { targets: { firstReply: 60, nextReply: 30 } });
+    const target = await createTicket(app, t.liveKey);
+    await call(t, 'POST', `/tickets/${target.id}/messages`, { body: 'Answered.' });
+    expect((await sla(t, target.id)).targets.nextReply).toBeNull();
+    const source = await createTicket(app, t.liveKey);
+    expect((await call(t, 'POST', `/tickets/${source.id}/merge`, { into: target.id })).status).toBe(200);
+    expect((await sla(t, target.id)).targets.nextReply).toMatchObject({ status: 'active', minutes: 30 });
+    // The source's clock stopped as it closed.
+    expect((await sla(t, source.id)).targets.firstReply.status).toBe('paused');
+  });
 });

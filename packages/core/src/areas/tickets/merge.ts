@@ -117,11 +117,14 @@ export async function mergeTicket(ctx: TenantContext, ticketId: string, into: st
       ...(source.closedAt ? { closedAt: source.closedAt } : {}),
     };
     const closing = applyChanges(ctx, source, { status: 'closed', mergedInto: target.ticketId, merge: record }, now);
+    // A source whose customer waits for an answer hands that wait to the target: its clock counts it.
+    const waiting = source.lastSenderType === 'customer' && source.status !== 'resolved' && source.status !== 'closed';
     const joining = applyChanges(
       ctx,
       target,
       { mergedFrom: shown, otherCustomers: joinedCustomers(target, source) },
       now,
+      waiting ? { activity: 'customerMessage' } : {},
     );
     return { source, target, closing, joining, now };
   };
