@@ -150,6 +150,37 @@ export async function measureScale(
     });
   };
   for (const [name, query, targeted] of queries) await measure(`GET /tickets ${name}`, '/tickets', query, targeted);
+  // 90 days of metrics counters as a busy project leaves them (every priority, ten assignees, full histograms).
+  const range = await seedMetricDays(await tenantContext(stack.key(), project), members);
+  for (const groupBy of ['day', 'assignee'])
+    await measure(`GET /tickets/metrics 90 days, groupBy=${groupBy}`, '/tickets/metrics', { ...range, groupBy }, false);
   await measure(`GET /tickets/{id} (${THREAD_MESSAGES} messages)`, `/tickets/${threadId}`, {}, false);
   return results;
+}
+
+/** Day counters for the last 90 days, written as ticket writes add them (one ADD item per day). */
+async function seedMetricDays(ctx: TenantContext, members: string[]) {
+  const { commit } = await import('@helpdesk/core/kernel/db/commit');
+  const { dayWrites } = await import('@helpdesk/core/areas/tickets/metrics');
+  const days = Array.from({ length: 90 }, (_, i) => new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10));
+  const groups = ['all', 'p:low', 'p:medium', 'p:high', 'p:urgent', ...members.slice(0, 10).map((m) => `a:${m}`)];
+  await pool(days.length, 8, async (i) => {
+    const day = days[i]!;
+    const deltas = groups.flatMap((g) => [
+      ...Array.from({ length: 30 }, (_, b) => [
+        { day, name: `fr#${g}#${b}`, n: 1 + (b % 7) },
+        { day, name: `rs#${g}#${b + 10}`, n: 1 + (b % 5) },
+      ]).flat(),
+      { day, name: `met#${g}`, n: 40 },
+      { day, name: `miss#${g}`, n: 3 },
+      { day, name: `br#${g}`, n: 4 },
+    ]);
+    // An UpdateItem holds a bounded expression: the day's counters go in slices.
+    for (let at = 0; at < deltas.length; at += 100)
+      await commit({
+        items: () => ({ day: dayWrites(ctx, deltas.slice(at, at + 100)) }),
+        exhausted: () => new Error('seeding metrics days'),
+      });
+  });
+  return { from: days.at(-1)!, to: days[0]! };
 }
