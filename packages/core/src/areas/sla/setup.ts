@@ -42,9 +42,16 @@ async function readSetup(ctx: TenantKey): Promise<SlaSetup> {
   return setup;
 }
 
+/** Reads in flight per tenant: concurrent writes of one instance share one Query. */
+const reading = new Map<string, Promise<SlaSetup>>();
+
 export function slaSetup(ctx: TenantKey): Promise<SlaSetup> {
   const hit = kept.get(keyOf(ctx));
-  return hit && Date.now() - hit.at < SETUP_TTL_MS ? Promise.resolve(hit.setup) : readSetup(ctx);
+  if (hit && Date.now() - hit.at < SETUP_TTL_MS) return Promise.resolve(hit.setup);
+  const key = keyOf(ctx);
+  const pending = reading.get(key) ?? readSetup(ctx).finally(() => reading.delete(key));
+  reading.set(key, pending);
+  return pending;
 }
 
 /** The rules of the first policy whose conditions match the ticket (undefined: none does). */
