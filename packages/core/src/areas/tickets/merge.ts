@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { commit, put, type WriteItem } from '../../kernel/db/commit.js';
+import { commit, put } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
 import type { TenantContext } from '../../kernel/tenant.js';
@@ -126,27 +126,13 @@ export async function mergeTicket(ctx: TenantContext, ticketId: string, into: st
       now,
       waiting ? { activity: 'customerMessage' } : {},
     );
-    return { source, target, closing, joining, now };
+    return { source, target, sourceChange: closing, targetChange: joining, now };
   };
-  let next = await plan();
-  await commit({
-    items: () => ({
-      source: next.closing.writes,
-      target: next.joining.writes,
-      notes: [
-        auditNote(ctx, ticketId, `Merged into ticket #${next.target.number}.`, next.now),
-        auditNote(ctx, next.target.ticketId, `Ticket #${next.source.number} was merged into this ticket.`, next.now),
-      ],
-      events: mergeEvents(ctx, 'ticket.merged', next.source, next.closing.after, next.joining.after),
-      customerCopy: customerCopyUpdate(ctx, next.closing.after),
-    }),
-    optional: ['customerCopy'],
-    refused: async () => {
-      next = await plan();
-    },
-    exhausted: () => errors.conflict('The ticket'),
-  });
-  const thread = await loadThread(ctx, next.target.ticketId);
+  const done = await commitPair(ctx, 'ticket.merged', plan, (p) => [
+    `Merged into ticket #${p.target.number}.`,
+    `Ticket #${p.source.number} was merged into this ticket.`,
+  ]);
+  const thread = await loadThread(ctx, done.target.ticketId);
   return toDetail(ctx, thread.ticket, thread);
 }
 
@@ -161,21 +147,56 @@ function joinedCustomers(target: TicketItem, source: TicketItem): TicketCustomer
   return joined;
 }
 
-function mergeEvents(
+/** A merge or unmerge as planned: both tickets' writes, each conditioned on the version read. */
+interface Pair {
+  source: TicketItem;
+  target: TicketItem;
+  sourceChange: ReturnType<typeof applyChanges>;
+  targetChange: ReturnType<typeof applyChanges>;
+  now: string;
+}
+
+/**
+ * Commits a merge or unmerge in one transaction: both tickets, an internal note in each thread, the
+ * event (`ticket` is the target, `source` the merged one) with the source's status events, and the
+ * source's copy under its customer; planned again when either ticket changed meanwhile.
+ */
+async function commitPair(
   ctx: TenantContext,
   event: 'ticket.merged' | 'ticket.unmerged',
-  before: TicketItem,
-  source: TicketItem,
-  target: TicketItem,
-): WriteItem[] {
-  return [
-    eventItem(ctx, event, {
-      ticket: eventTicket(target),
-      customer: eventCustomer(target),
-      source: { id: source.ticketId, number: source.number },
-    }),
-    ...ticketChangeEvents(ctx, before, source),
-  ];
+  plan: () => Promise<Pair>,
+  notes: (p: Pair) => [string, string],
+) {
+  let next = await plan();
+  await commit({
+    items: () => {
+      const [onSource, onTarget] = notes(next);
+      const target = next.targetChange.after;
+      return {
+        source: next.sourceChange.writes,
+        target: next.targetChange.writes,
+        notes: [
+          auditNote(ctx, next.source.ticketId, onSource, next.now),
+          auditNote(ctx, next.target.ticketId, onTarget, next.now),
+        ],
+        events: [
+          eventItem(ctx, event, {
+            ticket: eventTicket(target),
+            customer: eventCustomer(target),
+            source: { id: next.source.ticketId, number: next.source.number },
+          }),
+          ...ticketChangeEvents(ctx, next.source, next.sourceChange.after),
+        ],
+        customerCopy: customerCopyUpdate(ctx, next.sourceChange.after),
+      };
+    },
+    optional: ['customerCopy'],
+    refused: async () => {
+      next = await plan();
+    },
+    exhausted: () => errors.conflict('The ticket'),
+  });
+  return next;
 }
 
 /**
@@ -213,26 +234,12 @@ export async function unmergeTicket(ctx: TenantContext, ticketId: string) {
       },
       now,
     );
-    return { source, target, reopening, leavingTarget, now };
+    return { source, target, sourceChange: reopening, targetChange: leavingTarget, now };
   };
-  let next = await plan();
-  await commit({
-    items: () => ({
-      source: next.reopening.writes,
-      target: next.leavingTarget.writes,
-      notes: [
-        auditNote(ctx, ticketId, `Unmerged from ticket #${next.target.number}.`, next.now),
-        auditNote(ctx, next.target.ticketId, `Ticket #${next.source.number} was unmerged from this ticket.`, next.now),
-      ],
-      events: mergeEvents(ctx, 'ticket.unmerged', next.source, next.reopening.after, next.leavingTarget.after),
-      customerCopy: customerCopyUpdate(ctx, next.reopening.after),
-    }),
-    optional: ['customerCopy'],
-    refused: async () => {
-      next = await plan();
-    },
-    exhausted: () => errors.conflict('The ticket'),
-  });
+  await commitPair(ctx, 'ticket.unmerged', plan, (p) => [
+    `Unmerged from ticket #${p.target.number}.`,
+    `Ticket #${p.source.number} was unmerged from this ticket.`,
+  ]);
   const thread = await loadThread(ctx, ticketId);
   return toDetail(ctx, thread.ticket, thread);
 }
