@@ -14,6 +14,7 @@ export const handler = createGroupHandler(logRoutes, {
   listLogs: async ({ ctx, query }) => (await use.events()).listLogEvents(ctx, query),
   listLogIssues: async ({ ctx, query }) => (await use.issues()).listLogIssues(ctx, query),
   getLogIssue: async ({ ctx, params }) => (await use.issues()).getLogIssue(ctx, params.id),
-  updateLogIssue: async ({ ctx, params, body }) => (await use.issues()).setLogIssueStatus(ctx, params.id, body.status),
+  updateLogIssue: async ({ ctx, params, body }) =>
+    (await use.issues()).setLogIssueStatus(ctx, params.id, body.status, body.resolvedIn),
   mergeLogIssue: async ({ ctx, params, body }) => (await use.issues()).mergeLogIssue(ctx, params.id, body.into),
 });

@@ -137,17 +137,18 @@ describe('console sign-in, sessions and CSRF', () => {
     const minute = () => Math.floor(Date.now() / 60_000);
     // Earlier tests of this file asked from this IP too, within this minute or the last: count until refused.
     // Windows are fixed minutes: a run that crossed a minute's end runs again (two in a row cannot).
+    // The requests go together (the counter is one atomic ADD each): one more than the limit.
     for (let attempt = 0; ; attempt++) {
       const started = minute();
-      const statuses: number[] = [];
-      for (let i = 0; i <= SIGN_IN_LIMITS.perIp; i++) {
-        statuses.push(
-          (await new ConsoleClient(app).request('POST', '/console/sign-in', { email: address('nobody') })).status,
-        );
-        if (statuses.at(-1) === 429) break;
-      }
+      const statuses = await Promise.all(
+        Array.from(
+          { length: SIGN_IN_LIMITS.perIp + 1 },
+          async () =>
+            (await new ConsoleClient(app).request('POST', '/console/sign-in', { email: address('nobody') })).status,
+        ),
+      );
       if (minute() !== started && attempt === 0) continue;
-      expect(statuses.at(-1)).toBe(429);
+      expect(statuses).toContain(429);
       expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(SIGN_IN_LIMITS.perIp);
       return;
     }

@@ -234,7 +234,10 @@ export interface paths {
   "/log-issues/{id}": {
     /** Get a log issue with its latest events */
     get: operations["getLogIssue"];
-    /** Set a log issue status */
+    /**
+     * Set a log issue status (resolved, optionally in a release)
+     * @description `resolvedIn` (with `status: resolved`): `next` (the release after the issue's `lastRelease`) or a release name. Then an event of that release or a later one reopens the issue (regressed, `regressedIn` naming the release), and a late event of an earlier release is counted without reopening it; releases are ordered by when the project first saw them. Without `resolvedIn`, any new event reopens a resolved issue. An event that names no release always does.
+     */
     patch: operations["updateLogIssue"];
   };
   "/log-issues/{id}/merge": {
@@ -9353,6 +9356,8 @@ export interface operations {
                 context: {
                   [key: string]: unknown;
                 } | null;
+                release: string | null;
+                environment: string | null;
                 receivedAt: string;
               })[];
             total: number;
@@ -9473,6 +9478,8 @@ export interface operations {
               stack?: string;
               context?: Record<string, never>;
               fingerprint?: string[];
+              release?: string;
+              environment?: string;
             })[];
         };
       };
@@ -9635,6 +9642,10 @@ export interface operations {
                 lastEventId: string;
                 groupingVersion: number;
                 mergedInto: string | null;
+                firstRelease: string | null;
+                lastRelease: string | null;
+                resolvedIn: string | null;
+                regressedIn: string | null;
               })[];
             total: number;
             page: number;
@@ -9766,6 +9777,10 @@ export interface operations {
             lastEventId: string;
             groupingVersion: number;
             mergedInto: string | null;
+            firstRelease: string | null;
+            lastRelease: string | null;
+            resolvedIn: string | null;
+            regressedIn: string | null;
             latestEvents: ({
                 /** Format: uuid */
                 id: string;
@@ -9781,6 +9796,8 @@ export interface operations {
                 context: {
                   [key: string]: unknown;
                 } | null;
+                release: string | null;
+                environment: string | null;
                 receivedAt: string;
               })[];
           };
@@ -9880,7 +9897,10 @@ export interface operations {
       };
     };
   };
-  /** Set a log issue status */
+  /**
+   * Set a log issue status (resolved, optionally in a release)
+   * @description `resolvedIn` (with `status: resolved`): `next` (the release after the issue's `lastRelease`) or a release name. Then an event of that release or a later one reopens the issue (regressed, `regressedIn` naming the release), and a late event of an earlier release is counted without reopening it; releases are ordered by when the project first saw them. Without `resolvedIn`, any new event reopens a resolved issue. An event that names no release always does.
+   */
   updateLogIssue: {
     parameters: {
       query?: {
@@ -9904,6 +9924,7 @@ export interface operations {
         "application/json": {
           /** @enum {string} */
           status: "open" | "acknowledged" | "resolved" | "ignored";
+          resolvedIn?: string;
         };
       };
     };
@@ -9929,6 +9950,10 @@ export interface operations {
             lastEventId: string;
             groupingVersion: number;
             mergedInto: string | null;
+            firstRelease: string | null;
+            lastRelease: string | null;
+            resolvedIn: string | null;
+            regressedIn: string | null;
           };
         };
       };
@@ -10098,6 +10123,10 @@ export interface operations {
             lastEventId: string;
             groupingVersion: number;
             mergedInto: string | null;
+            firstRelease: string | null;
+            lastRelease: string | null;
+            resolvedIn: string | null;
+            regressedIn: string | null;
           };
         };
       };

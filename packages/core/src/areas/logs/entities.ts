@@ -25,6 +25,8 @@ export const LogEvent = lazy(
           stack: { type: 'string' },
           /** JSON text: a caller's object may nest deeper than a DynamoDB map allows. */
           context: { type: 'string' },
+          release: { type: 'string' },
+          environment: { type: 'string' },
           fingerprint: { type: 'string', required: true },
           issueId: { type: 'string', required: true, readOnly: true },
           receivedAt: { type: 'string', required: true },
@@ -74,6 +76,13 @@ export const LogIssue = lazy(
           mergedInto: { type: 'string' },
           /** Issues merged into this one, newest first, at most MERGED_KEPT: their events are this issue's too. */
           mergedFrom: { type: 'list', items: { type: 'string' } },
+          firstRelease: { type: 'string' },
+          lastRelease: { type: 'string' },
+          /** As asked: `next` or a release name. */
+          resolvedIn: { type: 'string' },
+          /** Events of releases up to this sequence number (releases.ts) keep a resolved issue resolved. */
+          resolvedUpTo: { type: 'number' },
+          regressedIn: { type: 'string' },
         },
         indexes: {
           byId: {
@@ -90,6 +99,49 @@ export const LogIssue = lazy(
             index: 'gsi2',
             pk: { field: 'gsi2pk', composite: ['projectId', 'env'] },
             sk: { field: 'gsi2sk', composite: ['lastSeenAt', 'issueId'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/**
+ * A release as first seen by the project and environment: `seq` orders releases by that first sight
+ * (the order deploys happen in), so "a later release" is one first seen later.
+ */
+export const LogRelease = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'logRelease', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          release: { type: 'string', required: true, readOnly: true },
+          seq: { type: 'number', required: true, readOnly: true },
+        },
+        indexes: {
+          byName: {
+            pk: { field: 'pk', composite: ['projectId', 'env', 'release'] },
+            sk: { field: 'sk', composite: [] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/** The project's release counter: the last `seq` given. */
+export const LogReleaseCounter = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'logReleaseCounter', version: '1', service: SERVICE },
+        attributes: { ...tenantAttributes, lastSeq: { type: 'number' } },
+        indexes: {
+          byProject: {
+            pk: { field: 'pk', composite: ['projectId', 'env'] },
+            sk: { field: 'sk', composite: [] },
           },
         },
       },

@@ -20,6 +20,8 @@ interface StoredEvent {
   issueId: string;
   stack?: string;
   context?: string;
+  release?: string;
+  environment?: string;
   receivedAt: string;
 }
 
@@ -33,5 +35,7 @@ export const toLogEvent = (e: StoredEvent) => ({
   issueId: e.issueId,
   stack: e.stack ?? null,
   context: e.context === undefined ? null : (JSON.parse(e.context) as Record<string, unknown>),
+  release: e.release ?? null,
+  environment: e.environment ?? null,
   receivedAt: e.receivedAt,
 });

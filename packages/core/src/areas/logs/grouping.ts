@@ -7,6 +7,7 @@ import { LogIssue, LogMarker } from './entities.js';
 import type { GroupingMessage } from './events.js';
 import { GROUPING_VERSION } from './fingerprint.js';
 import { ensureMerged, liveIssue, type Tenant } from './merge.js';
+import { releaseSeq } from './releases.js';
 import { serially } from './serially.js';
 import { learnTemplate } from './template-store.js';
 import { Templates } from './templates.js';
@@ -24,12 +25,45 @@ const CACHED = 10_000;
 type Issue = EntityItem<typeof LogIssue>;
 type NewEvents = GroupingMessage['events'];
 
-/** The issue's fields after `events`: counts, the highest level, first/last seen, and regression. */
-function merged(issue: Issue | null, events: NewEvents) {
+/** Each release the events name, with its place in the project's order (releases.ts). */
+async function releaseSeqs(tenant: Tenant, events: NewEvents, issue: Issue | null) {
+  const seqs = new Map<string, number>();
+  // One after another, in the events' order: releases new to the project are numbered as they came.
+  const ordered = [...events].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  const names = [issue?.firstRelease, issue?.lastRelease, ...ordered.map((e) => e.release)];
+  for (const release of names) if (release && !seqs.has(release)) seqs.set(release, await releaseSeq(tenant, release));
+  return seqs;
+}
+
+/** Of the releases named, the earliest or the latest in the project's order. */
+function pick(seqs: Map<string, number>, names: (string | undefined)[], latest: boolean) {
+  let best: string | undefined;
+  for (const name of names) {
+    if (!name) continue;
+    const [a, b] = [seqs.get(name) ?? 0, best === undefined ? undefined : (seqs.get(best) ?? 0)];
+    if (b === undefined || (latest ? a > b : a < b)) best = name;
+  }
+  return best;
+}
+
+/**
+ * Whether an event reopens a resolved issue: any event does, unless the issue was resolved in a release
+ * (`resolvedUpTo`); then only an event of a later release does, or one that names no release.
+ */
+const regresses = (issue: Issue, event: NewEvents[number], seqs: Map<string, number>) =>
+  issue.resolvedUpTo === undefined || !event.release || (seqs.get(event.release) ?? 0) > issue.resolvedUpTo;
+
+/** The issue's fields after `events`: counts, the highest level, first/last seen and release, and regression. */
+function merged(issue: Issue | null, events: NewEvents, seqs: Map<string, number>) {
   const sorted = [...events].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
   const earliest = must(sorted[0], 'an event');
   const latest = must(sorted.at(-1), 'an event');
   const level = events.reduce((max, e) => higherLevel(max, e.level), issue?.level ?? earliest.level);
+  // The releases it was first and last seen in: by the releases' order, so a late event of an old
+  // deployment does not move them back.
+  const names = events.map((e) => e.release);
+  const firstRelease = pick(seqs, [issue?.firstRelease, ...names], false);
+  const lastRelease = pick(seqs, [issue?.lastRelease, ...names], true);
   if (!issue) {
     return {
       level,
@@ -38,17 +72,24 @@ function merged(issue: Issue | null, events: NewEvents) {
       lastEventId: latest.id,
       status: 'open' as const,
       regressed: false,
+      ...(firstRelease ? { firstRelease } : {}),
+      ...(lastRelease ? { lastRelease } : {}),
     };
   }
   const newer = latest.timestamp >= issue.lastSeenAt;
+  // A resolved issue that happens again (in a later release, when it was resolved in one) is open again;
+  // an ignored one keeps counting, silently.
+  const regressing = issue.status === 'resolved' ? sorted.find((e) => regresses(issue, e, seqs)) : undefined;
   return {
     level,
     firstSeenAt: earliest.timestamp < issue.firstSeenAt ? earliest.timestamp : issue.firstSeenAt,
     lastSeenAt: newer ? latest.timestamp : issue.lastSeenAt,
     lastEventId: newer ? latest.id : issue.lastEventId,
-    // A resolved issue that happens again is open again; an ignored one keeps counting, silently.
-    status: issue.status === 'resolved' ? ('open' as const) : issue.status,
-    regressed: issue.status === 'resolved' ? true : issue.regressed,
+    status: regressing ? ('open' as const) : issue.status,
+    regressed: regressing ? true : issue.regressed,
+    ...(firstRelease ? { firstRelease } : {}),
+    ...(lastRelease ? { lastRelease } : {}),
+    ...(regressing?.release ? { regressedIn: regressing.release } : {}),
   };
 }
 
@@ -134,9 +175,10 @@ async function countEvents(
         if (issue) key = { ...tenant, issueId: issue.issueId };
       }
       const current = issue;
+      const seqs = await releaseSeqs(tenant, pending, current);
       // A template that just generalized retitles its issue (`Invalid user <*> from <*>`).
       const next = {
-        ...merged(current, pending),
+        ...merged(current, pending, seqs),
         ...(generalTitle && key.issueId === issueId ? { title: generalTitle } : {}),
       };
       // A new issue, or a resolved one happening again, is announced with its count (only the write that counts).
@@ -156,7 +198,7 @@ async function countEvents(
       const event =
         source && announced && !current
           ? eventItem(source, 'log_issue.created', { issue: announced })
-          : source && announced && current?.status === 'resolved'
+          : source && announced && current?.status === 'resolved' && next.status === 'open'
             ? eventItem(source, 'log_issue.regressed', { issue: announced })
             : undefined;
       return {
@@ -169,8 +211,11 @@ async function countEvents(
         ),
         issue: current
           ? update(
-              LogIssue.update(key)
-                .set(next)
+              // A regression ends the release it was resolved in.
+              (next.status === 'open' && current.resolvedIn
+                ? LogIssue.update(key).set(next).remove(['resolvedIn', 'resolvedUpTo'])
+                : LogIssue.update(key).set(next)
+              )
                 .add({ count: pending.length, version: 1 })
                 .where((a, op) => `${op.eq(a.version, current.version)} AND ${op.notExists(a.mergedInto)}`),
             )

@@ -54,9 +54,12 @@ function groupingMessages(accountId: string, rows: Grouped[]): GroupingMessage[]
         fingerprint: first.fingerprint,
         title,
         ...(first.scope === undefined ? {} : { scope: first.scope }),
-        events: group
-          .slice(i, i + EVENTS_PER_MESSAGE)
-          .map(({ row }) => ({ id: row.eventId, level: row.level, timestamp: row.timestamp })),
+        events: group.slice(i, i + EVENTS_PER_MESSAGE).map(({ row }) => ({
+          id: row.eventId,
+          level: row.level,
+          timestamp: row.timestamp,
+          ...(row.release === undefined ? {} : { release: row.release }),
+        })),
         ...(learn ? { learn, previousIssueId } : {}),
       });
     }
@@ -84,6 +87,8 @@ export async function ingestLogs(ctx: TenantContext, events: LogEventInput[], no
       scope: input.scope,
       stack: input.stack,
       context: input.context === undefined ? undefined : JSON.stringify(input.context),
+      release: input.release,
+      environment: input.environment,
       fingerprint,
       issueId: issueIdFor(ctx.projectId, ctx.env, fingerprint),
       receivedAt,

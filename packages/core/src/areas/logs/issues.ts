@@ -10,6 +10,7 @@ import { eventItem } from '../webhooks/emit.js';
 import { LogEvent, LogIssue, logService } from './entities.js';
 import { toLogEvent } from './events.js';
 import { liveIssue, mergeIssue } from './merge.js';
+import { lastSeq, seenSeq } from './releases.js';
 import type { IssueStatus, LogLevel } from './values.js';
 
 /** Latest events returned with one issue. */
@@ -31,6 +32,10 @@ const toIssue = (i: StoredIssue) => ({
   lastEventId: i.lastEventId,
   groupingVersion: i.grouping ?? 1,
   mergedInto: i.mergedInto ?? null,
+  firstRelease: i.firstRelease ?? null,
+  lastRelease: i.lastRelease ?? null,
+  resolvedIn: i.resolvedIn ?? null,
+  regressedIn: i.regressedIn ?? null,
 });
 
 export interface IssueQuery {
@@ -99,6 +104,19 @@ export async function getLogIssue(ctx: TenantContext, issueId: string, now = Dat
 }
 
 /**
+ * The last release whose events keep the issue resolved: for `next`, its latest release (or, with none,
+ * every release seen so far); for a release the project has seen, the one before it; for a release not
+ * seen yet, every release seen so far (it will be first seen later than they were).
+ */
+async function resolvedUpTo(ctx: TenantContext, issue: StoredIssue, resolvedIn: string) {
+  const tenant = { projectId: ctx.projectId, env: ctx.env };
+  const named = resolvedIn === 'next' ? issue.lastRelease : resolvedIn;
+  const seq = named === undefined ? undefined : await seenSeq(tenant, named);
+  if (seq === undefined) return lastSeq(tenant);
+  return resolvedIn === 'next' ? seq : seq - 1;
+}
+
+/**
  * POST /log-issues/{id}/merge: the issue goes into `into` (see mergeIssue). Merging into itself, into
  * a merged issue or merging one already merged is 422: the caller names the live issue explicitly.
  */
@@ -113,8 +131,12 @@ export async function mergeLogIssue(ctx: TenantContext, issueId: string, into: s
 /**
  * PATCH /log-issues/{id}: a status set by a person clears the regression mark. A merged issue has no
  * status of its own any more (422, naming the issue it went into, as merging it again does).
+ * `resolvedIn` (with `resolved` only): `next`, the release after the issue's latest, or a release name;
+ * events of that release's predecessors then keep it resolved (releases.ts orders them).
  */
-export async function setLogIssueStatus(ctx: TenantContext, issueId: string, status: IssueStatus) {
+export async function setLogIssueStatus(ctx: TenantContext, issueId: string, status: IssueStatus, resolvedIn?: string) {
+  if (resolvedIn !== undefined && status !== 'resolved')
+    throw errors.validation([{ field: 'resolvedIn', in: 'body', message: 'Only with status resolved' }]);
   const key = { projectId: ctx.projectId, env: ctx.env, issueId };
   let after: StoredIssue | undefined;
   await commit({
@@ -123,11 +145,14 @@ export async function setLogIssueStatus(ctx: TenantContext, issueId: string, sta
       if (!current) throw errors.notFound('Log issue');
       if (current.mergedInto)
         throw problem('log_issue.already_merged', { id: issueId, mergedInto: current.mergedInto });
-      after = { ...current, status, regressed: false, version: current.version + 1 };
+      const upTo = resolvedIn === undefined ? undefined : await resolvedUpTo(ctx, current, resolvedIn);
+      const release = upTo === undefined ? {} : { resolvedIn: must(resolvedIn, 'resolvedIn'), resolvedUpTo: upTo };
+      after = { ...current, status, regressed: false, version: current.version + 1, ...release };
+      if (upTo === undefined) delete after.resolvedIn;
+      const set = LogIssue.patch(key).set({ status, regressed: false, ...release });
       return {
         issue: update(
-          LogIssue.patch(key)
-            .set({ status, regressed: false })
+          (upTo === undefined && current.resolvedIn ? set.remove(['resolvedIn', 'resolvedUpTo']) : set)
             .add({ version: 1 })
             .where((a, op) => `${op.eq(a.version, current.version)} AND ${op.notExists(a.mergedInto)}`),
         ),

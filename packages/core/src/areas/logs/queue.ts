@@ -15,7 +15,9 @@ const logGrouping = v.object({
   fingerprint: v.string(),
   title: v.string(),
   scope: v.optional(v.string()),
-  events: v.array(v.object({ id: v.string(), level: v.picklist(LOG_LEVELS), timestamp: v.string() })),
+  events: v.array(
+    v.object({ id: v.string(), level: v.picklist(LOG_LEVELS), timestamp: v.string(), release: v.optional(v.string()) }),
+  ),
   learn: v.optional(v.boolean()),
   previousIssueId: v.optional(v.string()),
 });

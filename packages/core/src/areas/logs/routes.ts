@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
 import { csvQuery, dateQuery, integer, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
-import { eventScope, logEvent, logEventInput, logIssue } from './schemas.js';
+import { eventScope, logEvent, logEventInput, logIssue, releaseName } from './schemas.js';
 import { ISSUE_STATUSES, LOG_LEVELS } from './values.js';
 
 const list = { ...pageMeta };
@@ -69,10 +69,12 @@ export const logRoutes = {
     id: 'updateLogIssue',
     method: 'PATCH',
     path: '/log-issues/{id}',
-    summary: 'Set a log issue status',
+    summary: 'Set a log issue status (resolved, optionally in a release)',
+    description:
+      "`resolvedIn` (with `status: resolved`): `next` (the release after the issue's `lastRelease`) or a release name. Then an event of that release or a later one reopens the issue (regressed, `regressedIn` naming the release), and a late event of an earlier release is counted without reopening it; releases are ordered by when the project first saw them. Without `resolvedIn`, any new event reopens a resolved issue. An event that names no release always does.",
     scope: 'logs:write',
     params: issueParams,
-    body: v.strictObject({ status: v.picklist(ISSUE_STATUSES) }),
+    body: v.strictObject({ status: v.picklist(ISSUE_STATUSES), resolvedIn: v.optional(releaseName) }),
     response: logIssue,
     problems: ['log_issue.already_merged'],
   }),

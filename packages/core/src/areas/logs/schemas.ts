@@ -7,6 +7,12 @@ const MAX_CONTEXT_BYTES = 16 * 1024;
 
 /** A stored scope is at most this long, so a longer `scope` filter is a mistake worth a 422. */
 export const eventScope = v.pipe(v.string(), v.maxLength(200));
+/** A release name: printable, no surrounding spaces (`1.4.2`, `web@2026.11.26`, a commit hash). */
+export const releaseName = v.pipe(
+  v.string(),
+  v.regex(/^[^\s\p{Cc}](?:[^\p{Cc}]{0,198}[^\s\p{Cc}])?$/u, 'A release name: 1 to 200 printable characters'),
+  v.metadata({ examples: ['1.4.2'] }),
+);
 
 export const logEventInput = v.strictObject({
   level: v.picklist(LOG_LEVELS),
@@ -38,6 +44,16 @@ export const logEventInput = v.strictObject({
   fingerprint: v.optional(
     v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(200))), v.minLength(1), v.maxLength(20)),
   ),
+  /** The version of the app that logged it (a tag, a version, a commit): issues record their first and last. */
+  release: v.optional(releaseName),
+  /** The deployment it ran in (production, staging…): a tag kept on the event. */
+  environment: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[\w.-]{1,64}$/, 'Up to 64 letters, digits, dots, dashes or underscores'),
+      v.metadata({ examples: ['production'] }),
+    ),
+  ),
 });
 
 export const logEvent = v.object({
@@ -50,6 +66,8 @@ export const logEvent = v.object({
   issueId: uuid,
   stack: v.nullable(v.string()),
   context: v.nullable(v.record(v.string(), v.unknown())),
+  release: v.nullable(v.string()),
+  environment: v.nullable(v.string()),
   receivedAt: v.string(),
 });
 
@@ -67,4 +85,11 @@ export const logIssue = v.object({
   lastEventId: uuid,
   groupingVersion: integer,
   mergedInto: v.nullable(uuid),
+  /** The releases of its first and latest events (null until an event names one). */
+  firstRelease: v.nullable(v.string()),
+  lastRelease: v.nullable(v.string()),
+  /** Resolved in this release (`next`: the one after `lastRelease` at the time): older releases' events do not reopen it. */
+  resolvedIn: v.nullable(v.string()),
+  /** The release whose event reopened it, when it regressed. */
+  regressedIn: v.nullable(v.string()),
 });
