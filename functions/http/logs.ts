@@ -15,6 +15,11 @@ export const handler = createGroupHandler(logRoutes, {
   listLogIssues: async ({ ctx, query }) => (await use.issues()).listLogIssues(ctx, query),
   getLogIssue: async ({ ctx, params }) => (await use.issues()).getLogIssue(ctx, params.id),
   updateLogIssue: async ({ ctx, params, body }) =>
-    (await use.issues()).setLogIssueStatus(ctx, params.id, body.status, body.resolvedIn),
+    (await use.issues()).setLogIssueStatus(
+      ctx,
+      params.id,
+      body.status,
+      'resolvedIn' in body ? body.resolvedIn : undefined,
+    ),
   mergeLogIssue: async ({ ctx, params, body }) => (await use.issues()).mergeLogIssue(ctx, params.id, body.into),
 });

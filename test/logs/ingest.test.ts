@@ -42,6 +42,8 @@ describe('POST /logs', () => {
       issueId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       stack: 'Error\n    at f (/app/a.ts:1:1)',
       context: { orderId: 7 },
+      release: null,
+      environment: null,
       receivedAt: expect.any(String),
     });
     const { data } = await LogEvent.query.byTime({ projectId: t.projects.main!.id, env: 'live' }).go();

@@ -9921,11 +9921,14 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
-          /** @enum {string} */
-          status: "open" | "acknowledged" | "resolved" | "ignored";
+        "application/json": OneOf<[{
+          /** @constant */
+          status: "resolved";
           resolvedIn?: string;
-        };
+        }, {
+          /** @enum {string} */
+          status: "open" | "acknowledged" | "ignored";
+        }]>;
       };
     };
     responses: {

@@ -135,8 +135,6 @@ export async function mergeLogIssue(ctx: TenantContext, issueId: string, into: s
  * events of that release's predecessors then keep it resolved (releases.ts orders them).
  */
 export async function setLogIssueStatus(ctx: TenantContext, issueId: string, status: IssueStatus, resolvedIn?: string) {
-  if (resolvedIn !== undefined && status !== 'resolved')
-    throw errors.validation([{ field: 'resolvedIn', in: 'body', message: 'Only with status resolved' }]);
   const key = { projectId: ctx.projectId, env: ctx.env, issueId };
   let after: StoredIssue | undefined;
   await commit({

@@ -74,7 +74,11 @@ export const logRoutes = {
       "`resolvedIn` (with `status: resolved`): `next` (the release after the issue's `lastRelease`) or a release name. Then an event of that release or a later one reopens the issue (regressed, `regressedIn` naming the release), and a late event of an earlier release is counted without reopening it; releases are ordered by when the project first saw them. Without `resolvedIn`, any new event reopens a resolved issue. An event that names no release always does.",
     scope: 'logs:write',
     params: issueParams,
-    body: v.strictObject({ status: v.picklist(ISSUE_STATUSES), resolvedIn: v.optional(releaseName) }),
+    // `resolvedIn` belongs to a resolve only: the variant refuses it beside any other status.
+    body: v.variant('status', [
+      v.strictObject({ status: v.literal('resolved'), resolvedIn: v.optional(releaseName) }),
+      v.strictObject({ status: v.picklist(ISSUE_STATUSES.filter((s) => s !== 'resolved')) }),
+    ]),
     response: logIssue,
     problems: ['log_issue.already_merged'],
   }),
