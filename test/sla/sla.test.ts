@@ -136,6 +136,40 @@ describe('the SLA clock on tickets', () => {
     expect((await sla(t, ticket.id)).targets.resolution).toMatchObject({ status: 'active', achievedAt: null });
   });
 
+  it('gives two calendars in different zones their own due times, chosen by priority', async () => {
+    const t = await createTenant();
+    const hours = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => ({
+      day,
+      start: '09:00',
+      end: '17:00',
+    }));
+    const zones = { high: 'Europe/Berlin', low: 'America/New_York' } as const;
+    for (const [priority, timeZone] of Object.entries(zones)) {
+      const cal = await call(t, 'POST', '/business-calendars', { name: timeZone, timeZone, hours });
+      await policy(t, {
+        name: priority,
+        conditions: { priority: [priority] },
+        targets: { firstReply: 240 },
+        calendarId: cal.body.id,
+      });
+    }
+    for (const [priority, timeZone] of Object.entries(zones)) {
+      const ticket = await createTicket(app, t.liveKey, { priority });
+      const detail = (await call(t, 'GET', `/tickets/${ticket.id}`)).body;
+      const expected = addBusinessMinutes(
+        { timeZone, hours: hours as never, holidays: [] },
+        Date.parse(detail.createdAt),
+        240,
+      );
+      expect(Date.parse(detail.sla.targets.firstReply.dueAt), timeZone).toBe(expected);
+    }
+    // The same instant, the same target: different due times in the two zones.
+    const [berlin, newYork] = Object.values(zones).map((timeZone) =>
+      addBusinessMinutes({ timeZone, hours: hours as never, holidays: [] }, Date.parse('2026-11-30T15:00:00Z'), 240),
+    );
+    expect(berlin).not.toBe(newYork);
+  });
+
   it('uses the calendar for business time', async () => {
     const t = await createTenant();
     const hours = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => ({
