@@ -116,6 +116,64 @@ describe('the SLA clock on tickets', () => {
     expect((await sla(other, ticket.id)) ?? null).toBeNull();
   });
 
+  it('matches on tags and on customer metadata, and a tag change chooses the policy again', async () => {
+    const t = await createTenant();
+    for (const conditions of [
+      { tags: [] },
+      { customerMetadata: [] },
+      { customerMetadata: { plan: [] } },
+      { tags: 'vip' },
+    ])
+      expect(
+        (await call(t, 'POST', '/sla-policies', { name: 'x', conditions, targets: { firstReply: 5 } })).status,
+      ).toBe(422);
+    const enterprise = await policy(t, {
+      name: 'Enterprise',
+      conditions: { customerMetadata: { plan: ['enterprise', 'premium'] } },
+      targets: { firstReply: 15 },
+    });
+    const vip = await policy(t, { name: 'VIP', conditions: { tags: ['VIP', 'press'] }, targets: { firstReply: 30 } });
+    const normal = await policy(t, { name: 'Normal', targets: { firstReply: 240 } });
+    expect((await call(t, 'GET', `/sla-policies/${vip.id}`)).body.conditions).toEqual({ tags: ['VIP', 'press'] });
+
+    const tagged = await createTicket(app, t.liveKey, { tags: ['billing', 'vip'] });
+    expect((await sla(t, tagged.id)).policyId).toBe(vip.id);
+
+    const plain = await createTicket(app, t.liveKey);
+    expect((await sla(t, plain.id)).policyId).toBe(normal.id);
+    const added = await call(t, 'POST', `/tickets/${plain.id}/tags`, { tag: 'Press' });
+    expect(added.body.tags).toEqual(['Press']);
+    const raised = await sla(t, plain.id);
+    expect(raised.policyId).toBe(vip.id);
+    expect(raised.targets.firstReply.minutes).toBe(30);
+    // Adding it again (in another case) changes nothing; removing it gives the ticket back to Normal.
+    await call(t, 'POST', `/tickets/${plain.id}/tags`, { tag: 'PRESS' });
+    expect(await sla(t, plain.id)).toEqual(raised);
+    const removed = await call(t, 'DELETE', `/tickets/${plain.id}/tags`, undefined);
+    expect(removed.status).toBe(422); // the tag to remove is a required query parameter
+    expect(
+      (await app.call('DELETE', `/tickets/${plain.id}/tags`, { key: t.liveKey, query: { tag: 'press' } })).body.tags,
+    ).toEqual([]);
+    expect((await sla(t, plain.id)).policyId).toBe(normal.id);
+
+    // The customer's metadata, as the customers API stores it.
+    const email = customerEmail('ent');
+    const customer = await call(t, 'POST', '/customers', { email, metadata: { plan: 'premium', region: 'eu' } });
+    expect(customer.status, customer.text).toBe(200);
+    const theirs = await createTicket(app, t.liveKey, { customer: { email } });
+    expect((await sla(t, theirs.id)).policyId).toBe(enterprise.id);
+    // A priority change chooses again with the customer's metadata read again: still theirs.
+    await call(t, 'PATCH', `/tickets/${theirs.id}`, { priority: 'high' });
+    expect((await sla(t, theirs.id)).policyId).toBe(enterprise.id);
+    await call(t, 'PATCH', `/customers/${customer.body.id}`, { metadata: { plan: 'free' } });
+    await call(t, 'PATCH', `/tickets/${theirs.id}`, { priority: 'low' });
+    expect((await sla(t, theirs.id)).policyId).toBe(normal.id);
+    // A key reaching another project's tags or customers cannot move this one's clock: it is a 404 there.
+    const other = await createTenant();
+    expect((await call(other, 'POST', `/tickets/${plain.id}/tags`, { tag: 'vip' })).status).toBe(404);
+    expect((await sla(t, plain.id)).policyId).toBe(normal.id);
+  });
+
   it('pauses while pending, resumes on the customer message, and a note moves nothing', async () => {
     const t = await createTenant();
     await policy(t, { targets: { firstReply: 60, nextReply: 30, resolution: 600 } });

@@ -135,7 +135,7 @@ export interface paths {
     get: operations["listSlaPolicies"];
     /**
      * Define an SLA policy: conditions, targets in minutes, a calendar for business time
-     * @description The first policy by `position` whose `conditions` (priority, category, source; absent: any) match a ticket applies to it, chosen when the ticket is opened and again when its priority or category changes. Targets are minutes: of business time with `calendarId`, else of calendar time. `pauseOnPending` (default true) holds the clocks while the ticket waits on the customer; `stopOnResolved` (default true) ends the resolution clock at resolved rather than closed. `atRisk` (default 0.2) is the last share of a target that counts as at risk; `ticket.sla_warning` fires when it begins and `ticket.sla_breached` at the due time. A policy applies to tickets opened or re-prioritized after it is made; with `applyToOpen: true` (here or on PATCH) every open ticket chooses its policy again in the background (a running clock keeps the minutes it used; a ticket without one gets a clock from then). At most 50.
+     * @description The first policy by `position` whose `conditions` (priority, category, source, tags — any of them —, customer metadata — one of the values under every key; absent: any) match a ticket applies to it, chosen when the ticket is opened and again when its priority, category or tags change. Targets are minutes: of business time with `calendarId`, else of calendar time. `pauseOnPending` (default true) holds the clocks while the ticket waits on the customer; `stopOnResolved` (default true) ends the resolution clock at resolved rather than closed. `atRisk` (default 0.2) is the last share of a target that counts as at risk; `ticket.sla_warning` fires when it begins and `ticket.sla_breached` at the due time. A policy applies to tickets opened or re-prioritized after it is made; with `applyToOpen: true` (here or on PATCH) every open ticket chooses its policy again in the background (a running clock keeps the minutes it used; a ticket without one gets a clock from then). At most 50.
      */
     post: operations["createSlaPolicy"];
   };
@@ -5423,6 +5423,10 @@ export interface operations {
                   priority?: ("low" | "medium" | "high" | "urgent")[];
                   category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
                   source?: ("api" | "email" | "portal" | "split")[];
+                  tags?: string[];
+                  customerMetadata?: {
+                    [key: string]: string[];
+                  };
                 };
                 targets: {
                   firstReply?: number;
@@ -5526,7 +5530,7 @@ export interface operations {
   };
   /**
    * Define an SLA policy: conditions, targets in minutes, a calendar for business time
-   * @description The first policy by `position` whose `conditions` (priority, category, source; absent: any) match a ticket applies to it, chosen when the ticket is opened and again when its priority or category changes. Targets are minutes: of business time with `calendarId`, else of calendar time. `pauseOnPending` (default true) holds the clocks while the ticket waits on the customer; `stopOnResolved` (default true) ends the resolution clock at resolved rather than closed. `atRisk` (default 0.2) is the last share of a target that counts as at risk; `ticket.sla_warning` fires when it begins and `ticket.sla_breached` at the due time. A policy applies to tickets opened or re-prioritized after it is made; with `applyToOpen: true` (here or on PATCH) every open ticket chooses its policy again in the background (a running clock keeps the minutes it used; a ticket without one gets a clock from then). At most 50.
+   * @description The first policy by `position` whose `conditions` (priority, category, source, tags — any of them —, customer metadata — one of the values under every key; absent: any) match a ticket applies to it, chosen when the ticket is opened and again when its priority, category or tags change. Targets are minutes: of business time with `calendarId`, else of calendar time. `pauseOnPending` (default true) holds the clocks while the ticket waits on the customer; `stopOnResolved` (default true) ends the resolution clock at resolved rather than closed. `atRisk` (default 0.2) is the last share of a target that counts as at risk; `ticket.sla_warning` fires when it begins and `ticket.sla_breached` at the due time. A policy applies to tickets opened or re-prioritized after it is made; with `applyToOpen: true` (here or on PATCH) every open ticket chooses its policy again in the background (a running clock keeps the minutes it used; a ticket without one gets a clock from then). At most 50.
    */
   createSlaPolicy: {
     parameters: {
@@ -5557,6 +5561,10 @@ export interface operations {
             priority?: ("low" | "medium" | "high" | "urgent")[];
             category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
             source?: ("api" | "email" | "portal" | "split")[];
+            tags?: string[];
+            customerMetadata?: {
+              [key: string]: string[];
+            };
           };
           calendarId?: string | null;
           pauseOnPending?: boolean;
@@ -5579,6 +5587,10 @@ export interface operations {
               priority?: ("low" | "medium" | "high" | "urgent")[];
               category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
               source?: ("api" | "email" | "portal" | "split")[];
+              tags?: string[];
+              customerMetadata?: {
+                [key: string]: string[];
+              };
             };
             targets: {
               firstReply?: number;
@@ -5735,6 +5747,10 @@ export interface operations {
               priority?: ("low" | "medium" | "high" | "urgent")[];
               category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
               source?: ("api" | "email" | "portal" | "split")[];
+              tags?: string[];
+              customerMetadata?: {
+                [key: string]: string[];
+              };
             };
             targets: {
               firstReply?: number;
@@ -6014,6 +6030,10 @@ export interface operations {
             priority?: ("low" | "medium" | "high" | "urgent")[];
             category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
             source?: ("api" | "email" | "portal" | "split")[];
+            tags?: string[];
+            customerMetadata?: {
+              [key: string]: string[];
+            };
           };
           calendarId?: string | null;
           pauseOnPending?: boolean;
@@ -6036,6 +6056,10 @@ export interface operations {
               priority?: ("low" | "medium" | "high" | "urgent")[];
               category?: ("bug" | "feature_request" | "billing" | "howto" | "other")[];
               source?: ("api" | "email" | "portal" | "split")[];
+              tags?: string[];
+              customerMetadata?: {
+                [key: string]: string[];
+              };
             };
             targets: {
               firstReply?: number;

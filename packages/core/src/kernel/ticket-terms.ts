@@ -3,4 +3,6 @@
  * area, which depends on them: tickets/values.ts re-exports them.
  */
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+/** The longest tag (tickets' tags, policies' tag conditions). */
+export const TAG_MAX = 50;
 export const CATEGORIES = ['bug', 'feature_request', 'billing', 'howto', 'other'] as const;

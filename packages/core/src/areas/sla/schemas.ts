@@ -1,11 +1,22 @@
 import * as v from 'valibot';
-import { isoDate, isoDateTime, isPlainObject, patchBody, uuid } from '../../kernel/api/schemas.js';
-import { CATEGORIES, PRIORITIES } from '../../kernel/ticket-terms.js';
+import { isoDate, isoDateTime, isPlainObject, MAP_VALUE_MAX, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { CATEGORIES, PRIORITIES, TAG_MAX } from '../../kernel/ticket-terms.js';
 import { TICKET_SOURCES } from '../webhooks/catalog.js';
 import { isTimeZone } from './business-time.js';
-import { MAX_TARGET_MINUTES, SLA_TARGETS, TARGET_STATUSES, WEEKDAYS } from './values.js';
+import {
+  MAX_CONDITION_KEYS,
+  MAX_CONDITION_VALUES,
+  MAX_TARGET_MINUTES,
+  SLA_TARGETS,
+  TARGET_STATUSES,
+  WEEKDAYS,
+} from './values.js';
 
-const name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
+const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
+const tag = text(TAG_MAX);
+const metadataKey = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
+const metadataValue = v.pipe(v.string(), v.minLength(1), v.maxLength(MAP_VALUE_MAX));
+const name = text(100);
 const clockTime = v.pipe(
   v.string(),
   v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'A time HH:MM from 00:00 to 24:00'),
@@ -61,17 +72,48 @@ const conditionFields = v.strictObject({
   category: v.optional(v.pipe(v.array(v.picklist(CATEGORIES)), v.minLength(1))),
   /** Where the ticket was opened (ticket.created's source). */
   source: v.optional(v.pipe(v.array(v.picklist(TICKET_SOURCES)), v.minLength(1))),
+  /** The ticket has at least one of these tags (compared case-insensitively). */
+  tags: v.optional(v.pipe(v.array(tag), v.minLength(1), v.maxLength(MAX_CONDITION_VALUES))),
+  /** The customer's metadata holds, under every key given, one of its values. */
+  customerMetadata: v.optional(
+    v.pipe(
+      v.record(metadataKey, v.pipe(v.array(metadataValue), v.minLength(1), v.maxLength(MAX_CONDITION_VALUES))),
+      v.check((m) => Object.keys(m).length >= 1 && Object.keys(m).length <= MAX_CONDITION_KEYS),
+    ),
+  ),
 });
+export type Conditions = v.InferOutput<typeof conditionFields>;
 // A strict object alone takes an array (as an empty object): the conditions must be an object.
 const listOf = (values: readonly string[]) => ({ type: 'array', items: { enum: values }, minItems: 1 });
+const textList = (maxLength: number) => ({
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength },
+  minItems: 1,
+  maxItems: MAX_CONDITION_VALUES,
+});
 const conditions = v.pipe(
-  v.custom<v.InferOutput<typeof conditionFields>>(
-    (c) => isPlainObject(c) && v.is(conditionFields, c),
-    'Conditions: any of priority, category and source, each a non-empty list of their values',
+  v.custom<Conditions>(
+    (c) =>
+      isPlainObject(c) &&
+      v.is(conditionFields, c) &&
+      (c.customerMetadata === undefined || isPlainObject(c.customerMetadata)),
+    `Conditions: any of priority, category, source (non-empty lists of their values), tags (up to ${MAX_CONDITION_VALUES}) and customerMetadata (up to ${MAX_CONDITION_KEYS} keys, each a list of values)`,
   ),
   v.metadata({
     type: 'object',
-    properties: { priority: listOf(PRIORITIES), category: listOf(CATEGORIES), source: listOf(TICKET_SOURCES) },
+    properties: {
+      priority: listOf(PRIORITIES),
+      category: listOf(CATEGORIES),
+      source: listOf(TICKET_SOURCES),
+      tags: textList(TAG_MAX),
+      customerMetadata: {
+        type: 'object',
+        additionalProperties: textList(MAP_VALUE_MAX),
+        minProperties: 1,
+        maxProperties: MAX_CONDITION_KEYS,
+        propertyNames: { minLength: 1, maxLength: 100 },
+      },
+    },
     additionalProperties: false,
   }),
 );

@@ -9,12 +9,11 @@ import type { Calendar } from './business-time.js';
 import type { ClockRules } from './clock.js';
 import { BusinessCalendar, SlaPolicy, slaService } from './entities.js';
 import { slaReapplyQueue } from './queue.js';
-import type { CalendarCreate, CalendarUpdate, PolicyCreate, PolicyUpdate } from './schemas.js';
+import type { CalendarCreate, CalendarUpdate, Conditions, PolicyCreate, PolicyUpdate } from './schemas.js';
 import { DEFAULT_AT_RISK, MAX_CALENDARS, MAX_POLICIES, type SlaTarget } from './values.js';
 
 type CalendarItem = EntityItem<typeof BusinessCalendar>;
 type PolicyItem = EntityItem<typeof SlaPolicy>;
-type Conditions = NonNullable<PolicyCreate['conditions']>;
 
 const tenantOf = (ctx: TenantKey) => ({ projectId: ctx.projectId, env: ctx.env });
 
@@ -54,15 +53,42 @@ export function slaSetup(ctx: TenantKey): Promise<SlaSetup> {
   return pending;
 }
 
+/**
+ * What a policy may match on. `tags` and `customerMetadata` are read by the caller only when some policy
+ * of the setup has such a condition (`needs`): most projects pay no read for them.
+ */
+export interface TicketFacts {
+  priority: string;
+  category: string;
+  source?: string;
+  tags?: readonly string[];
+  customerMetadata?: Readonly<Record<string, string>>;
+}
+
+/** Whether any policy matches on tags or on customer metadata. */
+export const needs = (setup: SlaSetup) => ({
+  tags: setup.policies.some((p) => (p.conditions as Conditions).tags),
+  customerMetadata: setup.policies.some((p) => (p.conditions as Conditions).customerMetadata),
+});
+
+const metadataValue = (m: TicketFacts['customerMetadata'], key: string) =>
+  m && Object.hasOwn(m, key) ? m[key] : undefined;
+
 /** The rules of the first policy whose conditions match the ticket (undefined: none does). */
-export function rulesFor(
-  setup: SlaSetup,
-  ticket: { priority: string; category: string; source?: string },
-): ClockRules | undefined {
+export function rulesFor(setup: SlaSetup, ticket: TicketFacts): ClockRules | undefined {
   const has = (list: readonly string[] | undefined, value: string | undefined) =>
     !list || (value !== undefined && list.includes(value));
+  const tagKeys = new Set((ticket.tags ?? []).map((t) => t.toLowerCase()));
+  const hasTag = (tags: readonly string[] | undefined) => !tags || tags.some((t) => tagKeys.has(t.toLowerCase()));
+  const hasMetadata = (wanted: Conditions['customerMetadata']) =>
+    !wanted ||
+    Object.entries(wanted).every(([key, values]) => has(values, metadataValue(ticket.customerMetadata, key)));
   const matches = (c: Conditions) =>
-    has(c.priority, ticket.priority) && has(c.category, ticket.category) && has(c.source, ticket.source);
+    has(c.priority, ticket.priority) &&
+    has(c.category, ticket.category) &&
+    has(c.source, ticket.source) &&
+    hasTag(c.tags) &&
+    hasMetadata(c.customerMetadata);
   const p = setup.policies.find((policy) => matches(policy.conditions as Conditions));
   if (!p) return undefined;
   const cal = p.calendarId ? setup.calendars.find((c) => c.calendarId === p.calendarId) : undefined;

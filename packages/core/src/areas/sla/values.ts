@@ -15,3 +15,6 @@ export const MAX_CALENDARS = 20;
 export const MAX_POLICIES = 50;
 /** A target of at most a year: the clock looks three years ahead for business time. */
 export const MAX_TARGET_MINUTES = 525_600;
+/** Values in one condition's list (tags, a metadata key's values), and metadata keys in one policy. */
+export const MAX_CONDITION_VALUES = 50;
+export const MAX_CONDITION_KEYS = 10;

@@ -16,7 +16,7 @@ import type { AttachmentItem, MessageItem, OriginalMail } from './present.js';
 import { eventCustomer, eventTicket, type TicketItem, valuesOf } from './present.js';
 import type { CreateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
-import { clockOf, dueWrites, startClock, timerItems } from './sla.js';
+import { clockOf, dueWrites, factsOf, startClock, timerItems } from './sla.js';
 import { applyCountDeltas, countDeltas, type Facets, nextTicketNumber } from './stats.js';
 import { uniqueTags } from './tags.js';
 
@@ -86,12 +86,21 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
     slaSetup(ctx),
   ]);
   let ticket: TicketItem;
+  const slaFacts = (match: { customer: { id: string }; created: boolean }) =>
+    setup.status === 'fulfilled'
+      ? factsOf({ ...tenant, ticketId, customerId: match.customer.id }, setup.value, {
+          tags: input.tags ?? [],
+          ...(match.created ? { customerMetadata: {} } : {}),
+        })
+      : {};
   try {
     if (numbered.status === 'rejected') throw numbered.reason;
     if (matched.status === 'rejected') throw matched.reason;
     if (setup.status === 'rejected') throw setup.reason;
     const number = numbered.value;
     let match = matched.value;
+    // What the SLA policies match on beyond the ticket's fields (read only when a policy asks).
+    let facts = await slaFacts(match);
     const ticketOf = (customer: typeof match.customer): TicketItem =>
       withClock({
         ...tenant,
@@ -112,7 +121,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
         updatedAt: now,
       });
     const withClock = (t: TicketItem): TicketItem => {
-      const sla = startClock(setup.value, t);
+      const sla = startClock(setup.value, t, facts);
       return sla ? { ...t, sla } : t;
     };
     const message = {
@@ -177,7 +186,10 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
         // A field deleted or changed meanwhile: its definitions judge the values again.
         if (names.has('fields')) fields = await fieldsFor(ctx, input, true);
         // The customer was deleted, or created by a concurrent call: the next read sees which.
-        if (names.has('customer')) match = await matchCustomerForTicket(ctx, input.customer);
+        if (names.has('customer')) {
+          match = await matchCustomerForTicket(ctx, input.customer);
+          facts = await slaFacts(match);
+        }
       },
       exhausted: () => errors.conflict('The ticket'),
     });

@@ -7,7 +7,7 @@ import { rulesFor, slaSetup } from '../sla/setup.js';
 import { Ticket } from './entities.js';
 import { OPEN_STATUSES } from './list-plan.js';
 import { dayWrites, slaDeltas, slaGroupsOf } from './metrics.js';
-import { clockOf, dueWrites, timerItems } from './sla.js';
+import { clockOf, dueWrites, factsOf, sameRules, timerItems } from './sla.js';
 
 /** Tickets one message reads before it hands the rest to the next message (a Lambda's time is bounded). */
 export const REAPPLY_ROUND = 200;
@@ -31,7 +31,10 @@ export async function reapplyPolicies(job: Job) {
   const next = page.cursor ? outboxItem(slaReapplyQueue, { ...job, cursor: page.cursor }) : undefined;
   for (const t of open) {
     const before = clockOf(t);
-    const rules = rulesFor(setup, { priority: t.priority, category: t.category, source: t.source });
+    const facts = await factsOf(t, setup);
+    const rules = rulesFor(setup, { priority: t.priority, category: t.category, source: t.source, ...facts });
+    // The same policy chosen again moves nothing (a breach stays where it happened).
+    if (sameRules(rules, before)) continue;
     const after = advanceAll(before, rules, [{ kind: before ? 'rules' : 'created' }], t.status, Date.parse(now));
     const changed = { ...t, sla: after };
     await commit({

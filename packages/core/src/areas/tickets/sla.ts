@@ -1,12 +1,14 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { EntityItem } from 'electrodb';
 import { put, remove, type WriteItem } from '../../kernel/db/commit.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantRef } from '../../kernel/tenant.js';
-import { type Activity, advanceAll, type SlaClock, targetView, warningAt } from '../sla/clock.js';
+import { Customer } from '../customers/entities.js';
+import { type Activity, advanceAll, type ClockRules, type SlaClock, targetView, warningAt } from '../sla/clock.js';
 import { slaTimersQueue } from '../sla/queue.js';
-import { rulesFor, type SlaSetup } from '../sla/setup.js';
+import { needs, rulesFor, type SlaSetup, type TicketFacts } from '../sla/setup.js';
 import { SLA_TARGETS } from '../sla/values.js';
-import { type Ticket, TicketDue } from './entities.js';
+import { Tag, type Ticket, TicketDue } from './entities.js';
 
 type TicketItem = EntityItem<typeof Ticket>;
 
@@ -21,25 +23,75 @@ export function nextClock(
   before: TicketItem,
   after: TicketItem,
   now: string,
-  options: { activity?: 'staffReply' | 'customerMessage'; setup?: SlaSetup },
+  options: {
+    activity?: 'staffReply' | 'customerMessage';
+    setup?: SlaSetup;
+    /** The ticket's tags and customer metadata where the setup matches on them (`factsOf`). */
+    facts?: KnownFacts;
+    /** Something a policy matches on besides priority and category changed (its tags). */
+    rechoose?: boolean;
+  },
 ): SlaClock | undefined {
+  const clock = clockOf(before);
+  const changedFacts = options.rechoose || before.priority !== after.priority || before.category !== after.category;
+  const chosen = changedFacts && options.setup ? rulesFor(options.setup, factsFrom(after, options.facts)) : undefined;
+  // The same policy chosen again moves nothing (a breach stays where it happened).
+  const rechosen = changedFacts && options.setup !== undefined && !sameRules(chosen, clock);
   const activities: Activity[] = [];
-  const reprioritized = before.priority !== after.priority || before.category !== after.category;
-  if (reprioritized && options.setup) activities.push({ kind: 'rules' });
+  if (rechosen) activities.push({ kind: 'rules' });
   if (before.status !== after.status) activities.push({ kind: 'status', from: before.status, to: after.status });
   if (options.activity) activities.push({ kind: options.activity });
-  const clock = clockOf(before);
   if (activities.length === 0) return clock;
-  const rules =
-    reprioritized && options.setup
-      ? rulesFor(options.setup, { priority: after.priority, category: after.category, source: after.source })
-      : clock?.rules;
-  return advanceAll(clock, rules, activities, after.status, Date.parse(now));
+  return advanceAll(clock, rechosen ? chosen : clock?.rules, activities, after.status, Date.parse(now));
 }
 
+type KnownFacts = Pick<TicketFacts, 'tags' | 'customerMetadata'>;
+/** Whether a clock already runs under these rules (undefined: no policy applies, and no clock runs). */
+export const sameRules = (rules: ClockRules | undefined, clock: SlaClock | undefined) =>
+  isDeepStrictEqual(plain(rules), plain(clock?.rules));
+// As stored: no undefined members (key order is not kept by the table and not compared).
+const plain = (x: unknown) => (x === undefined ? undefined : JSON.parse(JSON.stringify(x)));
+
+const factsFrom = (t: TicketItem, facts: KnownFacts = {}): TicketFacts => ({
+  priority: t.priority,
+  category: t.category,
+  ...(t.source ? { source: t.source } : {}),
+  ...facts,
+});
+
+/**
+ * The ticket's tags and its customer's metadata, read only when some policy of the setup matches on them
+ * (`known` holds what the caller has already: a new ticket's tags, a tag change's result).
+ */
+export async function factsOf(
+  ticket: Pick<TicketItem, 'projectId' | 'env' | 'ticketId' | 'customerId'>,
+  setup: SlaSetup,
+  known: KnownFacts = {},
+): Promise<KnownFacts> {
+  const wanted = needs(setup);
+  const key = { projectId: ticket.projectId, env: ticket.env };
+  const [tags, customerMetadata] = await Promise.all([
+    known.tags ?? (wanted.tags ? tagsOf(key, ticket.ticketId) : undefined),
+    known.customerMetadata ?? (wanted.customerMetadata ? metadataOf(key, ticket.customerId) : undefined),
+  ]);
+  return { ...(tags ? { tags } : {}), ...(customerMetadata ? { customerMetadata } : {}) };
+}
+
+type Tenant = Pick<TicketItem, 'projectId' | 'env'>;
+const tagsOf = async (key: Tenant, ticketId: string) =>
+  (await Tag.query.byTicket({ ...key, ticketId }).go({ pages: 'all' })).data.map((t) => t.tag);
+const metadataOf = async (key: Tenant, customerId: string) =>
+  ((await Customer.get({ ...key, customerId }).go()).data?.metadata ?? {}) as Record<string, string>;
+
 /** The clock of a new ticket (undefined: no policy applies). */
-export const startClock = (setup: SlaSetup, ticket: TicketItem) =>
-  advanceAll(undefined, rulesFor(setup, ticket), [{ kind: 'created' }], ticket.status, Date.parse(ticket.createdAt));
+export const startClock = (setup: SlaSetup, ticket: TicketItem, facts: KnownFacts = {}) =>
+  advanceAll(
+    undefined,
+    rulesFor(setup, factsFrom(ticket, facts)),
+    [{ kind: 'created' }],
+    ticket.status,
+    Date.parse(ticket.createdAt),
+  );
 
 /**
  * The schedules a clock change needs, committed with it: for every running target whose due time is

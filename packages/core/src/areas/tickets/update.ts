@@ -11,7 +11,7 @@ import { changedMetrics, metricsWrites } from './metrics.js';
 import { type TicketItem, toDetail, valuesOf } from './present.js';
 import type { UpdateTicketBody } from './schemas.js';
 import { searchItemPut } from './search.js';
-import { clockOf, dueWrites, nextClock, timerItems } from './sla.js';
+import { clockOf, dueWrites, factsOf, nextClock, timerItems } from './sla.js';
 import { countDeltas, countsUpdate } from './stats.js';
 import { loadThread } from './thread.js';
 import { assertWritable } from './writable.js';
@@ -45,6 +45,10 @@ export interface ChangeOptions {
   activity?: 'staffReply' | 'customerMessage';
   /** The project's SLA setup, read by a write that may change priority or category (the policy is chosen again). */
   setup?: SlaSetup;
+  /** The ticket's tags and customer metadata, where the setup's policies match on them (sla.ts factsOf). */
+  facts?: Awaited<ReturnType<typeof factsOf>>;
+  /** The policy is chosen again though priority and category stay (the tags changed). */
+  rechoose?: boolean;
 }
 
 /**
@@ -139,12 +143,13 @@ export async function updateTicket(ctx: TenantContext, ticketId: string, input: 
   // A new priority or category may choose another SLA policy.
   const setup = input.priority || input.category ? await slaSetup(ctx) : undefined;
   let thread = await loadThread(ctx, ticketId);
+  const facts = setup ? await factsOf(thread.ticket, setup) : undefined;
   // Field values are checked against the definitions and merged into the ticket's, read again on a retry.
   const plan = () => {
     const values = input.customFields
       ? { customFields: checkValues(defs, input.customFields, valuesOf(thread.ticket), false) }
       : {};
-    return applyChanges(ctx, thread.ticket, { ...changes, ...values }, new Date().toISOString(), { setup });
+    return applyChanges(ctx, thread.ticket, { ...changes, ...values }, new Date().toISOString(), { setup, facts });
   };
   let next = plan();
   await commit({

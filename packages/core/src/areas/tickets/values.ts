@@ -1,7 +1,7 @@
 /** The ticket vocabulary, shared by the route schemas and the entities (no database imports here). */
-import { CATEGORIES, PRIORITIES } from '../../kernel/ticket-terms.js';
+import { CATEGORIES, PRIORITIES, TAG_MAX } from '../../kernel/ticket-terms.js';
 
-export { CATEGORIES, PRIORITIES };
+export { CATEGORIES, PRIORITIES, TAG_MAX };
 export const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 export const SENDER_TYPES = ['customer', 'staff'] as const;
 export const VISIBILITIES = ['public', 'internal'] as const;
@@ -21,7 +21,6 @@ export type SenderType = (typeof SENDER_TYPES)[number];
 
 export const SUBJECT_MAX = 200;
 export const BODY_MAX = 10_000;
-export const TAG_MAX = 50;
 export const TAGS_PER_CREATE = 20;
 export const ATTACHMENTS_PER_MESSAGE = 10;
 /**

@@ -161,6 +161,8 @@ const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
  * A JSON object of string values (metadata, headers): arrays and null refused, every key kept as sent,
  * values free of control characters; at most `maxKeys` keys.
  */
+/** The longest value of a string map unless it says otherwise. */
+export const MAP_VALUE_MAX = 1000;
 export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegExp }) =>
   v.pipe(
     jsonObject,
@@ -170,9 +172,9 @@ export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegE
     v.check(
       (o) =>
         Object.values(o).every(
-          (x) => typeof x !== 'string' || (!CONTROL.test(x) && x.length <= (opts.maxValue ?? 1000)),
+          (x) => typeof x !== 'string' || (!CONTROL.test(x) && x.length <= (opts.maxValue ?? MAP_VALUE_MAX)),
         ),
-      `Values must be at most ${opts.maxValue ?? 1000} characters without control characters or line breaks`,
+      `Values must be at most ${opts.maxValue ?? MAP_VALUE_MAX} characters without control characters or line breaks`,
     ),
     v.check((o) => !opts.key || Object.keys(o).every((k) => opts.key?.test(k)), `Every key must match ${opts.key}`),
     v.transform((o) => o as Record<string, string>),
