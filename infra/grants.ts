@@ -74,8 +74,8 @@ export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
   inbound: { send: [], bucket: true },
   /** Takes a deleted ticket field's values off the tickets: the table only (its next round is an outbox item). */
   'field-cleanup': { send: [] },
-  /** Records an SLA breach on the ticket and announces warnings and breaches: the table only. */
-  'sla-timers': { send: [] },
+  /** Records an SLA breach on the ticket, announces warnings and breaches, deletes schedules a change made stale. */
+  'sla-timers': { send: [], scheduler: 'delete' },
   /** Re-chooses the SLA policy of open tickets, a round a message (the next round is an outbox item). */
   'sla-reapply': { send: [] },
 };

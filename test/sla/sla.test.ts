@@ -2,7 +2,7 @@ import { addBusinessMinutes } from '@helpdesk/core/areas/sla/business-time';
 import type { SlaClock } from '@helpdesk/core/areas/sla/clock';
 import { Ticket, TicketDue } from '@helpdesk/core/areas/tickets/entities';
 import { dueOf } from '@helpdesk/core/areas/tickets/sla';
-import { fireDueSchedules } from '@helpdesk/core/kernel/ports/scheduler';
+import { fireDueSchedules, ScheduledJob } from '@helpdesk/core/kernel/ports/scheduler';
 import { describe, expect, it, vi } from 'vitest';
 import { mailsTo } from '../emails/helpers.js';
 import { startTestApp } from '../support/app.js';
@@ -299,6 +299,26 @@ describe('the SLA clock on tickets', () => {
     expect((await sla(t, late.id)).targets.firstReply).toMatchObject({ status: 'breached' });
     expect((await sla(t, late.id)).targets.firstReply.achievedAt).not.toBeNull();
   }, 30_000);
+
+  it('deletes the schedules a change made stale', async () => {
+    const t = await createTenant();
+    await policy(t, { targets: { firstReply: 500_000, resolution: 520_000 } });
+    const ticket = await createTicket(app, t.liveKey);
+    const clock = await sla(t, ticket.id);
+    await app.relayed();
+    const jobs = (target: string, dueAt: string) =>
+      ['breach', 'warning'].map((kind) => `sla-${ticket.id}-${target}-${kind}-${dueAt}`);
+    const first = jobs('firstReply', clock.targets.firstReply.dueAt);
+    const resolution = jobs('resolution', clock.targets.resolution.dueAt);
+    const exists = async (jobId: string) => (await ScheduledJob.get({ jobId }).go()).data !== null;
+    for (const jobId of [...first, ...resolution]) expect(await exists(jobId), jobId).toBe(true);
+    // The answer meets the first reply: its two schedules go; the resolution's stay.
+    await call(t, 'POST', `/tickets/${ticket.id}/messages`, { body: 'On it.' });
+    await app.relayed();
+    await app.drain();
+    for (const jobId of first) expect(await exists(jobId), jobId).toBe(false);
+    for (const jobId of resolution) expect(await exists(jobId), jobId).toBe(true);
+  });
 
   it('lists breached, at-risk and active tickets from the due index, soonest due first', async () => {
     const t = await createTenant();

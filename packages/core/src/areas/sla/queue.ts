@@ -6,7 +6,9 @@ import { SLA_TARGETS } from './values.js';
 /**
  * slaTimers: one-time schedules (EventBridge Scheduler; the table stand-in locally) that fire at a
  * target's warning point and due time. The consumer checks the ticket's clock still has that due time
- * running: a schedule made stale by a later change does nothing.
+ * running: a schedule made stale by a later change does nothing. A write that makes schedules stale also
+ * sends a `cancel` message naming them, and its consumer deletes them (those still far enough ahead to be
+ * schedules rather than delayed messages, which cannot be taken back).
  */
 export const slaTimersQueue = defineQueue({
   name: 'slaTimers',
@@ -14,15 +16,18 @@ export const slaTimersQueue = defineQueue({
   batchSize: 10,
   visibilityTimeout: 60,
   maxReceiveCount: 5,
-  message: v.object({
-    projectId: v.string(),
-    env: v.picklist(ENVIRONMENTS),
-    accountId: v.string(),
-    ticketId: v.string(),
-    target: v.picklist(SLA_TARGETS),
-    kind: v.picklist(['warning', 'breach']),
-    dueAt: v.string(),
-  }),
+  message: v.variant('kind', [
+    v.object({
+      projectId: v.string(),
+      env: v.picklist(ENVIRONMENTS),
+      accountId: v.string(),
+      ticketId: v.string(),
+      target: v.picklist(SLA_TARGETS),
+      kind: v.picklist(['warning', 'breach']),
+      dueAt: v.string(),
+    }),
+    v.object({ kind: v.literal('cancel'), jobIds: v.pipe(v.array(v.string()), v.maxLength(2 * SLA_TARGETS.length)) }),
+  ]),
 });
 
 /**

@@ -1,5 +1,6 @@
 import { commit, update } from '../../kernel/db/commit.js';
 import type { QueueMessage } from '../../kernel/ports/queue.js';
+import { cancelSchedule } from '../../kernel/ports/scheduler.js';
 import type { SlaClock } from '../sla/clock.js';
 import type { slaTimersQueue } from '../sla/queue.js';
 import { eventItem } from '../webhooks/emit.js';
@@ -8,7 +9,15 @@ import { dayWrites, slaDeltas, slaGroupsOf } from './metrics.js';
 import { eventCustomer, eventTicket } from './present.js';
 import { clockOf } from './sla.js';
 
-type Timer = QueueMessage<typeof slaTimersQueue>;
+type Job = QueueMessage<typeof slaTimersQueue>;
+type Timer = Exclude<Job, { kind: 'cancel' }>;
+
+/** An slaTimers message: a timer that fired, or schedules a clock change made stale, to delete. */
+export async function handleSlaJob(job: Job): Promise<void> {
+  if (job.kind !== 'cancel') return fireSlaTimer(job);
+  // Gone already (fired, or cancelled by a redelivery of this message) is as good as deleted.
+  for (const jobId of job.jobIds) await cancelSchedule(jobId);
+}
 
 /**
  * A warning or breach timer fired. It acts only if the ticket's clock still runs that target towards

@@ -1,13 +1,21 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityItem } from 'electrodb';
 import { put, remove, type WriteItem } from '../../kernel/db/commit.js';
-import { outboxItem } from '../../kernel/ports/outbox.js';
+import { MAX_DELAY_SECONDS, outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantRef } from '../../kernel/tenant.js';
 import { Customer } from '../customers/entities.js';
-import { type Activity, advanceAll, type ClockRules, type SlaClock, targetView, warningAt } from '../sla/clock.js';
+import {
+  type Activity,
+  advanceAll,
+  type ClockRules,
+  type SlaClock,
+  type TargetClock,
+  targetView,
+  warningAt,
+} from '../sla/clock.js';
 import { slaTimersQueue } from '../sla/queue.js';
 import { needs, rulesFor, type SlaSetup, type TicketFacts } from '../sla/setup.js';
-import { SLA_TARGETS } from '../sla/values.js';
+import { SLA_TARGETS, type SlaTarget } from '../sla/values.js';
 import { Tag, type Ticket, TicketDue } from './entities.js';
 
 type TicketItem = EntityItem<typeof Ticket>;
@@ -93,10 +101,15 @@ export const startClock = (setup: SlaSetup, ticket: TicketItem, facts: KnownFact
     Date.parse(ticket.createdAt),
   );
 
+const timerId = (ticketId: string, target: SlaTarget, kind: 'breach' | 'warning', dueAt: string) =>
+  `sla-${ticketId}-${target}-${kind}-${dueAt}`;
+
 /**
  * The schedules a clock change needs, committed with it: for every running target whose due time is
  * new, a breach timer at the due time and a warning timer where its at-risk share begins (if still
- * ahead). Ids are deterministic, so the same due time is scheduled once; older ones go stale.
+ * ahead). Ids are deterministic, so the same due time is scheduled once. The timers the change made
+ * stale are cancelled by one message naming them, when they are schedules (due past SQS's longest
+ * delay); a stale delayed message fires and does nothing.
  */
 export function timerItems(
   ctx: TenantRef,
@@ -105,18 +118,27 @@ export function timerItems(
   after: SlaClock | undefined,
   now: string,
 ): WriteItem[] {
-  if (!after) return [];
   const items: WriteItem[] = [];
+  const stale: string[] = [];
+  const scheduled = (at: number | undefined) => at !== undefined && at > Date.parse(now) + MAX_DELAY_SECONDS * 1000;
   for (const target of SLA_TARGETS) {
-    const t = after.targets[target];
-    if (!t?.runningSince || !t.dueAt || t.breachedAt || before?.targets[target]?.dueAt === t.dueAt) continue;
+    const t = after?.targets[target];
+    const old = before?.targets[target];
+    const running = (x: TargetClock | undefined): x is TargetClock & { dueAt: string } =>
+      Boolean(x?.runningSince && x.dueAt && !x.breachedAt);
+    if (running(old) && before && !(running(t) && t.dueAt === old.dueAt)) {
+      if (scheduled(Date.parse(old.dueAt))) stale.push(timerId(ticketId, target, 'breach', old.dueAt));
+      if (scheduled(warningAt(before.rules, old))) stale.push(timerId(ticketId, target, 'warning', old.dueAt));
+    }
+    if (!after || !running(t) || old?.dueAt === t.dueAt) continue;
     const job = { projectId: ctx.projectId, env: ctx.env, accountId: ctx.accountId, ticketId, target, dueAt: t.dueAt };
-    const id = (kind: string) => `sla-${ticketId}-${target}-${kind}-${t.dueAt}`;
+    const id = (kind: 'breach' | 'warning') => timerId(ticketId, target, kind, t.dueAt);
     items.push(outboxItem(slaTimersQueue, { ...job, kind: 'breach' }, { id: id('breach'), at: new Date(t.dueAt) }));
     const warnAt = warningAt(after.rules, t);
     if (warnAt !== undefined && warnAt > Date.parse(now))
       items.push(outboxItem(slaTimersQueue, { ...job, kind: 'warning' }, { id: id('warning'), at: new Date(warnAt) }));
   }
+  if (stale.length) items.push(outboxItem(slaTimersQueue, { kind: 'cancel', jobIds: stale }));
   return items;
 }
 

@@ -82,6 +82,12 @@ export async function redriveOutbox(records: Pick<OutboxRecord, 'pk' | 'sk'>[]) 
   return marked;
 }
 
+/**
+ * SQS's longest delay: the relay sends an item due within it as a delayed message, and makes a one-time
+ * schedule for a later one (which alone can be cancelled).
+ */
+export const MAX_DELAY_SECONDS = 900;
+
 export interface OutboxOptions {
   /** The item's id (default random): a step that may run twice gives the same id, and writes the item once. */
   id?: string;
@@ -108,7 +114,7 @@ export function outboxRecord<Q extends QueueSpec>(
     queue: queue.name,
     body: encodeMessage(message),
     createdAt: new Date(now).toISOString(),
-    ...(options.delaySeconds ? { delaySeconds: Math.min(900, Math.round(options.delaySeconds)) } : {}),
+    ...(options.delaySeconds ? { delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.round(options.delaySeconds)) } : {}),
     ...(options.at ? { at: options.at.toISOString() } : {}),
     ...(group ? { group } : {}),
     expiresAt: ttlIn(OUTBOX_TTL_SECONDS, now),

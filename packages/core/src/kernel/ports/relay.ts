@@ -2,12 +2,11 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config.js';
 import { documentClient } from '../db/client.js';
 import { logger } from '../logger.js';
-import { type OutboxRecord, outboxKeyOf } from './outbox.js';
+import { MAX_DELAY_SECONDS, type OutboxRecord, outboxKeyOf } from './outbox.js';
 import { type QueueEntry, sendEntries } from './queue.js';
 import { scheduleStored } from './scheduler.js';
 
 /** SQS holds a message back for up to 15 minutes: a send due sooner needs no schedule. */
-const MAX_DELAY_SECONDS = 900;
 
 export interface RelayOptions {
   /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Entity } from 'electrodb';
 import { awsClientConfig, env } from '../config.js';
 import { entityConfig, SERVICE, ttlIn } from '../db/client.js';
@@ -43,7 +44,13 @@ const schedulerClient = lazyClient(
   (sdk) => new sdk.SchedulerClient(awsClientConfig('scheduler')),
 );
 
-const scheduleName = (jobId: string) => `hd-${jobId}`.slice(0, 64);
+/**
+ * A schedule's name (64 characters at most): the job id where it fits, else a digest of it. Cutting a
+ * long id would give jobs that share a prefix (a ticket's timers for successive due times) one name,
+ * and the second schedule would be taken for a repeat of the first.
+ */
+export const scheduleName = (jobId: string) =>
+  `hd-${jobId}`.length <= 64 ? `hd-${jobId}` : `hd-${createHash('sha256').update(jobId).digest('hex').slice(0, 61)}`;
 
 /**
  * Creates the one-time schedule an outbox item asks for (the relay calls this): at `at`, its message
