@@ -150,10 +150,6 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
     kind: 'breach',
     dueAt: detail.body.sla.targets.firstReply.dueAt,
   });
-  await enqueue(slaTimersQueue, {
-    kind: 'cancel',
-    jobIds: [`sla-${ticket.id}-firstReply-breach-2099-01-01T00:00:00.000Z`],
-  });
   // A template send: the bundled email consumer renders it with Handlebars.
   const form = new FormData();
   form.set('file', new Blob(['{{!-- subject: Hi {{name}} --}}<p>Hello {{name}}</p>']), 'bundle-welcome.hbs');
