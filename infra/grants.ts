@@ -78,6 +78,8 @@ export const CONSUMER_GRANTS: Record<string, FunctionGrants> = {
   'sla-timers': { send: [], scheduler: 'delete' },
   /** Re-chooses the SLA policy of open tickets, a round a message (the next round is an outbox item). */
   'sla-reapply': { send: [] },
+  /** Checks alert rules against an issue's counters; alerts, their mails and events are table writes (outbox). */
+  'log-alerts': { send: [] },
 };
 
 /** The outbox relay (functions/stream/outbox-relay.ts): the only function that sends to queues or creates schedules. */

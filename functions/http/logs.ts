@@ -7,6 +7,8 @@ const use = routeModules({
   ingest: () => import('@helpdesk/core/areas/logs/ingest'),
   events: () => import('@helpdesk/core/areas/logs/list-events'),
   issues: () => import('@helpdesk/core/areas/logs/issues'),
+  issueAlerts: () => import('@helpdesk/core/areas/logs/issue-alerts'),
+  rules: () => import('@helpdesk/core/areas/logs/alert-rules'),
 });
 
 export const handler = createGroupHandler(logRoutes, {
@@ -22,4 +24,13 @@ export const handler = createGroupHandler(logRoutes, {
       'resolvedIn' in body ? body.resolvedIn : undefined,
     ),
   mergeLogIssue: async ({ ctx, params, body }) => (await use.issues()).mergeLogIssue(ctx, params.id, body.into),
+  snoozeLogIssue: async ({ ctx, params, body }) => (await use.issueAlerts()).snoozeLogIssue(ctx, params.id, body.until),
+  unsnoozeLogIssue: async ({ ctx, params }) => (await use.issueAlerts()).snoozeLogIssue(ctx, params.id, null),
+  getLogIssueActivity: async ({ ctx, params }) => (await use.issueAlerts()).issueActivity(ctx, params.id),
+  listLogAlerts: async ({ ctx, query }) => (await use.issueAlerts()).listLogAlerts(ctx, query),
+  listLogAlertRules: async ({ ctx }) => (await use.rules()).listAlertRules(ctx),
+  createLogAlertRule: async ({ ctx, body }) => (await use.rules()).createAlertRule(ctx, body),
+  getLogAlertRule: async ({ ctx, params }) => (await use.rules()).getAlertRule(ctx, params.ruleId),
+  updateLogAlertRule: async ({ ctx, params, body }) => (await use.rules()).updateAlertRule(ctx, params.ruleId, body),
+  deleteLogAlertRule: async ({ ctx, params }) => (await use.rules()).deleteAlertRule(ctx, params.ruleId),
 });

@@ -11,6 +11,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
 import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { sesTags } from '@helpdesk/core/areas/emails/ses-events';
+import { logAlertsQueue } from '@helpdesk/core/areas/logs/queue';
 import { slaTimersQueue } from '@helpdesk/core/areas/sla/queue';
 import { signToken } from '@helpdesk/core/kernel/links/signed';
 import { inboundAddress } from '@helpdesk/core/kernel/mail/reply-address';
@@ -161,6 +162,17 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
     variables: { name: 'Ann' },
   });
   await call('/logs', { events: [{ level: 'error', message: 'bundle check' }] });
+  // An alert rule and a check: the bundled log-alerts consumer reads the rules and the issue.
+  await call('/log-alert-rules', { name: 'Bundle', trigger: { type: 'new_issue' }, actions: { webhook: true } });
+  await enqueue(logAlertsQueue, {
+    accountId: ids.accountId,
+    projectId: ids.projectId,
+    env: 'live',
+    issueId: crypto.randomUUID(),
+    created: true,
+    regressed: false,
+    minutes: [new Date().toISOString().slice(0, 16)],
+  });
   await call('/articles', { title: 'Bundle check', body: 'How to check bundles', status: 'published' });
   // A deleted ticket field with a value: the bundled field-cleanup consumer takes it off the ticket.
   await call('/ticket-fields', { key: 'bundle_note', label: 'Note', type: 'text' });

@@ -244,6 +244,46 @@ export interface paths {
     /** Merge a log issue into another (counts summed; its events and fingerprints go with it) */
     post: operations["mergeLogIssue"];
   };
+  "/log-issues/{id}/snooze": {
+    /**
+     * Snooze alerts for a log issue until a time
+     * @description Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze.
+     */
+    post: operations["snoozeLogIssue"];
+    /** End the snooze of a log issue */
+    delete: operations["unsnoozeLogIssue"];
+  };
+  "/log-issues/{id}/activity": {
+    /**
+     * A log issue's events per hour (24 hours) and per day (30 days), with the releases first seen
+     * @description Counts by each event's own time (UTC), zeros included, from counters kept as events are grouped (events counted before counters were kept are in `count` only). `releases`: the project's releases first seen in the 30 days, oldest first.
+     */
+    get: operations["getLogIssueActivity"];
+  };
+  "/log-alerts": {
+    /**
+     * Alerts fired, newest first
+     * @description The latest 1000 alerts of the project and environment (each is kept 90 days), optionally of one rule or issue.
+     */
+    get: operations["listLogAlerts"];
+  };
+  "/log-alert-rules": {
+    /** The project's log alert rules, oldest first */
+    get: operations["listLogAlertRules"];
+    /**
+     * Alert on new, regressed, spiking or busy log issues, by email or webhook
+     * @description `trigger`: `new_issue` (an issue's first event), `regression` (a resolved issue reopened by an event), `threshold` (at least `count` events of one issue in `windowMinutes`), `spike` (the same, and at least `factor` times the issue's rate over the 24 hours before the window). Windows are counted by the events' own times, so batches sent out of order alert as if in order; events more than 24 hours old do not alert. `filters` keep issues of a `level` or higher, whose scope starts with `scopePrefix`, or of `issueIds`. `actions`: `email` to members (`memberIds`) and `addresses`, and/or the `log_issue.alert` webhook event. A rule alerts once per issue per `cooldownMinutes` (default 30); ignored and snoozed issues do not alert. At most 50 rules.
+     */
+    post: operations["createLogAlertRule"];
+  };
+  "/log-alert-rules/{ruleId}": {
+    /** A log alert rule */
+    get: operations["getLogAlertRule"];
+    /** Delete a log alert rule */
+    delete: operations["deleteLogAlertRule"];
+    /** Change a log alert rule (a field given replaces the one stored) */
+    patch: operations["updateLogAlertRule"];
+  };
   "/customers": {
     /** List customers (search by email, name or externalId) */
     get: operations["listCustomers"];
@@ -456,6 +496,10 @@ export interface webhooks {
   "log_issue.regressed": {
     /** A resolved issue happened again (it is open again). */
     post: operations["webhook.log_issue.regressed"];
+  };
+  "log_issue.alert": {
+    /** An alert rule with the webhook action fired for an issue (a new issue, a regression, a spike or a threshold), at most once per rule and issue per cool-down. */
+    post: operations["webhook.log_issue.alert"];
   };
   "log_issue.resolved": {
     /** An issue was marked resolved. */
@@ -864,6 +908,23 @@ export interface components {
       code: "ticket.split_merged_message";
       details: {
         ticketId: string;
+      };
+    };
+    /** @description the project has as many log alert rules as it may */
+    "Problem.log_alert.limit": {
+      /** @constant */
+      code: "log_alert.limit";
+      details: {
+        limit: number;
+      };
+    };
+    /** @description a member id in actions.email.memberIds is not a member of the account */
+    "Problem.log_alert.unknown_member": {
+      /** @constant */
+      code: "log_alert.unknown_member";
+      details: {
+        field: string;
+        memberIds: string[];
       };
     };
     /** @description the project has as many business calendars or SLA policies as it may */
@@ -9670,6 +9731,7 @@ export interface operations {
                 lastRelease: string | null;
                 resolvedIn: string | null;
                 regressedIn: string | null;
+                snoozedUntil: string | null;
               })[];
             total: number;
             page: number;
@@ -9805,6 +9867,7 @@ export interface operations {
             lastRelease: string | null;
             resolvedIn: string | null;
             regressedIn: string | null;
+            snoozedUntil: string | null;
             latestEvents: ({
                 /** Format: uuid */
                 id: string;
@@ -9981,6 +10044,7 @@ export interface operations {
             lastRelease: string | null;
             resolvedIn: string | null;
             regressedIn: string | null;
+            snoozedUntil: string | null;
           };
         };
       };
@@ -10154,6 +10218,7 @@ export interface operations {
             lastRelease: string | null;
             resolvedIn: string | null;
             regressedIn: string | null;
+            snoozedUntil: string | null;
           };
         };
       };
@@ -10237,6 +10302,1441 @@ export interface operations {
               /** @enum {string} */
               code?: "validation.failed" | "log_issue.merge_into_self" | "log_issue.already_merged";
             }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.log_issue.merge_into_self"] | components["schemas"]["Problem.log_issue.already_merged"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Snooze alerts for a log issue until a time
+   * @description Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze.
+   */
+  snoozeLogIssue: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: date-time */
+          until: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            fingerprint: string;
+            title: string;
+            /** @enum {string} */
+            level: "debug" | "info" | "warn" | "error" | "fatal";
+            scope: string | null;
+            /** @enum {string} */
+            status: "open" | "acknowledged" | "resolved" | "ignored";
+            regressed: boolean;
+            count: number;
+            firstSeenAt: string;
+            lastSeenAt: string;
+            /** Format: uuid */
+            lastEventId: string;
+            groupingVersion: number;
+            mergedInto: string | null;
+            firstRelease: string | null;
+            lastRelease: string | null;
+            resolvedIn: string | null;
+            regressedIn: string | null;
+            snoozedUntil: string | null;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** End the snooze of a log issue */
+  unsnoozeLogIssue: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            fingerprint: string;
+            title: string;
+            /** @enum {string} */
+            level: "debug" | "info" | "warn" | "error" | "fatal";
+            scope: string | null;
+            /** @enum {string} */
+            status: "open" | "acknowledged" | "resolved" | "ignored";
+            regressed: boolean;
+            count: number;
+            firstSeenAt: string;
+            lastSeenAt: string;
+            /** Format: uuid */
+            lastEventId: string;
+            groupingVersion: number;
+            mergedInto: string | null;
+            firstRelease: string | null;
+            lastRelease: string | null;
+            resolvedIn: string | null;
+            regressedIn: string | null;
+            snoozedUntil: string | null;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * A log issue's events per hour (24 hours) and per day (30 days), with the releases first seen
+   * @description Counts by each event's own time (UTC), zeros included, from counters kept as events are grouped (events counted before counters were kept are in `count` only). `releases`: the project's releases first seen in the 30 days, oldest first.
+   */
+  getLogIssueActivity: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            hourly: {
+                /** Format: date-time */
+                hour: string;
+                count: number;
+              }[];
+            daily: {
+                day: string;
+                count: number;
+              }[];
+            releases: {
+                release: string;
+                /** Format: date-time */
+                firstSeenAt: string;
+              }[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Alerts fired, newest first
+   * @description The latest 1000 alerts of the project and environment (each is kept 90 days), optionally of one rule or issue.
+   */
+  listLogAlerts: {
+    parameters: {
+      query?: {
+        ruleId?: string;
+        issueId?: string;
+        page?: number;
+        limit?: number;
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            alerts: ({
+                id: string;
+                ruleId: string;
+                ruleName: string;
+                /** @enum {string} */
+                trigger: "new_issue" | "regression" | "spike" | "threshold";
+                count: number | null;
+                windowMinutes: number | null;
+                baseline: number | null;
+                firedAt: string;
+                issue: {
+                  /** Format: uuid */
+                  id: string;
+                  title: string;
+                  /** @enum {string} */
+                  level: "debug" | "info" | "warn" | "error" | "fatal";
+                  scope: string | null;
+                };
+              })[];
+            total: number;
+            page: number;
+            limit: number;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** The project's log alert rules, oldest first */
+  listLogAlertRules: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            rules: ({
+                /** Format: uuid */
+                id: string;
+                name: string;
+                trigger: {
+                  /** @enum {string} */
+                  type: "new_issue" | "regression" | "spike" | "threshold";
+                  count?: number;
+                  windowMinutes?: number;
+                  factor?: number;
+                };
+                filters: {
+                  /** @enum {string} */
+                  level?: "debug" | "info" | "warn" | "error" | "fatal";
+                  scopePrefix?: string;
+                  issueIds?: string[];
+                };
+                actions: {
+                  email: {
+                    memberIds: string[];
+                    addresses: string[];
+                  };
+                  webhook: boolean;
+                };
+                cooldownMinutes: number;
+                enabled: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              })[];
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /**
+   * Alert on new, regressed, spiking or busy log issues, by email or webhook
+   * @description `trigger`: `new_issue` (an issue's first event), `regression` (a resolved issue reopened by an event), `threshold` (at least `count` events of one issue in `windowMinutes`), `spike` (the same, and at least `factor` times the issue's rate over the 24 hours before the window). Windows are counted by the events' own times, so batches sent out of order alert as if in order; events more than 24 hours old do not alert. `filters` keep issues of a `level` or higher, whose scope starts with `scopePrefix`, or of `issueIds`. `actions`: `email` to members (`memberIds`) and `addresses`, and/or the `log_issue.alert` webhook event. A rule alerts once per issue per `cooldownMinutes` (default 30); ignored and snoozed issues do not alert. At most 50 rules.
+   */
+  createLogAlertRule: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          trigger: OneOf<[{
+            /** @enum {string} */
+            type: "new_issue" | "regression";
+          }, {
+            /** @constant */
+            type: "threshold";
+            count: number;
+            windowMinutes: number;
+          }, {
+            /** @constant */
+            type: "spike";
+            count: number;
+            windowMinutes: number;
+            factor: number;
+          }]>;
+          filters?: {
+            /** @enum {unknown} */
+            level?: "debug" | "info" | "warn" | "error" | "fatal";
+            scopePrefix?: string;
+            issueIds?: string[];
+          };
+          actions?: {
+            email?: {
+              memberIds?: string[];
+              addresses?: string[];
+            };
+            webhook?: boolean;
+          };
+          cooldownMinutes?: number;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            trigger: {
+              /** @enum {string} */
+              type: "new_issue" | "regression" | "spike" | "threshold";
+              count?: number;
+              windowMinutes?: number;
+              factor?: number;
+            };
+            filters: {
+              /** @enum {string} */
+              level?: "debug" | "info" | "warn" | "error" | "fatal";
+              scopePrefix?: string;
+              issueIds?: string[];
+            };
+            actions: {
+              email: {
+                memberIds: string[];
+                addresses: string[];
+              };
+              webhook: boolean;
+            };
+            cooldownMinutes: number;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `log_alert.limit`: the project has as many log alert rules as it may
+       * - `log_alert.unknown_member`: a member id in actions.email.memberIds is not a member of the account
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "log_alert.limit" | "log_alert.unknown_member";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.log_alert.limit"] | components["schemas"]["Problem.log_alert.unknown_member"]);
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** A log alert rule */
+  getLogAlertRule: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        ruleId: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            trigger: {
+              /** @enum {string} */
+              type: "new_issue" | "regression" | "spike" | "threshold";
+              count?: number;
+              windowMinutes?: number;
+              factor?: number;
+            };
+            filters: {
+              /** @enum {string} */
+              level?: "debug" | "info" | "warn" | "error" | "fatal";
+              scopePrefix?: string;
+              issueIds?: string[];
+            };
+            actions: {
+              email: {
+                memberIds: string[];
+                addresses: string[];
+              };
+              webhook: boolean;
+            };
+            cooldownMinutes: number;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Delete a log alert rule */
+  deleteLogAlertRule: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        ruleId: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            deleted: boolean;
+            /** Format: uuid */
+            id: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
+      /** @description - `rate_limit.exceeded`: over the per-key rate limit; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "rate_limit.exceeded";
+            } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description - `internal`: unexpected error (logged) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "internal";
+            } & components["schemas"]["Problem.internal"];
+          });
+        };
+      };
+      /** @description - `service.unavailable`: a service the API depends on throttled or failed; nothing was changed unless the request is retried with the same result; retry after Retry-After seconds */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "service.unavailable";
+            } & components["schemas"]["Problem.service.unavailable"];
+          });
+        };
+      };
+    };
+  };
+  /** Change a log alert rule (a field given replaces the one stored) */
+  updateLogAlertRule: {
+    parameters: {
+      query?: {
+        /** @description Project slug or id (alternative to Service-Project). */
+        project?: string;
+        /** @description live or sandbox (alternative to Service-Environment). */
+        environment?: "live" | "sandbox";
+      };
+      header?: {
+        /** @description Project slug or id; needed when the key reaches several projects. */
+        "Service-Project"?: string;
+        /** @description live or sandbox; a live key may ask for sandbox. */
+        "Service-Environment"?: "live" | "sandbox";
+      };
+      path: {
+        ruleId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          trigger?: OneOf<[{
+            /** @enum {string} */
+            type: "new_issue" | "regression";
+          }, {
+            /** @constant */
+            type: "threshold";
+            count: number;
+            windowMinutes: number;
+          }, {
+            /** @constant */
+            type: "spike";
+            count: number;
+            windowMinutes: number;
+            factor: number;
+          }]>;
+          filters?: {
+            /** @enum {unknown} */
+            level?: "debug" | "info" | "warn" | "error" | "fatal";
+            scopePrefix?: string;
+            issueIds?: string[];
+          };
+          actions?: {
+            email?: {
+              memberIds?: string[];
+              addresses?: string[];
+            };
+            webhook?: boolean;
+          };
+          cooldownMinutes?: number;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            trigger: {
+              /** @enum {string} */
+              type: "new_issue" | "regression" | "spike" | "threshold";
+              count?: number;
+              windowMinutes?: number;
+              factor?: number;
+            };
+            filters: {
+              /** @enum {string} */
+              level?: "debug" | "info" | "warn" | "error" | "fatal";
+              scopePrefix?: string;
+              issueIds?: string[];
+            };
+            actions: {
+              email: {
+                memberIds: string[];
+                addresses: string[];
+              };
+              webhook: boolean;
+            };
+            cooldownMinutes: number;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description - `project.required`: the key reaches several projects and none is named; details.projects lists the choices */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "project.required";
+            } & components["schemas"]["Problem.project.required"];
+          });
+        };
+      };
+      /** @description - `auth.unauthorized`: API key missing or invalid */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "auth.unauthorized";
+            } & components["schemas"]["Problem.auth.unauthorized"];
+          });
+        };
+      };
+      /**
+       * @description - `auth.forbidden`: the key lacks the scope, or the caller's IP is not allowed
+       * - `project.forbidden`: the named project is unknown or out of the key's reach; details.projects lists the reachable ones
+       * - `environment.forbidden`: a sandbox key asked for live data
+       */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "auth.forbidden" | "project.forbidden" | "environment.forbidden";
+            }) & (components["schemas"]["Problem.auth.forbidden"] | components["schemas"]["Problem.project.forbidden"] | components["schemas"]["Problem.environment.forbidden"]);
+          });
+        };
+      };
+      /** @description - `not_found`: no such record in this project and environment */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "not_found";
+            } & components["schemas"]["Problem.not_found"];
+          });
+        };
+      };
+      /** @description - `conflict`: other requests kept changing the same record at the same moment; retry */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "conflict";
+            } & components["schemas"]["Problem.conflict"];
+          });
+        };
+      };
+      /** @description API Gateway, before the API runs: the request's Lambda event would exceed 6 MiB (or its body 10 MB). Not the error shape: `{ "message": "Request Entity Too Large" }` */
+      413: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Request Entity Too Large";
+          };
+        };
+      };
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * - `log_alert.unknown_member`: a member id in actions.email.memberIds is not a member of the account
+       */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: ({
+              /** @enum {string} */
+              code?: "validation.failed" | "log_alert.unknown_member";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.log_alert.unknown_member"]);
           });
         };
       };
@@ -12693,7 +14193,7 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 url: string;
-                events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+                events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
                 /** @enum {string} */
                 format: "json" | "chat";
                 description: string | null;
@@ -12820,7 +14320,7 @@ export interface operations {
         "application/json": {
           /** Format: uri */
           url: string;
-          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string;
@@ -12837,7 +14337,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -13124,7 +14624,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+          events?: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
           /** @enum {string} */
           format?: "json" | "chat";
           description?: string | null;
@@ -13141,7 +14641,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -13310,7 +14810,7 @@ export interface operations {
                 /** Format: uuid */
                 id: string;
                 /** @enum {string} */
-                event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+                event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
                 attempt: number;
                 statusCode: number | null;
                 durationMs: number;
@@ -13444,7 +14944,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          event?: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+          event?: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
         };
       };
     };
@@ -13458,7 +14958,7 @@ export interface operations {
             /** Format: uuid */
             deliveryId: string;
             /** @enum {string} */
-            event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
+            event: "ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered";
           };
         };
       };
@@ -13610,7 +15110,7 @@ export interface operations {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.assigned" | "ticket.status_changed" | "ticket.resolved" | "ticket.deleted" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_warning" | "ticket.sla_breached" | "message.received" | "message.sent" | "note.added" | "customer.created" | "customer.updated" | "customer.deleted" | "email.sent" | "email.delivered" | "email.delivery_delayed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "email.failed" | "email.suppressed" | "feedback.submitted" | "log_issue.created" | "log_issue.regressed" | "log_issue.alert" | "log_issue.resolved" | "webhook.endpoint.failing" | "webhook.endpoint.disabled" | "webhook.endpoint.recovered" | "ticket.*" | "message.*" | "note.*" | "customer.*" | "email.*" | "feedback.*" | "log_issue.*" | "webhook.*" | "webhook.endpoint.*")[];
             /** @enum {string} */
             format: "json" | "chat";
             description: string | null;
@@ -16050,6 +17550,92 @@ export interface operations {
           /** Format: date-time */
           timestamp: string;
           data: {
+            issue: {
+              id: string;
+              title: string;
+              level: string;
+              status: string;
+              count: number;
+              firstSeenAt: string;
+              lastSeenAt: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the delivery; anything else is retried */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /** An alert rule with the webhook action fired for an issue (a new issue, a regression, a spike or a threshold), at most once per rule and issue per cool-down. */
+  "webhook.log_issue.alert": {
+    parameters: {
+      header: {
+        /** @description The delivery id: the same on every attempt and recovery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description This attempt's time, in seconds since the epoch (refuse old ones: replays) */
+        "webhook-timestamp": string;
+        /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, space-separated */
+        "webhook-signature": string;
+        /** @description Hex HMAC-SHA256 of the body, keyed with the secret; one per valid secret, space-separated */
+        "X-Service-Signature": string;
+        /** @description The event type */
+        "X-Service-Event": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "event": "log_issue.alert",
+         *   "type": "log_issue.alert",
+         *   "timestamp": "2026-01-01T00:00:00.000Z",
+         *   "data": {
+         *     "alert": {
+         *       "id": "00000000-0000-4000-8000-000000000008",
+         *       "ruleId": "00000000-0000-4000-8000-000000000009",
+         *       "ruleName": "Checkout errors spike",
+         *       "trigger": "spike",
+         *       "count": 120,
+         *       "windowMinutes": 5,
+         *       "baseline": 2.5,
+         *       "firedAt": "2026-01-01T01:00:00.000Z"
+         *     },
+         *     "issue": {
+         *       "id": "00000000-0000-4000-8000-000000000006",
+         *       "title": "Payment <*> failed",
+         *       "level": "error",
+         *       "status": "open",
+         *       "regressed": false,
+         *       "count": 3,
+         *       "firstSeenAt": "2026-01-01T00:00:00.000Z",
+         *       "lastSeenAt": "2026-01-01T01:00:00.000Z"
+         *     }
+         *   }
+         * }
+         */
+        "application/json": {
+          /** @constant */
+          event: "log_issue.alert";
+          /** @constant */
+          type: "log_issue.alert";
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            alert: {
+              id: string;
+              ruleId: string;
+              ruleName: string;
+              /** @enum {string} */
+              trigger: "new_issue" | "regression" | "spike" | "threshold";
+              count: number | null;
+              windowMinutes: number | null;
+              baseline: number | null;
+              firedAt: string;
+            };
             issue: {
               id: string;
               title: string;

@@ -11,7 +11,8 @@ export type SystemEmailKind =
   | 'feedback_reply'
   | 'webhook_notice'
   | 'sla_notice'
-  | 'portal_confirmation';
+  | 'portal_confirmation'
+  | 'log_alert';
 
 export interface SystemEmail {
   to: string;

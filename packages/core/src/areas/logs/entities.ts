@@ -83,6 +83,8 @@ export const LogIssue = lazy(
           /** Events of releases up to this sequence number (releases.ts) keep a resolved issue resolved. */
           resolvedUpTo: { type: 'number' },
           regressedIn: { type: 'string' },
+          /** Alerts stay quiet for the issue until then (ISO). */
+          snoozedUntil: { type: 'string' },
         },
         indexes: {
           byId: {
@@ -119,11 +121,19 @@ export const LogRelease = lazy(
           ...tenantAttributes,
           release: { type: 'string', required: true, readOnly: true },
           seq: { type: 'number', required: true, readOnly: true },
+          /** When the project first saw it (releases registered before this was kept have none). */
+          firstSeenAt: { type: 'string' },
         },
         indexes: {
           byName: {
             pk: { field: 'pk', composite: ['projectId', 'env', 'release'] },
             sk: { field: 'sk', composite: [] },
+          },
+          /** The project's releases in their order: the issue charts mark the recent ones. */
+          inOrder: {
+            index: 'gsi1',
+            pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
+            sk: { field: 'gsi1sk', composite: ['seq'] },
           },
         },
       },

@@ -2,11 +2,15 @@ import type { EntityItem } from 'electrodb';
 import { ttlIn } from '../../kernel/db/client.js';
 import { commit, put, update } from '../../kernel/db/commit.js';
 import { must } from '../../kernel/must.js';
+import { outboxItem } from '../../kernel/ports/outbox.js';
 import { eventItem } from '../webhooks/emit.js';
+import { enabledRules } from './alert-rules.js';
+import { byMinutes, countWrites, minuteOf } from './counts.js';
 import { LogIssue, LogMarker } from './entities.js';
 import type { GroupingMessage } from './events.js';
 import { GROUPING_VERSION } from './fingerprint.js';
 import { ensureMerged, liveIssue, type Tenant } from './merge.js';
+import { logAlertsQueue } from './queue.js';
 import { releaseSeq } from './releases.js';
 import { serially } from './serially.js';
 import { learnTemplate } from './template-store.js';
@@ -128,8 +132,13 @@ export async function groupLogEvents(message: GroupingMessage) {
   const tenant: Tenant = { projectId: message.projectId, env: message.env };
   const { target, merged: folded, title } = await issueFor(tenant, message);
   // The target's count and the merges into it write the same item: one at a time in this consumer.
+  // Alert checks are queued only for projects with rules (most have none: no item, no message).
+  const alerting = message.accountId !== undefined && (await enabledRules(tenant)).length > 0;
   await serially(`${tenant.projectId}\n${tenant.env}\n${target}`, async () => {
-    const counted = await countEvents(tenant, message, target, title);
+    let counted = target;
+    // A part's counters fit its transaction beside the markers (counts.ts MINUTES_PER_COUNT).
+    for (const events of byMinutes(message.events))
+      counted = await countEvents(tenant, { ...message, events }, target, title, alerting);
     const first = must(message.events[0], 'an event of the message');
     const alias = {
       fingerprint: message.fingerprint,
@@ -161,7 +170,8 @@ async function countEvents(
   tenant: Tenant,
   message: GroupingMessage,
   issueId: string,
-  generalTitle?: string,
+  generalTitle: string | undefined,
+  alerting: boolean,
 ): Promise<string> {
   let key = { ...tenant, issueId };
   const markerExpiresAt = ttlIn(MARKER_TTL_SECONDS);
@@ -201,8 +211,25 @@ async function countEvents(
           : source && announced && current?.status === 'resolved' && next.status === 'open'
             ? eventItem(source, 'log_issue.regressed', { issue: announced })
             : undefined;
+      const accountId = message.accountId;
       return {
         event,
+        counts: countWrites(
+          tenant,
+          key.issueId,
+          pending.map((e) => e.timestamp),
+        ),
+        alertCheck:
+          alerting &&
+          accountId !== undefined &&
+          outboxItem(logAlertsQueue, {
+            accountId,
+            ...tenant,
+            issueId: key.issueId,
+            created: !current,
+            regressed: current?.status === 'resolved' && next.status === 'open',
+            minutes: [...new Set(pending.map((e) => minuteOf(e.timestamp)))],
+          }),
         ...Object.fromEntries(
           pending.map((e) => [
             marker(e.id),

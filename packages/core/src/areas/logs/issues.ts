@@ -18,7 +18,7 @@ const LATEST_EVENTS = 10;
 
 type StoredIssue = EntityItem<typeof LogIssue>;
 
-const toIssue = (i: StoredIssue) => ({
+export const toIssue = (i: StoredIssue) => ({
   id: i.issueId,
   fingerprint: i.fingerprint,
   title: i.title,
@@ -36,6 +36,7 @@ const toIssue = (i: StoredIssue) => ({
   lastRelease: i.lastRelease ?? null,
   resolvedIn: i.resolvedIn ?? null,
   regressedIn: i.regressedIn ?? null,
+  snoozedUntil: i.snoozedUntil && Date.parse(i.snoozedUntil) > Date.now() ? i.snoozedUntil : null,
 });
 
 export interface IssueQuery {

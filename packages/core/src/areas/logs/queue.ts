@@ -30,3 +30,27 @@ export const logsQueue = defineQueue({
   maxReceiveCount: 5,
   message: logGrouping,
 });
+
+/**
+ * logAlerts: an issue counted new events (committed with the count when the project has alert rules);
+ * the consumer checks the rules against the issue and its counters (alerts.ts).
+ */
+export const logAlertsQueue = defineQueue({
+  name: 'logAlerts',
+  consumer: 'log-alerts',
+  batchSize: 10,
+  visibilityTimeout: 60,
+  maxReceiveCount: 5,
+  message: v.object({
+    accountId: v.string(),
+    projectId: v.string(),
+    env: environment,
+    issueId: v.string(),
+    /** The count made the issue. */
+    created: v.boolean(),
+    /** The count reopened a resolved issue. */
+    regressed: v.boolean(),
+    /** The minutes (`2026-11-26T22:46`) the new events fell in: the windows ending there are checked. */
+    minutes: v.pipe(v.array(v.string()), v.maxLength(50)),
+  }),
+});

@@ -39,11 +39,38 @@ async function register(tenant: TenantKey, release: string): Promise<number> {
     .go({ response: 'updated_new' });
   const seq = data.lastSeq ?? 1;
   try {
-    await LogRelease.create({ projectId: tenant.projectId, env: tenant.env, release, seq }).go();
+    await LogRelease.create({
+      projectId: tenant.projectId,
+      env: tenant.env,
+      release,
+      seq,
+      firstSeenAt: new Date().toISOString(),
+    }).go();
     return seq;
   } catch (err) {
     // Another consumer registered it first: its place stands (this one's number stays unused).
     if (!isConditionFailure(err)) throw err;
     return (await seenSeq(tenant, release)) ?? seq;
   }
+}
+
+/**
+ * The project's releases first seen since `since` (ISO), oldest first: the order index read newest
+ * first, a page at a time, until a release older than that.
+ */
+export async function releasesSince(tenant: TenantKey, since: string) {
+  const found: { release: string; firstSeenAt: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { data: { release: string; firstSeenAt?: string }[]; cursor: string | null } = await LogRelease.query
+      .inOrder({ projectId: tenant.projectId, env: tenant.env })
+      .go({ order: 'desc', limit: 50, ...(cursor ? { cursor } : {}) });
+    for (const r of page.data) {
+      // Releases registered before first sightings were kept have no time: older than any chart.
+      if (r.firstSeenAt === undefined || r.firstSeenAt < since) return found.reverse();
+      found.push({ release: r.release, firstSeenAt: r.firstSeenAt });
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return found.reverse();
 }

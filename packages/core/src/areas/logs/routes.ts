@@ -1,11 +1,20 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
 import { csvQuery, dateQuery, integer, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
+import { alertRule, alertRuleCreate, alertRuleUpdate, issueActivity, logAlert, snoozeBody } from './alert-schemas.js';
 import { eventScope, logEvent, logEventInput, logIssue, releaseName } from './schemas.js';
-import { ISSUE_STATUSES, LOG_LEVELS } from './values.js';
+import {
+  ALERTS_LISTED,
+  BASELINE_HOURS,
+  DEFAULT_COOLDOWN_MINUTES,
+  ISSUE_STATUSES,
+  LOG_LEVELS,
+  MAX_ALERT_RULES,
+} from './values.js';
 
 const list = { ...pageMeta };
 const issueParams = { id: uuid };
+const ruleParams = { ruleId: uuid };
 const common = { group: 'logs' as const, tags: ['Logs'], tenancy: 'project' as const };
 
 export const logRoutes = {
@@ -94,5 +103,104 @@ export const logRoutes = {
     response: logIssue,
     errors: [404, 422],
     problems: ['log_issue.merge_into_self', 'log_issue.already_merged'],
+  }),
+  snoozeLogIssue: defineRoute({
+    ...common,
+    id: 'snoozeLogIssue',
+    method: 'POST',
+    path: '/log-issues/{id}/snooze',
+    summary: 'Snooze alerts for a log issue until a time',
+    description:
+      'Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze.',
+    scope: 'logs:write',
+    params: issueParams,
+    body: snoozeBody,
+    response: logIssue,
+  }),
+  unsnoozeLogIssue: defineRoute({
+    ...common,
+    id: 'unsnoozeLogIssue',
+    method: 'DELETE',
+    path: '/log-issues/{id}/snooze',
+    summary: 'End the snooze of a log issue',
+    scope: 'logs:write',
+    params: issueParams,
+    response: logIssue,
+  }),
+  getLogIssueActivity: defineRoute({
+    ...common,
+    id: 'getLogIssueActivity',
+    method: 'GET',
+    path: '/log-issues/{id}/activity',
+    summary: "A log issue's events per hour (24 hours) and per day (30 days), with the releases first seen",
+    description:
+      "Counts by each event's own time (UTC), zeros included, from counters kept as events are grouped (events counted before counters were kept are in `count` only). `releases`: the project's releases first seen in the 30 days, oldest first.",
+    scope: 'logs:read',
+    params: issueParams,
+    response: issueActivity,
+  }),
+  listLogAlerts: defineRoute({
+    ...common,
+    id: 'listLogAlerts',
+    method: 'GET',
+    path: '/log-alerts',
+    summary: 'Alerts fired, newest first',
+    description: `The latest ${ALERTS_LISTED} alerts of the project and environment (each is kept 90 days), optionally of one rule or issue.`,
+    scope: 'logs:read',
+    query: { ruleId: v.optional(uuid), issueId: v.optional(uuid), ...pageQuery() },
+    response: v.object({ alerts: v.array(logAlert), ...list }),
+  }),
+  listLogAlertRules: defineRoute({
+    ...common,
+    id: 'listLogAlertRules',
+    method: 'GET',
+    path: '/log-alert-rules',
+    summary: "The project's log alert rules, oldest first",
+    scope: 'logs:read',
+    response: v.object({ rules: v.array(alertRule) }),
+  }),
+  createLogAlertRule: defineRoute({
+    ...common,
+    id: 'createLogAlertRule',
+    method: 'POST',
+    path: '/log-alert-rules',
+    summary: 'Alert on new, regressed, spiking or busy log issues, by email or webhook',
+    description: `\`trigger\`: \`new_issue\` (an issue's first event), \`regression\` (a resolved issue reopened by an event), \`threshold\` (at least \`count\` events of one issue in \`windowMinutes\`), \`spike\` (the same, and at least \`factor\` times the issue's rate over the ${BASELINE_HOURS} hours before the window). Windows are counted by the events' own times, so batches sent out of order alert as if in order; events more than 24 hours old do not alert. \`filters\` keep issues of a \`level\` or higher, whose scope starts with \`scopePrefix\`, or of \`issueIds\`. \`actions\`: \`email\` to members (\`memberIds\`) and \`addresses\`, and/or the \`log_issue.alert\` webhook event. A rule alerts once per issue per \`cooldownMinutes\` (default ${DEFAULT_COOLDOWN_MINUTES}); ignored and snoozed issues do not alert. At most ${MAX_ALERT_RULES} rules.`,
+    scope: 'logs:write',
+    body: alertRuleCreate,
+    response: alertRule,
+    problems: ['log_alert.limit', 'log_alert.unknown_member'],
+  }),
+  getLogAlertRule: defineRoute({
+    ...common,
+    id: 'getLogAlertRule',
+    method: 'GET',
+    path: '/log-alert-rules/{ruleId}',
+    summary: 'A log alert rule',
+    scope: 'logs:read',
+    params: ruleParams,
+    response: alertRule,
+  }),
+  updateLogAlertRule: defineRoute({
+    ...common,
+    id: 'updateLogAlertRule',
+    method: 'PATCH',
+    path: '/log-alert-rules/{ruleId}',
+    summary: 'Change a log alert rule (a field given replaces the one stored)',
+    scope: 'logs:write',
+    params: ruleParams,
+    body: alertRuleUpdate,
+    response: alertRule,
+    problems: ['log_alert.unknown_member'],
+  }),
+  deleteLogAlertRule: defineRoute({
+    ...common,
+    id: 'deleteLogAlertRule',
+    method: 'DELETE',
+    path: '/log-alert-rules/{ruleId}',
+    summary: 'Delete a log alert rule',
+    scope: 'logs:write',
+    params: ruleParams,
+    response: v.object({ deleted: v.boolean(), id: uuid }),
   }),
 } satisfies Record<string, RouteDef>;

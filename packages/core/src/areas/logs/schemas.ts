@@ -92,4 +92,6 @@ export const logIssue = v.object({
   resolvedIn: v.nullable(v.string()),
   /** The release whose event reopened it, when it regressed. */
   regressedIn: v.nullable(v.string()),
+  /** Alert rules stay quiet for this issue until then (null: not snoozed, or the snooze is over). */
+  snoozedUntil: v.nullable(isoDateTime),
 });

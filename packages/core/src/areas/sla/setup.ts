@@ -3,6 +3,7 @@ import type { EntityItem } from 'electrodb';
 import { commit, put, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
+import { keptCopies } from '../../kernel/kept.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantKey, TenantRef } from '../../kernel/tenant.js';
 import type { Calendar } from './business-time.js';
@@ -17,41 +18,30 @@ type PolicyItem = EntityItem<typeof SlaPolicy>;
 
 const tenantOf = (ctx: TenantKey) => ({ projectId: ctx.projectId, env: ctx.env });
 
-/**
- * The project's calendars and policies (one Query of their shared partition), kept SETUP_TTL_MS per
- * instance like ticket field definitions: a ticket write that re-chooses its policy pays no read, and a
- * change reaches other instances within that time. A write here forgets them on its own instance.
- */
-export const SETUP_TTL_MS = 10_000;
-const kept = new Map<string, { setup: SlaSetup; at: number }>();
-const keyOf = (ctx: TenantKey) => `${ctx.projectId}#${ctx.env}`;
-
 export interface SlaSetup {
   calendars: CalendarItem[];
   /** In position order (then creation). */
   policies: PolicyItem[];
 }
 
-async function readSetup(ctx: TenantKey): Promise<SlaSetup> {
-  const { data } = await slaService.collections.slaSetup(tenantOf(ctx)).go({ pages: 'all' });
+/**
+ * The project's calendars and policies (one Query of their shared partition), kept SETUP_TTL_MS per
+ * instance like ticket field definitions: a ticket write that re-chooses its policy pays no read, and a
+ * change reaches other instances within that time. A write here forgets them on its own instance.
+ */
+export const SETUP_TTL_MS = 10_000;
+const keyOf = (ctx: TenantKey) => `${ctx.projectId}#${ctx.env}`;
+const setups = keptCopies(SETUP_TTL_MS, async (key): Promise<SlaSetup> => {
+  const [projectId = '', env] = key.split('#');
+  const { data } = await slaService.collections
+    .slaSetup({ projectId, env: env as TenantKey['env'] })
+    .go({ pages: 'all' });
   const policies = [...data.policy].sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt));
-  const setup = { calendars: data.calendar, policies };
-  if (kept.size >= 1_000) kept.delete(kept.keys().next().value ?? '');
-  kept.set(keyOf(ctx), { setup, at: Date.now() });
-  return setup;
-}
+  return { calendars: data.calendar, policies };
+});
 
-/** Reads in flight per tenant: concurrent writes of one instance share one Query. */
-const reading = new Map<string, Promise<SlaSetup>>();
-
-export function slaSetup(ctx: TenantKey): Promise<SlaSetup> {
-  const hit = kept.get(keyOf(ctx));
-  if (hit && Date.now() - hit.at < SETUP_TTL_MS) return Promise.resolve(hit.setup);
-  const key = keyOf(ctx);
-  const pending = reading.get(key) ?? readSetup(ctx).finally(() => reading.delete(key));
-  reading.set(key, pending);
-  return pending;
-}
+export const slaSetup = (ctx: TenantKey) => setups.get(keyOf(ctx));
+const forget = (ctx: TenantKey) => setups.forget(keyOf(ctx));
 
 /**
  * What a policy may match on. `tags` and `customerMetadata` are read by the caller only when some policy
@@ -133,7 +123,7 @@ const toPolicy = (p: PolicyItem) => ({
 });
 
 /** Read now: the API's own answers never come from the kept copy. */
-const fresh = (ctx: TenantKey) => readSetup(ctx);
+const fresh = (ctx: TenantKey) => setups.fresh(keyOf(ctx));
 
 export const listCalendars = async (ctx: TenantKey) => ({
   calendars: (await fresh(ctx)).calendars.map(toCalendar),
@@ -159,7 +149,7 @@ export async function createCalendar(ctx: TenantKey, input: CalendarCreate) {
     hours: input.hours,
     holidays: input.holidays ?? [],
   }).go();
-  kept.delete(keyOf(ctx));
+  forget(ctx);
   return toCalendar(data);
 }
 
@@ -168,7 +158,7 @@ export async function updateCalendar(ctx: TenantKey, calendarId: string, input: 
   const { data } = await BusinessCalendar.patch({ ...tenantOf(ctx), calendarId })
     .set({ ...input, updatedAt: new Date().toISOString() })
     .go({ response: 'all_new' });
-  kept.delete(keyOf(ctx));
+  forget(ctx);
   return toCalendar(data as CalendarItem);
 }
 
@@ -178,7 +168,7 @@ export async function deleteCalendar(ctx: TenantKey, calendarId: string) {
   const users = (await fresh(ctx)).policies.filter((p) => p.calendarId === calendarId);
   if (users.length) throw problem('sla.calendar_in_use', { policyIds: users.map((p) => p.policyId) });
   await BusinessCalendar.delete({ ...tenantOf(ctx), calendarId }).go();
-  kept.delete(keyOf(ctx));
+  forget(ctx);
   return { deleted: true, id: calendarId };
 }
 
@@ -222,7 +212,7 @@ export async function createPolicy(ctx: TenantRef, input: PolicyCreate) {
     items: () => ({ policy: put(SlaPolicy.create(item)), reapply: reapplyItem(ctx, input.applyToOpen) }),
     exhausted: () => errors.conflict('The SLA policy'),
   });
-  kept.delete(keyOf(ctx));
+  forget(ctx);
   return getPolicy(ctx, item.policyId);
 }
 
@@ -245,7 +235,7 @@ export async function updatePolicy(ctx: TenantRef, policyId: string, input: Poli
     },
     exhausted: () => errors.conflict('The SLA policy'),
   });
-  kept.delete(keyOf(ctx));
+  forget(ctx);
   return getPolicy(ctx, policyId);
 }
 
@@ -253,6 +243,6 @@ export async function updatePolicy(ctx: TenantRef, policyId: string, input: Poli
 export async function deletePolicy(ctx: TenantKey, policyId: string) {
   await policyItem(ctx, policyId);
   await SlaPolicy.delete({ ...tenantOf(ctx), policyId }).go();
-  kept.delete(keyOf(ctx));
+  forget(ctx);
   return { deleted: true, id: policyId };
 }

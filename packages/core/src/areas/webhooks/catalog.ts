@@ -52,6 +52,25 @@ const issue = v.looseObject({
   firstSeenAt: time,
   lastSeenAt: time,
 });
+/**
+ * What makes a log alert rule fire: an issue seen for the first time, a resolved one happening again, a
+ * spike (N events in W minutes and k times its usual rate), or a plain threshold (N events in W minutes).
+ * Here because the event names it; logs/values.ts re-exports it.
+ */
+export const ALERT_TRIGGERS = ['new_issue', 'regression', 'spike', 'threshold'] as const;
+/** A log alert as fired (GET /log-alerts shows the same fields). */
+export const alertFields = {
+  id,
+  ruleId: id,
+  ruleName: v.string(),
+  trigger: v.picklist(ALERT_TRIGGERS),
+  /** Events in the window that crossed (threshold and spike), else null. */
+  count: v.nullable(v.number()),
+  windowMinutes: v.nullable(v.number()),
+  /** Events the issue's usual rate gives such a window (spike), else null. */
+  baseline: v.nullable(v.number()),
+  firedAt: time,
+};
 const endpoint = v.object({ id, url: v.string() });
 const change = v.object({ from: v.unknown(), to: v.unknown() });
 
@@ -281,6 +300,24 @@ export const EVENT_CATALOG = {
     description: 'A resolved issue happened again (it is open again).',
     data: v.object({ issue }),
     example: { issue: { ...sampleIssue, regressed: true } },
+  }),
+  'log_issue.alert': event({
+    description:
+      'An alert rule with the webhook action fired for an issue (a new issue, a regression, a spike or a threshold), at most once per rule and issue per cool-down.',
+    data: v.object({ alert: v.object(alertFields), issue }),
+    example: {
+      alert: {
+        id: '00000000-0000-4000-8000-000000000008',
+        ruleId: '00000000-0000-4000-8000-000000000009',
+        ruleName: 'Checkout errors spike',
+        trigger: 'spike',
+        count: 120,
+        windowMinutes: 5,
+        baseline: 2.5,
+        firedAt: '2026-01-01T01:00:00.000Z',
+      },
+      issue: sampleIssue,
+    },
   }),
   'log_issue.resolved': event({
     description: 'An issue was marked resolved.',

@@ -389,6 +389,19 @@ export const PROBLEMS = {
     message: (a: { ticketId: string }) =>
       `The message belongs to ticket ${a.ticketId}, merged into this one: unmerge it and split that ticket.`,
   }),
+  'log_alert.limit': define({
+    status: 422,
+    summary: 'the project has as many log alert rules as it may',
+    details: v.object({ limit: count }),
+    message: (a: { limit: number }) => `A project may have at most ${a.limit} log alert rules.`,
+  }),
+  'log_alert.unknown_member': define({
+    status: 422,
+    summary: 'a member id in actions.email.memberIds is not a member of the account',
+    details: v.object({ field: v.string(), memberIds: v.array(v.string()) }),
+    message: () => 'Every member id must be a member of the account (GET /members).',
+    toDetails: ({ memberIds }: { memberIds: string[] }) => ({ field: 'actions.email.memberIds', memberIds }),
+  }),
   'sla.limit': define({
     status: 422,
     summary: 'the project has as many business calendars or SLA policies as it may',

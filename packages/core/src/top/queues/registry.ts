@@ -1,7 +1,7 @@
 import { articleIndexQueue } from '../../areas/articles/queue.js';
 import { inboundQueue } from '../../areas/conversations/queue.js';
 import { emailsQueue, sesEventsQueue } from '../../areas/emails/queue.js';
-import { logsQueue } from '../../areas/logs/queue.js';
+import { logAlertsQueue, logsQueue } from '../../areas/logs/queue.js';
 import { slaReapplyQueue, slaTimersQueue } from '../../areas/sla/queue.js';
 import { fieldCleanupQueue } from '../../areas/ticket-fields/queue.js';
 import { webhooksQueue } from '../../areas/webhooks/queue.js';
@@ -22,6 +22,7 @@ export const QUEUES = {
   fieldCleanup: fieldCleanupQueue,
   slaTimers: slaTimersQueue,
   slaReapply: slaReapplyQueue,
+  logAlerts: logAlertsQueue,
 } as const satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -1,0 +1,5 @@
+import { checkLogAlerts } from '@helpdesk/core/areas/logs/alerts';
+import { consumer } from '@helpdesk/core/top/queues/consumer';
+
+/** An issue counted new events: its project's alert rules are checked against it and its counters. */
+export const handler = consumer('logAlerts', { each: checkLogAlerts });

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityItem } from 'electrodb';
+import { listMembers } from '../../identity/accounts.js';
+import { isConditionFailure } from '../../kernel/db/errors.js';
+import { errors } from '../../kernel/errors/common.js';
+import { problem } from '../../kernel/errors/problem.js';
+import { keptCopies } from '../../kernel/kept.js';
+import type { TenantKey, TenantRef } from '../../kernel/tenant.js';
+import { LogAlertRule } from './alert-entities.js';
+import type {
+  AlertActions,
+  AlertFilters,
+  AlertRuleCreate,
+  AlertRuleUpdate,
+  AlertTriggerSpec,
+} from './alert-schemas.js';
+import { DEFAULT_COOLDOWN_MINUTES, MAX_ALERT_RULES } from './values.js';
+
+export type RuleItem = EntityItem<typeof LogAlertRule>;
+
+const tenantOf = (ctx: TenantKey) => ({ projectId: ctx.projectId, env: ctx.env });
+const keyOf = (ctx: TenantKey) => `${ctx.projectId}#${ctx.env}`;
+
+/**
+ * The project's rules (one Query of their partition), kept 10 s per instance: the grouping consumer
+ * asks on every message whether a project has any, and most have none.
+ */
+const rules = keptCopies(10_000, async (key) => {
+  const [projectId = '', env] = key.split('#');
+  const { data } = await LogAlertRule.query.byId({ projectId, env: env as TenantKey['env'] }).go({ pages: 'all' });
+  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+});
+
+/** The project's enabled rules, from the kept copy. */
+export const enabledRules = async (tenant: TenantKey) => (await rules.get(keyOf(tenant))).filter((r) => r.enabled);
+
+export const toRule = (r: RuleItem) => {
+  const actions = r.actions as AlertActions;
+  return {
+    id: r.ruleId,
+    name: r.name,
+    trigger: r.trigger as AlertTriggerSpec,
+    filters: r.filters as AlertFilters,
+    actions: {
+      email: { memberIds: actions.email?.memberIds ?? [], addresses: actions.email?.addresses ?? [] },
+      webhook: actions.webhook ?? false,
+    },
+    cooldownMinutes: r.cooldownMinutes,
+    enabled: r.enabled,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+};
+
+export const listAlertRules = async (ctx: TenantKey) => ({ rules: (await rules.fresh(keyOf(ctx))).map(toRule) });
+
+async function ruleItem(ctx: TenantKey, ruleId: string) {
+  const { data } = await LogAlertRule.get({ ...tenantOf(ctx), ruleId }).go();
+  if (!data) throw errors.notFound('Log alert rule');
+  return data;
+}
+
+export const getAlertRule = async (ctx: TenantKey, ruleId: string) => toRule(await ruleItem(ctx, ruleId));
+
+/** Members mailed by a rule must be the account's (they may leave later: then they are skipped). */
+async function checkMembers(ctx: TenantRef, actions: AlertActions | undefined) {
+  const wanted = actions?.email?.memberIds ?? [];
+  if (!wanted.length) return;
+  const ids = new Set((await listMembers(ctx.accountId)).map((m) => m.id));
+  const unknown = wanted.filter((id) => !ids.has(id));
+  if (unknown.length) throw problem('log_alert.unknown_member', { memberIds: unknown });
+}
+
+export async function createAlertRule(ctx: TenantRef, input: AlertRuleCreate) {
+  if ((await rules.fresh(keyOf(ctx))).length >= MAX_ALERT_RULES)
+    throw problem('log_alert.limit', { limit: MAX_ALERT_RULES });
+  await checkMembers(ctx, input.actions);
+  const { data } = await LogAlertRule.create({
+    ...tenantOf(ctx),
+    ruleId: randomUUID(),
+    name: input.name,
+    trigger: input.trigger,
+    filters: input.filters ?? {},
+    actions: input.actions ?? {},
+    cooldownMinutes: input.cooldownMinutes ?? DEFAULT_COOLDOWN_MINUTES,
+    enabled: input.enabled ?? true,
+  }).go();
+  rules.forget(keyOf(ctx));
+  return toRule(data);
+}
+
+export async function updateAlertRule(ctx: TenantRef, ruleId: string, input: AlertRuleUpdate) {
+  await ruleItem(ctx, ruleId);
+  await checkMembers(ctx, input.actions);
+  try {
+    const { data } = await LogAlertRule.patch({ ...tenantOf(ctx), ruleId })
+      .set({ ...input, updatedAt: new Date().toISOString() })
+      .go({ response: 'all_new' });
+    rules.forget(keyOf(ctx));
+    return toRule(data as RuleItem);
+  } catch (err) {
+    // Deleted between the read and the write.
+    if (isConditionFailure(err)) throw errors.notFound('Log alert rule');
+    throw err;
+  }
+}
+
+export async function deleteAlertRule(ctx: TenantKey, ruleId: string) {
+  await ruleItem(ctx, ruleId);
+  await LogAlertRule.delete({ ...tenantOf(ctx), ruleId }).go();
+  rules.forget(keyOf(ctx));
+  return { deleted: true, id: ruleId };
+}
