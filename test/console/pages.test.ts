@@ -86,6 +86,7 @@ describe('console pages over HTTP: roles and tenancy', () => {
       ['POST', `/console/webhooks/${ids.webhookId}/recover`],
       ['GET', `/console/issues/${ids.issueId}`],
       ['POST', `/console/issues/${ids.issueId}/status`],
+      ['POST', `/console/issues/${ids.issueId}/snooze`],
       ['GET', `/console/tickets/${ids.ticketId}`],
       ['POST', `/console/tickets/${ids.ticketId}/messages`],
       ['POST', `/console/tickets/${ids.ticketId}/update`],
@@ -100,6 +101,7 @@ describe('console pages over HTTP: roles and tenancy', () => {
     priority: 'high',
     since: '2026-01-01T00:00',
     into: '1',
+    for: '1 hour',
   };
 
   it('answers 404 to another account for every id route, and changes nothing', async () => {
@@ -268,6 +270,38 @@ describe('console pages over HTTP: roles and tenancy', () => {
     const page = await agent.get(`/console/issues/${ids.issueId}`);
     expect(page.text).toMatch(/<span class="badge">acknowledged<\/span>/);
     expect(page.text).toContain('Payment provider timed out');
+  });
+
+  it('charts an issue, snoozes its alerts, and lists rules, alerts and snoozes', async () => {
+    const page = await agent.get(`/console/issues/${ids.issueId}`);
+    expect(page.text).toContain('Events per hour, last 24 hours (UTC)');
+    expect(page.text).toContain('Events per day, last 30 days (UTC)');
+    // The chart is inline SVG, and the numbers follow as a table (the day's one event among them).
+    expect(page.text).toMatch(/<svg viewBox="[^"]+" role="img"/);
+    expect(page.text).not.toMatch(/<(script|img|link)\b/);
+    expect(page.text).toMatch(/<td>\d{4}-\d{2}-\d{2}<\/td><td>1<\/td>/);
+    expect((await agent.post(`/console/issues/${ids.issueId}/snooze`, { for: 'forever' })).status).toBe(422);
+    expect((await agent.post(`/console/issues/${ids.issueId}/snooze`, { for: '8 hours' })).status).toBe(303);
+    expect((await agent.get(`/console/issues/${ids.issueId}`)).text).toContain('Alerts are snoozed until');
+    const made = await app.call('POST', '/log-alert-rules', {
+      key: tenant.liveKey,
+      body: {
+        name: 'Console rule',
+        trigger: { type: 'threshold', count: 3, windowMinutes: 10 },
+        actions: { webhook: true },
+      },
+    });
+    expect(made.status, made.text).toBe(200);
+    const alerts = await agent.get('/console/alerts');
+    expect(alerts.text).toContain('Console rule');
+    expect(alerts.text).toContain('threshold: 3+ events in 10 min');
+    expect(alerts.text).toContain(`/console/issues/${ids.issueId}`);
+    // Another account sees none of it.
+    const theirs = await stranger.get('/console/alerts');
+    expect(theirs.text).not.toContain('Console rule');
+    expect(theirs.text).not.toContain(ids.issueId);
+    expect((await agent.post(`/console/issues/${ids.issueId}/snooze`, { for: 'off' })).status).toBe(303);
+    expect((await agent.get('/console/alerts')).text).not.toContain(`/console/issues/${ids.issueId}`);
   });
 
   it('creates a key whose secret is shown once and works against the API, then revokes it', async () => {

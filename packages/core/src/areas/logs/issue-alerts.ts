@@ -84,3 +84,13 @@ export const toAlert = (a: EntityItem<typeof LogAlert>) => ({
   baseline: a.baseline ?? null,
   firedAt: a.firedAt,
 });
+
+/** Issues whose alerts are snoozed now, soonest to wake first (the console lists them). */
+export async function snoozedIssues(ctx: TenantContext, now = Date.now()) {
+  const at = new Date(now).toISOString();
+  const { data } = await LogIssue.query
+    .bySeen(tenantOf(ctx))
+    .where((a, op) => `${op.gt(a.snoozedUntil, at)} AND ${op.notExists(a.mergedInto)}`)
+    .go({ pages: 'all' });
+  return data.map(toIssue).sort((a, b) => (a.snoozedUntil ?? '').localeCompare(b.snoozedUntil ?? ''));
+}

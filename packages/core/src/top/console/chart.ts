@@ -5,6 +5,15 @@ export interface Series {
   values: number[];
 }
 
+export interface ChartOptions {
+  /** Vertical marks at label positions (a release first seen): a dotted line and its name, no colour needed. */
+  marks?: { index: number; label: string }[];
+  /** The first column of the numbers table (default Day). */
+  labelHeader?: string;
+  /** How an axis label shows (default: the date without its year). */
+  tick?: (label: string) => string;
+}
+
 /** Dash patterns and point marks tell the lines apart without colour (printed, or for colour-blind readers). */
 const DASHES = ['', '6 3', '2 3', '10 3 2 3', '1 2', '12 6'];
 const MARKS = ['circle', 'square', 'diamond', 'triangle', 'cross', 'plus'] as const;
@@ -36,7 +45,14 @@ function mark(kind: (typeof MARKS)[number], x: number, y: number): Html {
  * console's CSP allows neither). Each series has its own dash pattern and point mark, shown in a legend, and
  * the same numbers follow as a table, so it reads without colour and with a screen reader.
  */
-export function lineChart(title: string, labels: string[], series: Series[], id = 'chart'): Html {
+export function lineChart(
+  title: string,
+  labels: string[],
+  series: Series[],
+  id = 'chart',
+  options: ChartOptions = {},
+): Html {
+  const tick = options.tick ?? ((label: string) => label.slice(5));
   const max = Math.max(1, ...series.flatMap((s) => s.values));
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -53,8 +69,12 @@ ${ticks.map(
 )}
 ${labels.map((label, i) =>
   i % every === 0 || i === labels.length - 1
-    ? html`<text x="${x(i)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle" stroke="none">${label.slice(5)}</text>`
+    ? html`<text x="${x(i)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle" stroke="none">${tick(label)}</text>`
     : '',
+)}
+${(options.marks ?? []).map(
+  (m, n) =>
+    html`<g class="mark"><line x1="${x(m.index)}" x2="${x(m.index)}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke-dasharray="1 3"/><text x="${x(m.index) + 3}" y="${PAD.top + 10 + (n % 3) * 12}" stroke="none">${m.label}</text></g>`,
 )}
 ${series.map((s, n) => {
   const points = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
@@ -71,7 +91,7 @@ ${s.values.map((v, i) => mark(kind, x(i), y(v)))}
 })}
 </svg>
 <figcaption>${title}</figcaption>
-<details><summary>The numbers</summary><table><thead><tr><th>Day</th>${series.map((s) => html`<th>${s.name}</th>`)}</tr></thead>
+<details><summary>The numbers</summary><table><thead><tr><th>${options.labelHeader ?? 'Day'}</th>${series.map((s) => html`<th>${s.name}</th>`)}</tr></thead>
 <tbody>${labels.map((label, i) => html`<tr><td>${label}</td>${series.map((s) => html`<td>${s.values[i] ?? 0}</td>`)}</tr>`)}</tbody></table></details>
 </figure>`;
 }

@@ -75,6 +75,7 @@ const NAV: { section: string; href: string; label: string; adminOnly?: boolean }
   { section: 'customers', href: '/console/customers', label: 'Customers' },
   { section: 'articles', href: '/console/articles', label: 'Articles' },
   { section: 'issues', href: '/console/issues', label: 'Log issues' },
+  { section: 'alerts', href: '/console/alerts', label: 'Log alerts' },
   { section: 'emails', href: '/console/emails', label: 'Emails', adminOnly: true },
   { section: 'webhooks', href: '/console/webhooks', label: 'Webhooks', adminOnly: true },
   { section: 'keys', href: '/console/keys', label: 'API keys', adminOnly: true },

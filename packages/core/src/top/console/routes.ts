@@ -149,6 +149,20 @@ export const consoleRoutes = {
     params: { issueId: id },
     summary: "Change a log issue's status",
   }),
+  consoleIssueSnooze: defineRoute({
+    ...post,
+    id: 'consoleIssueSnooze',
+    path: '/console/issues/{issueId}/snooze',
+    params: { issueId: id },
+    summary: "Snooze a log issue's alerts, or end the snooze",
+  }),
+  consoleAlerts: defineRoute({
+    ...page,
+    id: 'consoleAlerts',
+    method: 'GET',
+    path: '/console/alerts',
+    summary: 'Log alert rules, the latest alerts and snoozed issues',
+  }),
   consoleTickets: defineRoute({
     ...page,
     id: 'consoleTickets',
