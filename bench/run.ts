@@ -3,13 +3,14 @@
  * tickets and local throughput, as one table printed and written to docs/benchmarks.md (between the
  * markers; the analysis around them is kept). Starts its own local stack; progress goes to stderr.
  * BENCH_QUICK=1 shrinks every phase for a smoke run and leaves the document alone. BENCH_ONLY=bundles,
- * routes, chains, scale, load, portal (comma-separated) runs only those phases, printed and not written.
+ * routes, chains, scale, load, portal, alerts (comma-separated) runs only those phases, printed and not written.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB, HTTP_MEMORY_MB } from '../infra/memory.js';
 import { REPO_ROOT } from '../infra/paths.js';
+import { measureAlertDelay } from './alerts.js';
 import { measureBundles } from './bundles.js';
 import { type ChainCost, measureChains, unitsOf } from './consumers.js';
 import {
@@ -31,7 +32,7 @@ import { createFixtures, progress, startStack } from './stack.js';
 import { CLIENTS, type LoadResult, load, SECONDS } from './throughput.js';
 
 const quick = process.env.BENCH_QUICK === '1';
-const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load', 'portal'] as const;
+const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load', 'portal', 'alerts'] as const;
 const only = process.env.BENCH_ONLY?.split(',')
   .map((p) => p.trim())
   .filter(Boolean);
@@ -98,7 +99,7 @@ const stack = only?.every((p) => p === 'bundles')
   : (progress('starting the local stack'), await startStack());
 if (stack)
   try {
-    const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load', 'portal']);
+    const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load', 'portal', 'alerts']);
     stack.useKey(fixtures.key);
 
     // 2. Per route.
@@ -400,6 +401,20 @@ if (stack)
         'p95 < 150 ms, no errors',
         verdict(latency.p95 < 150 && latency.errors === 0),
       );
+    }
+
+    if (runs('alerts')) {
+      const probes = quick ? 3 : 20;
+      progress(`alerts: ${probes} probes`);
+      const delay = await measureAlertDelay(stack, 'alerts', probes);
+      for (const [kind, d] of Object.entries(delay))
+        row(
+          'alerts',
+          `${kind} alert: POST /logs answered → listed by GET /log-alerts (${probes} probes, relay every 200 ms)`,
+          `p50 ${n0(d.p50)} ms, p95 ${n0(d.p95)} ms, max ${n0(d.max)} ms`,
+          'p95 <= 60 s',
+          verdict(d.p95 <= 60_000),
+        );
     }
   } finally {
     await stack.stop();
