@@ -1,7 +1,7 @@
 /**
  * The grouping rules over Loghub-style CSVs without the stack: token classes and template learning as
  * the consumer applies them, one project per file, merges followed. For tuning the rules quickly;
- * `npm run bench:grouping` measures the deployed path. Run: npx tsx bench/grouping-offline.ts [--data DIR] [--errors] [--v1].
+ * `npm run bench:grouping` measures the deployed path. Run: npx tsx bench/grouping-offline.ts [--data DIR] [--errors] [--v1] [--shuffle SEED].
  */
 import { fingerprintOf, issueIdFor } from '@helpdesk/core/areas/logs/fingerprint';
 import { fingerprintV1 } from '@helpdesk/core/areas/logs/fingerprint-v1';
@@ -13,13 +13,35 @@ const dir = arg >= 0 && process.argv[arg + 1] ? process.argv[arg + 1]! : '../sha
 const verbose = process.argv.includes('--errors');
 /** `--v1`: grouping version 1 as it was deployed (its fingerprint per event, one issue each, no learning). */
 const v1 = process.argv.includes('--v1');
+/** `--shuffle N`: learn the lines in a random order (seed N), as parallel consumer batches may take them. */
+const shuffleAt = process.argv.indexOf('--shuffle');
+const seed = shuffleAt >= 0 ? Number(process.argv[shuffleAt + 1] ?? 1) : undefined;
+function order(n: number) {
+  const idx = Array.from({ length: n }, (_, i) => i);
+  if (seed === undefined) return idx;
+  let state = seed >>> 0 || 1;
+  const random = () => {
+    // xorshift32: a seeded order, the same on every run.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [idx[i], idx[j]] = [idx[j]!, idx[i]!];
+  }
+  return idx;
+}
 const totals = { ga: 0, fga: 0 };
 const files = readLogFiles(dir);
 for (const { system, lines } of files) {
   const templates = new Templates();
   const mergedInto = new Map<string, string>();
   const resolve = (id: string): string => (mergedInto.has(id) ? resolve(mergedInto.get(id)!) : id);
-  const counted = lines.map((line) => {
+  const counted: string[] = new Array(lines.length);
+  for (const i of order(lines.length)) counted[i] = learnLine(lines[i]!);
+  function learnLine(line: (typeof lines)[number]) {
     if (v1) return fingerprintV1({ level: levelOf(line), message: line.content });
     const { fingerprint, title } = fingerprintOf({ level: levelOf(line), message: line.content });
     const own = issueIdFor(system, 'live', fingerprint);
@@ -30,7 +52,7 @@ for (const { system, lines } of files) {
     if (resolve(own) !== resolve(learned.issueId) && own !== learned.issueId && !mergedInto.has(own))
       mergedInto.set(own, resolve(learned.issueId));
     return learned.issueId;
-  });
+  }
   const predicted = counted.map(resolve);
   const s = groupingScores(
     lines.map((l) => l.truth),

@@ -49,6 +49,7 @@ describe('paging, on every list route', () => {
         'listCustomers',
         'listEmails',
         'listFeedbackRequests',
+        'listLogAlerts',
         'listLogIssues',
         'listLogs',
         'listTickets',

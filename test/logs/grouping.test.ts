@@ -142,6 +142,31 @@ describe('log issues through the API', () => {
     ]);
   });
 
+  it('makes one issue of the first two events of a scope that differ only in email, URL, IP, UUID and quoted text', async () => {
+    const t = await createTenant();
+    // Two requests, so each event is the first of its fingerprint when grouped.
+    for (const [who, url, ip, id, why] of [
+      ['anna@example.com', 'https://a.example.com/x?y=1', '10.0.0.1', randomUUID(), 'disk is full'],
+      ['bob@example.org', 'https://b.example.net/', '192.168.1.20', randomUUID(), 'quota exceeded on volume'],
+    ]) {
+      const res = await post(t.liveKey, [
+        { level: 'error', scope: 'sync', message: `Sync for ${who} from ${url} via ${ip} job ${id} failed: "${why}"` },
+      ]);
+      expect(res.status).toBe(200);
+      await app.drain();
+    }
+    const list = (await app.call('GET', '/log-issues', { key: t.liveKey })).body.issues;
+    expect(list).toHaveLength(1);
+    expect(list[0].count).toBe(2);
+    const logs = (await app.call('GET', '/logs', { key: t.liveKey })).body.logs;
+    // Each event keeps its own fingerprint; the second's issue went into the first's.
+    expect(new Set(logs.map((e: { fingerprint: string }) => e.fingerprint)).size).toBe(2);
+    for (const e of logs) {
+      const issue = await issueOf(t.liveKey, e.issueId);
+      expect(issue.mergedInto ?? issue.id).toBe(list[0].id);
+    }
+  });
+
   it('reopens a resolved issue as regressed, and keeps an ignored one ignored while counting', async () => {
     const t = await createTenant();
     const stack = 'Error: x\n    at charge (/app/src/billing.ts:10:3)';

@@ -30,6 +30,43 @@ describe('template learning', () => {
     expect(templates.state.templates.map((t) => t.words.join(' '))).toEqual(['session opened for user <*> by sshd']);
   });
 
+  it('makes one issue of the first two events of a shape whose email, URL, IP, UUID and quoted text differ', () => {
+    const templates = new Templates();
+    const learned = learnAll(templates, [
+      'Sync for anna@example.com from https://a.example.com/x?y=1 via 10.0.0.1 job 3f2b8c1e-1a2b-4c3d-8e9f-0123456789ab failed: "disk is full"',
+      'Sync for bob@example.org from https://b.example.net/ via 192.168.1.20 job 9a9b8c1e-1a2b-4c3d-8e9f-0123456789cd failed: "quota exceeded on volume"',
+    ]);
+    expect(learned.map((l) => l.issueId)).toEqual(['issue-0', 'issue-0']);
+  });
+
+  it('learns booleans and quoted values as values, and keeps a quoted request line and single-quoted words apart', () => {
+    const templates = new Templates();
+    const learned = learnAll(templates, [
+      'updateClipping isOverlap:false, clip=true',
+      'updateClipping isOverlap:true, clip=false',
+      'acquire lock tag="View Lock" uid=1000',
+      'acquire lock tag="RILJ_ACK_WL" uid=1001',
+      "config key='a b' set",
+      "config key='c' set",
+      '10.0.0.1 "GET /v2/servers HTTP/1.1" status: 200',
+      '10.0.0.2 "POST /v2/servers HTTP/1.1" status: 202',
+      "Location icon should now be in state 'Active'",
+      "Location icon should now be in state 'Inactive'",
+    ]);
+    expect(learned.map((l) => l.issueId)).toEqual([
+      'issue-0',
+      'issue-0',
+      'issue-2',
+      'issue-2',
+      'issue-4',
+      'issue-4',
+      'issue-6',
+      'issue-7',
+      'issue-8',
+      'issue-9',
+    ]);
+  });
+
   it('generalizes at once where a token class shows the position is data', () => {
     const templates = new Templates();
     const [first, second] = learnAll(templates, [

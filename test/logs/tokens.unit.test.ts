@@ -42,6 +42,11 @@ const CASES: [string, string, string][] = [
     '"GET <path> HTTP/<num>" and "POST <path> HTTP/<num>"',
   ],
   ['apostrophes stay', "can't find user 'bob'", "can't find user 'bob'"],
+  [
+    'an upper-case name with a version is a word, other words with digits are ids',
+    'open through proxy SOCKS5 and HTTP2 as test9 on CPU0x2',
+    'open through proxy SOCKS5 and HTTP2 as <id> on <id>',
+  ],
 ];
 
 describe('token classes', () => {

@@ -61,7 +61,8 @@ const CLASSES: TokenClass[] = [
   // Any word holding a digit is data (ids, counters, numbered names: blk_-69, subdir51, test9,
   // core.2275, 250ms), and so is a signed number.
   [/(?<![\w<>-])[-+]?\d[\w.:+-]*(?<![.:])/g, '<num>'],
-  [/(?<![\w<>$@#-])[a-z_$@#][\w$@#-]*\d[\w$@#.:-]*(?<![.:])/gi, '<id>'],
+  // ... except an upper-case name ending in a version (SOCKS5, MD5, UTF8, HTTP2): a protocol or format, not an id.
+  [/(?<![\w<>$@#-])[a-z_$@#][\w$@#-]*\d[\w$@#.:-]*(?<![.:])/gi, (m) => (/^[A-Z]{2,}\d{1,2}$/.test(m) ? m : '<id>')],
 ];
 
 /** The message with its variable parts replaced by placeholders: the issue title and the words that are learned. */
@@ -79,15 +80,25 @@ const RESTATED_VALUE = /(<num>)\s+\(<num>\)/g;
  * `lifetime <1 sec`, `0 bytes sent` and `18846 bytes (18.4 KB) sent`) have the same words to learn.
  * Learning only: the fingerprint and the title keep the message as parameterized.
  */
-export const joinValues = (title: string) => title.replace(VALUE_WITH_UNIT, '<num>').replace(RESTATED_VALUE, '$1');
+export const joinValues = (title: string) =>
+  title
+    .replace(VALUE_WITH_UNIT, '<num>')
+    .replace(RESTATED_VALUE, '$1')
+    .replace(QUOTED, (q, text: string) => (VERB_FIRST.test(text) ? q : '"<str>"'))
+    .replace(QUOTED_VALUE, "$1'<str>'")
+    .replace(BOOLEAN, '<bool>');
+const QUOTED = /(?<![\w"])"([^"\n]{1,200})"(?![\w"])/g;
+const VERB_FIRST = /^[A-Z]{2,}(?:\s|$)/;
+const QUOTED_VALUE = /(=)'[^'\n]{1,200}'(?![\w'])/g;
+const BOOLEAN = /(?<![\w<>-])(?:true|false)(?![\w<>-])/gi;
 
 /** The words of a parameterized message; a word holding a placeholder is variable wherever it stands. */
 export const wordsOf = (title: string) => title.split(/\s+/).filter(Boolean);
 
 /** The placeholders of the token classes; consecutive ones are one value (`<path><uuid>`). */
-export const PLACEHOLDER = /(?:<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id)>)+/g;
+export const PLACEHOLDER = /(?:<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id|str|bool)>)+/g;
 
-const ONE_PLACEHOLDER = /<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id)>/;
+const ONE_PLACEHOLDER = /<(?:email|url|uuid|date|time|ip|path|host|hex|val|num|id|str|bool)>/;
 export const isVariable = (word: string) => word.includes('<') && ONE_PLACEHOLDER.test(word);
 
 /** Every pattern built from strings here (test/foundation/regex-safety.test.ts checks them). */
