@@ -92,7 +92,8 @@ async function score(system: string, lines: LogLine[], project: string, order: n
     if (rows.length >= body.total || !body.logs.length) break;
   }
   rows.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
-  if (rows.length !== lines.length) throw new Error(`${system}: ${rows.length} events read back for ${lines.length} lines`);
+  if (rows.length !== lines.length)
+    throw new Error(`${system}: ${rows.length} events read back for ${lines.length} lines`);
   const live = new Map<string, string>();
   for (const id of new Set(rows.map((r) => r.issueId))) {
     const issue = await expectOk(
@@ -118,7 +119,9 @@ try {
   for (const [i, { system, lines, dir }] of files.entries()) {
     progress(`${system}: ${lines.length} events`);
     const inOrder = await score(system, lines, fixtures.projects[slugs[2 * i]!]!, [...lines.keys()]);
-    progress(`${system}: GA ${inOrder.ga.toFixed(3)}, FGA ${inOrder.fga.toFixed(3)}, ${inOrder.issues} issues for ${inOrder.groups} groups`);
+    progress(
+      `${system}: GA ${inOrder.ga.toFixed(3)}, FGA ${inOrder.fga.toFixed(3)}, ${inOrder.issues} issues for ${inOrder.groups} groups`,
+    );
     const mixed = shuffled
       ? await score(system, lines, fixtures.projects[slugs[2 * i + 1]!]!, permutation(lines.length, SEED))
       : undefined;
@@ -144,7 +147,12 @@ const table = [
     (r) =>
       `| ${r.system} | ${f3(r.inOrder.ga)} | ${f3(r.inOrder.fga)} |${r.shuffled ? ` ${f3(r.shuffled.ga)} | ${f3(Math.abs(r.shuffled.ga - r.inOrder.ga))} |` : ''} ${r.inOrder.issues} | ${r.inOrder.groups} | ${(r.events / r.inOrder.seconds).toFixed(0)} |`,
   ),
-  ...dirs.map((dir) => line(`average, ${path.basename(dir)}`, results.filter((r) => r.dir === dir))),
+  ...dirs.map((dir) =>
+    line(
+      `average, ${path.basename(dir)}`,
+      results.filter((r) => r.dir === dir),
+    ),
+  ),
   ...(dirs.length > 1 ? [line('average, all', results)] : []),
 ].join('\n');
 const lowest = results.reduce((a, b) => (b.inOrder.ga < a.inOrder.ga ? b : a));
