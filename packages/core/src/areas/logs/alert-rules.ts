@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityItem } from 'electrodb';
 import { listMembers } from '../../identity/accounts.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
-import { keptCopies } from '../../kernel/kept.js';
 import type { TenantKey, TenantRef } from '../../kernel/tenant.js';
 import { LogAlertRule } from './alert-entities.js';
 import type {
@@ -14,25 +12,10 @@ import type {
   AlertRuleUpdate,
   AlertTriggerSpec,
 } from './alert-schemas.js';
+import { keyOf, type RuleItem, rules } from './alert-setup.js';
 import { DEFAULT_COOLDOWN_MINUTES, MAX_ALERT_RULES } from './values.js';
 
-export type RuleItem = EntityItem<typeof LogAlertRule>;
-
 const tenantOf = (ctx: TenantKey) => ({ projectId: ctx.projectId, env: ctx.env });
-const keyOf = (ctx: TenantKey) => `${ctx.projectId}#${ctx.env}`;
-
-/**
- * The project's rules (one Query of their partition), kept 10 s per instance: the grouping consumer
- * asks on every message whether a project has any, and most have none.
- */
-const rules = keptCopies(10_000, async (key) => {
-  const [projectId = '', env] = key.split('#');
-  const { data } = await LogAlertRule.query.byId({ projectId, env: env as TenantKey['env'] }).go({ pages: 'all' });
-  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-});
-
-/** The project's enabled rules, from the kept copy. */
-export const enabledRules = async (tenant: TenantKey) => (await rules.get(keyOf(tenant))).filter((r) => r.enabled);
 
 export const toRule = (r: RuleItem) => {
   const actions = r.actions as AlertActions;

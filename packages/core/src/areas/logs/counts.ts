@@ -21,12 +21,19 @@ export const MINUTES_PER_COUNT = 15;
 
 /**
  * The counter ADDs for events of one issue, in the transaction that counts them (their markers make
- * it once per event): per minute, hour and day of each event's own time, not of its arrival.
+ * it once per event): per hour and day of each event's own time, not of its arrival (the issue's
+ * charts), and per minute when the project has alert rules (their windows; nothing else reads them).
  */
-export function countWrites(tenant: Tenant, issueId: string, timestamps: readonly string[]): WriteItem[] {
+export function countWrites(
+  tenant: Tenant,
+  issueId: string,
+  timestamps: readonly string[],
+  minutes: boolean,
+): WriteItem[] {
   const adds = new Map<string, { unit: Unit; bucket: string; n: number }>();
+  const units = minutes ? (['m', 'h', 'd'] as const) : (['h', 'd'] as const);
   for (const ts of timestamps)
-    for (const unit of ['m', 'h', 'd'] as const) {
+    for (const unit of units) {
       const bucket = bucketOf(ts, unit);
       const key = `${unit}${bucket}`;
       const seen = adds.get(key);

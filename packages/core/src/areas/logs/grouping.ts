@@ -4,7 +4,7 @@ import { commit, put, update } from '../../kernel/db/commit.js';
 import { must } from '../../kernel/must.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
 import { eventItem } from '../webhooks/emit.js';
-import { enabledRules } from './alert-rules.js';
+import { enabledRules } from './alert-setup.js';
 import { byMinutes, countWrites, minuteOf } from './counts.js';
 import { LogIssue, LogMarker } from './entities.js';
 import type { GroupingMessage } from './events.js';
@@ -218,6 +218,7 @@ async function countEvents(
           tenant,
           key.issueId,
           pending.map((e) => e.timestamp),
+          alerting,
         ),
         alertCheck:
           alerting &&
