@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, isPlainObject, patchBody, uuid } from '../../kernel/api/schemas.js';
-import { alertFields } from '../webhooks/catalog.js';
+import { alertFields } from '../../kernel/log-alert-terms.js';
 import { eventScope } from './schemas.js';
 import { ALERT_TRIGGERS, LOG_LEVELS, MAX_ALERT_RECIPIENTS, MAX_WINDOW_MINUTES } from './values.js';
 

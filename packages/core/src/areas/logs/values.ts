@@ -1,4 +1,4 @@
-import { ALERT_TRIGGERS } from '../webhooks/catalog.js';
+import { ALERT_TRIGGERS } from '../../kernel/log-alert-terms.js';
 
 /** Log levels, lowest to highest: an issue's level is the highest it has seen. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'fatal'] as const;

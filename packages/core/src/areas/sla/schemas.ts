@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { isoDate, isoDateTime, isPlainObject, MAP_VALUE_MAX, patchBody, uuid } from '../../kernel/api/schemas.js';
-import { CATEGORIES, PRIORITIES, TAG_MAX } from '../../kernel/ticket-terms.js';
-import { TICKET_SOURCES } from '../webhooks/catalog.js';
+import { CATEGORIES, PRIORITIES, TAG_MAX, TICKET_SOURCES } from '../../kernel/ticket-terms.js';
 import { isTimeZone } from './business-time.js';
 import {
   MAX_CONDITION_KEYS,

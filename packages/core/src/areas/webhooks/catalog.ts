@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { alertFields } from '../../kernel/log-alert-terms.js';
+import { TICKET_SOURCES } from '../../kernel/ticket-terms.js';
 import { fieldValue } from '../ticket-fields/value-schema.js';
 
 /**
@@ -20,9 +22,6 @@ const ticket = v.object({
   customFields: v.optional(v.record(v.string(), fieldValue)),
 });
 const customer = v.object({ email: v.string(), name: v.nullish(v.string()) });
-/** Where a ticket was opened (`ticket.created`): the API (and SDK), a received mail, the customer's web pages (help center, ticket page), or a split of another ticket. */
-export const TICKET_SOURCES = ['api', 'email', 'portal', 'split'] as const;
-export type TicketSource = (typeof TICKET_SOURCES)[number];
 const ticketEvent = { ticket, customer };
 const ticketRef = v.object({ id, number: v.number() });
 /** An SLA target at risk or breached; `assignedTo` is the ticket's assignee (member id), whom the team mail goes to. */
@@ -52,25 +51,6 @@ const issue = v.looseObject({
   firstSeenAt: time,
   lastSeenAt: time,
 });
-/**
- * What makes a log alert rule fire: an issue seen for the first time, a resolved one happening again, a
- * spike (N events in W minutes and k times its usual rate), or a plain threshold (N events in W minutes).
- * Here because the event names it; logs/values.ts re-exports it.
- */
-export const ALERT_TRIGGERS = ['new_issue', 'regression', 'spike', 'threshold'] as const;
-/** A log alert as fired (GET /log-alerts shows the same fields). */
-export const alertFields = {
-  id,
-  ruleId: id,
-  ruleName: v.string(),
-  trigger: v.picklist(ALERT_TRIGGERS),
-  /** Events in the window that crossed (threshold and spike), else null. */
-  count: v.nullable(v.number()),
-  windowMinutes: v.nullable(v.number()),
-  /** Events the issue's usual rate gives such a window (spike), else null. */
-  baseline: v.nullable(v.number()),
-  firedAt: time,
-};
 const endpoint = v.object({ id, url: v.string() });
 const change = v.object({ from: v.unknown(), to: v.unknown() });
 
