@@ -143,6 +143,25 @@ describe('log alerts', () => {
     expect((await app.call('GET', '/log-alerts', { key: t.sandboxKey })).body.alerts).toEqual([]);
   });
 
+  it('counts mail to outside addresses against the email allowance, and mails only members once it is spent', async () => {
+    const t = await createTenant({ limits: { emails: 1 } });
+    const member = await t.member({ email: customerEmail('member'), role: 'agent' });
+    const outside = [customerEmail('out1'), customerEmail('out2')];
+    await rule(t, {
+      trigger: { type: 'new_issue' },
+      actions: { email: { memberIds: [member.memberId], addresses: outside } },
+    });
+    await log(t, [{ message: shape('Quota probe') }]);
+    expect(await alerts(t)).toHaveLength(1);
+    let mails = await mailsTo(member.email);
+    for (let i = 0; i < 25 && mails.length === 0; i++) {
+      await app.drain();
+      mails = await mailsTo(member.email);
+    }
+    expect(mails).toHaveLength(1);
+    for (const to of outside) expect(await mailsTo(to)).toEqual([]);
+  });
+
   it('alerts when a threshold is crossed, once per cool-down, whatever order the batches arrive in', async () => {
     const t = await createTenant();
     const r = await rule(t, { trigger: { type: 'threshold', count: 6, windowMinutes: 10 } });

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
 import { listMembers } from '../../identity/accounts.js';
+import { consumeQuota, releaseQuota } from '../../identity/quota.js';
 import { tenantOfProject } from '../../identity/tenant.js';
 import { env as config } from '../../kernel/config.js';
 import { ttlIn } from '../../kernel/db/client.js';
 import { commit, put } from '../../kernel/db/commit.js';
+import { Problem } from '../../kernel/errors/problem.js';
+import { logger } from '../../kernel/logger.js';
 import type { QueueMessage } from '../../kernel/ports/queue.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { eventItem } from '../webhooks/emit.js';
@@ -160,7 +163,7 @@ async function fire(job: Check, rule: RuleItem, issue: Issue, crossing: Crossing
   const shownIssue = { id: issue.issueId, title: issue.title, level: issue.level, scope: issue.scope ?? null };
   const actions = rule.actions as AlertActions;
   const mails = await alertMails(job, actions, rule, shownIssue, alert);
-  await commit({
+  const committed = await commit({
     items: () => ({
       state: put(
         LogAlertState.put({
@@ -199,12 +202,13 @@ async function fire(job: Check, rule: RuleItem, issue: Issue, crossing: Crossing
             },
           })
         : undefined,
-      mails,
+      mails: mails.writes,
     }),
     // Cooling down: this rule alerted for the issue a moment ago.
     refused: () => 'stop',
     exhausted: () => new Error(`Log alert of rule ${rule.ruleId} kept colliding`),
   });
+  if (!committed && mails.ctx && mails.counted) await releaseQuota(mails.ctx, 'emails', mails.counted);
 }
 
 const TRIGGER_WORDS = {
@@ -214,7 +218,11 @@ const TRIGGER_WORDS = {
   threshold: 'Threshold',
 } as const;
 
-/** The alert's mails to the rule's members (those still in the account) and addresses. */
+/**
+ * The alert's mails to the rule's members (those still in the account) and addresses. Mail to an address
+ * outside the account is the customer's own sending: it counts against the plan's email allowance
+ * (members' notices do not), and once that is spent only the members are mailed.
+ */
 async function alertMails(
   job: Check,
   actions: AlertActions,
@@ -229,16 +237,26 @@ async function alertMails(
 ) {
   const memberIds = new Set(actions.email?.memberIds ?? []);
   const members = memberIds.size ? (await listMembers(job.accountId)).filter((m) => memberIds.has(m.id)) : [];
-  const recipients = [...new Set([...members.map((m) => m.email), ...(actions.email?.addresses ?? [])])];
-  if (!recipients.length) return [];
+  const memberEmails = new Set(members.map((m) => m.email.toLowerCase()));
+  let external = [...new Set(actions.email?.addresses ?? [])].filter((a) => !memberEmails.has(a.toLowerCase()));
+  if (!members.length && !external.length) return { writes: [] };
   const ctx = await tenantOfProject(job.projectId, job.env);
-  if (!ctx) return [];
+  if (!ctx) return { writes: [] };
+  try {
+    await consumeQuota(ctx, 'emails', external.length);
+  } catch (err) {
+    if (!(err instanceof Problem)) throw err;
+    logger.warn('Log alert mail to addresses skipped: the email allowance is spent', { ruleId: rule.ruleId });
+    external = [];
+  }
+  const counted = external.length;
+  const recipients = [...members.map((m) => m.email), ...external];
   const seen =
     alert.count === null
       ? ''
       : ` ${alert.count} events in ${alert.windowMinutes} minutes${alert.baseline === null ? '' : ` (usually ${alert.baseline})`}.`;
   const link = `${config.publicBaseUrl}/console/issues/${issue.id}`;
-  return recipients.flatMap(
+  const writes = recipients.flatMap(
     (to) =>
       prepareSystemEmail(ctx, {
         to,
@@ -248,6 +266,7 @@ async function alertMails(
         metadata: { issueId: issue.id, ruleId: rule.ruleId },
       }).writes,
   );
+  return { writes, ctx, counted };
 }
 
 /** Markdown's own characters in user text are shown as written. */
