@@ -91,13 +91,15 @@ describe('POST /customers and GET /customers/{id}', () => {
     expect((await create(t, { email: unique(), externalId: loserExternalId })).externalId).toBe(loserExternalId);
   });
 
-  it('validates the body: unknown fields, bad email, more than 50 metadata keys', async () => {
+  it('validates the body: unknown fields, bad email, more than 50 metadata keys, a __proto__ key', async () => {
     const t = await createTenant();
     const metadata = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
     for (const body of [
       { email: unique(), nickname: 'x' },
       { email: 'not-an-email' },
       { email: unique(), metadata },
+      // JSON keeps it as a key; JavaScript copies would make it the prototype (it was a 500).
+      { email: unique(), metadata: JSON.parse('{"__proto__":"x","plan":"pro"}') },
       {},
     ]) {
       const res = await app.call('POST', '/customers', { key: t.liveKey, body });

@@ -53,6 +53,7 @@ describe('log alert rules', () => {
       { trigger: { type: 'threshold', count: 5, windowMinutes: 1441 } },
       { trigger: { type: 'new_issue', count: 5 } },
       { trigger: { type: 'new_issue' }, actions: [] },
+      { trigger: { type: 'new_issue' }, actions: { email: [] } },
       {
         trigger: { type: 'new_issue' },
         actions: { email: { addresses: Array.from({ length: 11 }, (_, i) => `a${i}@example.com`) } },
@@ -106,6 +107,21 @@ describe('log alert rules', () => {
   });
 });
 
+describe('log alert rule limit', () => {
+  it('keeps at most 50 rules when creates race', async () => {
+    const t = await createTenant();
+    for (let i = 0; i < 46; i++) await rule(t, { name: `r${i}`, trigger: { type: 'regression' } });
+    const raced = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(t, 'POST', '/log-alert-rules', { name: `race${i}`, trigger: { type: 'regression' }, actions: {} }),
+      ),
+    );
+    expect(raced.filter((r) => r.status === 200)).toHaveLength(4);
+    for (const r of raced.filter((x) => x.status !== 200)) expect(r.body.error.code).toBe('log_alert.limit');
+    expect((await call(t, 'GET', '/log-alert-rules')).body.rules).toHaveLength(50);
+  });
+});
+
 describe('log alerts', () => {
   it('alerts on a new issue by webhook and mail, once, and not for a filtered-out one', async () => {
     const t = await createTenant();
@@ -139,6 +155,9 @@ describe('log alerts', () => {
       expect(mails.map((m) => m.subject)).toEqual([`New issue: ${fired[0]!.issue.title}`]);
     }
     expect((await alerts(t, { ruleId: r.id, issueId: id })).length).toBe(1);
+    // A new issue made by events more than a day old (a backfill) alerts nobody.
+    await log(t, [{ message: shape('Old import'), scope: 'billing.import', at: Date.now() - 2 * 86_400_000 }]);
+    expect(await alerts(t)).toHaveLength(1);
     expect(await alerts(t, { issueId: randomUUID() })).toEqual([]);
     expect((await app.call('GET', '/log-alerts', { key: t.sandboxKey })).body.alerts).toEqual([]);
   });

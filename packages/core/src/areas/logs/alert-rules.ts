@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listMembers } from '../../identity/accounts.js';
+import { withinCap } from '../../kernel/cap.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
@@ -69,6 +70,11 @@ export async function createAlertRule(ctx: TenantRef, input: AlertRuleCreate) {
     enabled: input.enabled ?? true,
   }).go();
   rules.forget(keyOf(ctx));
+  const all = (await LogAlertRule.query.byId(tenantOf(ctx)).go({ pages: 'all', consistent: true })).data;
+  if (!withinCap(all, MAX_ALERT_RULES, (r) => r.ruleId, data.ruleId)) {
+    await LogAlertRule.delete({ ...tenantOf(ctx), ruleId: data.ruleId }).go();
+    throw problem('log_alert.limit', { limit: MAX_ALERT_RULES });
+  }
   return toRule(data);
 }
 

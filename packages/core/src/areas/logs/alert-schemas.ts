@@ -48,10 +48,14 @@ const filters = v.pipe(
 
 const emailAddress = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
 const recipients = <T extends v.GenericSchema>(item: T) => v.pipe(v.array(item), v.maxLength(MAX_ALERT_RECIPIENTS / 2));
+const emailFields = v.strictObject({
+  memberIds: v.optional(recipients(uuid)),
+  addresses: v.optional(recipients(emailAddress)),
+});
 const actionFields = v.strictObject({
   /** Mail to these members of the account and these addresses. */
   email: v.optional(
-    v.strictObject({ memberIds: v.optional(recipients(uuid)), addresses: v.optional(recipients(emailAddress)) }),
+    v.custom<v.InferOutput<typeof emailFields>>((x) => isPlainObject(x) && v.is(emailFields, x), 'email: an object'),
   ),
   /** Send the `log_issue.alert` webhook event. */
   webhook: v.optional(v.boolean()),
@@ -137,7 +141,7 @@ export const snoozeBody = v.strictObject({
   until: v.pipe(
     isoDateTime,
     v.check((s) => Date.parse(s) > Date.now(), 'Must be in the future'),
-    v.check((s) => Date.parse(s) <= Date.now() + 366 * 86_400_000, 'Must be within a year'),
+    v.check((s) => Date.parse(s) <= Date.now() + 365 * 86_400_000, 'Must be within a year (365 days)'),
   ),
 });
 

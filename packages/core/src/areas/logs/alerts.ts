@@ -56,6 +56,9 @@ export async function checkLogAlerts(job: Check) {
   const now = Date.now();
   if (!issue || issue.status === 'ignored' || (issue.snoozedUntil && Date.parse(issue.snoozedUntil) > now)) return;
   const taking = rules.filter((r) => matches(r.filters as AlertFilters, issue, job.issueId));
+  // A new issue or a regression made by events more than a day old is history too (a backfill).
+  const recent = minuteOf(new Date(now - RECENT_MS).toISOString());
+  const fresh = job.minutes.some((m) => m >= recent);
   const counting = taking.filter(
     (r) => (r.trigger as AlertTriggerSpec).type === 'spike' || (r.trigger as AlertTriggerSpec).type === 'threshold',
   );
@@ -63,7 +66,8 @@ export async function checkLogAlerts(job: Check) {
   for (const rule of taking) {
     const trigger = rule.trigger as AlertTriggerSpec;
     if (trigger.type === 'new_issue' || trigger.type === 'regression') {
-      if (trigger.type === 'new_issue' ? job.created : job.regressed) await fire(job, rule, issue, undefined, now);
+      if (fresh && (trigger.type === 'new_issue' ? job.created : job.regressed))
+        await fire(job, rule, issue, undefined, now);
       continue;
     }
     const crossing = windows?.(trigger);

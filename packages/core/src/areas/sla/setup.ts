@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityItem } from 'electrodb';
+import { withinCap } from '../../kernel/cap.js';
 import { commit, put, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
@@ -122,6 +123,10 @@ const toPolicy = (p: PolicyItem) => ({
   updatedAt: p.updatedAt,
 });
 
+/** The partition read strongly: a create checks its rank among what is there now (kernel/cap.ts). */
+const consistent = async (ctx: TenantKey) =>
+  (await slaService.collections.slaSetup(tenantOf(ctx)).go({ pages: 'all', consistent: true })).data;
+
 /** Read now: the API's own answers never come from the kept copy. */
 const fresh = (ctx: TenantKey) => setups.fresh(keyOf(ctx));
 
@@ -150,6 +155,10 @@ export async function createCalendar(ctx: TenantKey, input: CalendarCreate) {
     holidays: input.holidays ?? [],
   }).go();
   forget(ctx);
+  if (!withinCap((await consistent(ctx)).calendar, MAX_CALENDARS, (c) => c.calendarId, data.calendarId)) {
+    await BusinessCalendar.delete({ ...tenantOf(ctx), calendarId: data.calendarId }).go();
+    throw problem('sla.limit', { what: 'business calendars', limit: MAX_CALENDARS });
+  }
   return toCalendar(data);
 }
 
@@ -213,6 +222,10 @@ export async function createPolicy(ctx: TenantRef, input: PolicyCreate) {
     exhausted: () => errors.conflict('The SLA policy'),
   });
   forget(ctx);
+  if (!withinCap((await consistent(ctx)).policy, MAX_POLICIES, (p) => p.policyId, item.policyId)) {
+    await SlaPolicy.delete({ ...tenantOf(ctx), policyId: item.policyId }).go();
+    throw problem('sla.limit', { what: 'SLA policies', limit: MAX_POLICIES });
+  }
   return getPolicy(ctx, item.policyId);
 }
 

@@ -168,6 +168,8 @@ export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegE
     jsonObject,
     v.metadata({ additionalProperties: { type: 'string' }, maxProperties: opts.maxKeys }),
     v.check((o) => Object.keys(o).length <= opts.maxKeys, `At most ${opts.maxKeys} keys`),
+    // JavaScript treats this key as the object's prototype wherever it is copied: never data.
+    v.check((o) => !Object.hasOwn(o, '__proto__'), 'The key __proto__ is not allowed'),
     v.check((o) => Object.values(o).every((x) => typeof x === 'string'), 'Every value must be a string'),
     v.check(
       (o) =>
