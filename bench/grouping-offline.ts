@@ -6,7 +6,7 @@
 import { fingerprintOf, issueIdFor } from '@helpdesk/core/areas/logs/fingerprint';
 import { fingerprintV1 } from '@helpdesk/core/areas/logs/fingerprint-v1';
 import { Templates } from '@helpdesk/core/areas/logs/templates';
-import { groupingScores, levelOf, readLogFiles } from './loghub.js';
+import { groupingScores, levelOf, permutation, readLogFiles } from './loghub.js';
 
 const arg = process.argv.indexOf('--data');
 const dir = arg >= 0 && process.argv[arg + 1] ? process.argv[arg + 1]! : '../shared/datasets/loghub-2k';
@@ -16,23 +16,7 @@ const v1 = process.argv.includes('--v1');
 /** `--shuffle N`: learn the lines in a random order (seed N), as parallel consumer batches may take them. */
 const shuffleAt = process.argv.indexOf('--shuffle');
 const seed = shuffleAt >= 0 ? Number(process.argv[shuffleAt + 1] ?? 1) : undefined;
-function order(n: number) {
-  const idx = Array.from({ length: n }, (_, i) => i);
-  if (seed === undefined) return idx;
-  let state = seed >>> 0 || 1;
-  const random = () => {
-    // xorshift32: a seeded order, the same on every run.
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [idx[i], idx[j]] = [idx[j]!, idx[i]!];
-  }
-  return idx;
-}
+const order = (n: number) => (seed === undefined ? [...Array(n).keys()] : permutation(n, seed));
 const totals = { ga: 0, fga: 0 };
 const files = readLogFiles(dir);
 for (const { system, lines } of files) {

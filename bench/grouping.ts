@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../infra/paths.js';
 import { writeBenchSection } from './docs-section.js';
-import { groupingScores, type LogLine, levelOf, readLogFiles } from './loghub.js';
+import { groupingScores, type LogLine, levelOf, permutation, readLogFiles } from './loghub.js';
 import { type Call, createFixtures, progress, startStack } from './stack.js';
 
 const HELD_OUT = path.join(os.homedir(), '.cache', 'helpdesk-bench', 'loghub-2k-held-out');
@@ -49,23 +49,6 @@ interface Score {
   seconds: number;
 }
 const results: { system: string; dir: string; events: number; inOrder: Score; shuffled?: Score }[] = [];
-
-/** A seeded permutation (xorshift32), the same on every run. */
-function permutation(n: number, seed: number) {
-  const idx = Array.from({ length: n }, (_, i) => i);
-  let state = seed;
-  const random = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [idx[i], idx[j]] = [idx[j]!, idx[i]!];
-  }
-  return idx;
-}
 
 /** Sends a file's lines to a project in `order` (timestamps always in file order) and scores the issues read back. */
 async function score(system: string, lines: LogLine[], project: string, order: number[]): Promise<Score> {

@@ -106,3 +106,20 @@ export function groupingScores(truth: string[], predicted: string[]) {
     groups: trueGroups.size,
   };
 }
+
+/** A seeded permutation of 0..n-1 (xorshift32), the same on every run: a delivery order for the order checks. */
+export function permutation(n: number, seed: number) {
+  const idx = Array.from({ length: n }, (_, i) => i);
+  let state = seed >>> 0 || 1;
+  const random = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [idx[i], idx[j]] = [idx[j]!, idx[i]!];
+  }
+  return idx;
+}
