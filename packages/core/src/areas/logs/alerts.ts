@@ -56,13 +56,13 @@ export async function checkLogAlerts(job: Check) {
   const now = Date.now();
   if (!issue || issue.status === 'ignored' || (issue.snoozedUntil && Date.parse(issue.snoozedUntil) > now)) return;
   const taking = rules.filter((r) => matches(r.filters as AlertFilters, issue, job.issueId));
-  // A new issue or a regression made by events more than a day old is history too (a backfill).
+  // Events more than a day old (a backfill) are history: they make no new issue, regression or crossing news.
   const recent = minuteOf(new Date(now - RECENT_MS).toISOString());
   const fresh = job.minutes.some((m) => m >= recent);
   const counting = taking.filter(
     (r) => (r.trigger as AlertTriggerSpec).type === 'spike' || (r.trigger as AlertTriggerSpec).type === 'threshold',
   );
-  const windows = counting.length ? await windowCounter(tenant, job, counting, now) : undefined;
+  const windows = counting.length ? await windowCounter(tenant, job, counting, recent, now) : undefined;
   for (const rule of taking) {
     const trigger = rule.trigger as AlertTriggerSpec;
     if (trigger.type === 'new_issue' || trigger.type === 'regression') {
@@ -79,8 +79,7 @@ export async function checkLogAlerts(job: Check) {
  * Reads the counters the count-based rules need (one Query of minute counters, one of hour counters for
  * spikes) and answers, for a trigger, the strongest crossing among the windows holding a new minute.
  */
-async function windowCounter(tenant: Tenant, job: Check, rules: RuleItem[], now: number) {
-  const recent = minuteOf(new Date(now - RECENT_MS).toISOString());
+async function windowCounter(tenant: Tenant, job: Check, rules: RuleItem[], recent: string, now: number) {
   const current = minuteOf(new Date(now).toISOString());
   const touched = [...new Set(job.minutes)].filter((m) => m >= recent && m <= current).sort();
   const first = touched[0];

@@ -86,20 +86,19 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
     slaSetup(ctx),
   ]);
   let ticket: TicketItem;
-  const slaFacts = (match: { customer: { id: string }; created: boolean }) =>
-    setup.status === 'fulfilled'
-      ? factsOf({ ...tenant, ticketId, customerId: match.customer.id }, setup.value, {
-          tags: input.tags ?? [],
-          ...(match.created ? { customerMetadata: {} } : {}),
-        })
-      : {};
   try {
     if (numbered.status === 'rejected') throw numbered.reason;
     if (matched.status === 'rejected') throw matched.reason;
     if (setup.status === 'rejected') throw setup.reason;
     const number = numbered.value;
     let match = matched.value;
-    // What the SLA policies match on beyond the ticket's fields (read only when a policy asks).
+    // What the SLA policies match on beyond the ticket's fields (read only when a policy asks); a new
+    // customer has no metadata yet.
+    const slaFacts = (m: typeof match) =>
+      factsOf({ ...tenant, ticketId, customerId: m.customer.id }, setup.value, {
+        tags: input.tags ?? [],
+        ...(m.created ? { customerMetadata: {} } : {}),
+      });
     let facts = await slaFacts(match);
     const ticketOf = (customer: typeof match.customer): TicketItem =>
       withClock({
