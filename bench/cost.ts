@@ -98,4 +98,19 @@ export function chooseMemory(calls: Pick<Usage, 'cpuMs' | 'awsRequests' | 'waitM
   return { best: best.mb, curve, fits };
 }
 
+/** The least a write can cost: API Gateway and one write unit, nothing else. */
+export const writeFloorDollars = () => PRICES.httpApiPerMillion / 1e6 + dynamoDollars({ readUnits: 0, writeUnits: 1 });
+
+/**
+ * Issue 36's write-unit targets for the ticket writes that happen most; every other write is held to
+ * three times the units of the items it writes (the index copies at most twice the items themselves).
+ */
+export const WRITE_UNIT_TARGETS: Record<string, number> = {
+  'PATCH /tickets/{ticketId}': 8,
+  'POST /tickets/{ticketId}/messages': 10,
+  'POST /tickets/{ticketId}/messages (public reply)': 12,
+  'POST /tickets': 10,
+  'POST /tickets (new customer)': 10,
+};
+
 export const perMillion = (dollars: number) => `$${(dollars * 1e6).toFixed(2)}`;

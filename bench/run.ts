@@ -3,7 +3,7 @@
  * tickets and local throughput, as one table printed and written to docs/benchmarks.md (between the
  * markers; the analysis around them is kept). Starts its own local stack; progress goes to stderr.
  * BENCH_QUICK=1 shrinks every phase for a smoke run and leaves the document alone. BENCH_ONLY=bundles,
- * routes, chains, scale, load, portal, alerts (comma-separated) runs only those phases, printed and not written.
+ * routes, chains, scale, load, portal, alerts, items (comma-separated) runs only those phases, printed and not written.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { CONSUMER_MEMORY_MB, DEFAULT_MEMORY_MB, HTTP_MEMORY_MB } from '../infra/
 import { REPO_ROOT } from '../infra/paths.js';
 import { measureAlertDelay } from './alerts.js';
 import { measureBundles } from './bundles.js';
+import { indexWriteUnits } from './capacity.js';
 import { type ChainCost, measureChains, unitsOf } from './consumers.js';
 import {
   apiCallDollars,
@@ -23,7 +24,10 @@ import {
   PRICES,
   perMillion,
   type Usage,
+  WRITE_UNIT_TARGETS,
+  writeFloorDollars,
 } from './cost.js';
+import { LARGE_ITEMS, largestItems } from './item-sizes.js';
 import { type LoadSpec, SEARCH_WORDS } from './load-ops.js';
 import { loadPages, measurePages, PORTAL_ARTICLES, seedPortal } from './portal.js';
 import { measureRoutes, split } from './routes.js';
@@ -32,7 +36,7 @@ import { createFixtures, progress, startStack } from './stack.js';
 import { CLIENTS, type LoadResult, load, SECONDS } from './throughput.js';
 
 const quick = process.env.BENCH_QUICK === '1';
-const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load', 'portal', 'alerts'] as const;
+const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load', 'portal', 'alerts', 'items'] as const;
 const only = process.env.BENCH_ONLY?.split(',')
   .map((p) => p.trim())
   .filter(Boolean);
@@ -140,15 +144,36 @@ if (stack)
         `HTTP API $${PRICES.httpApiPerMillion}/M, Lambda arm64 $${PRICES.lambdaArmPerGbSecond}/GB-s + $${PRICES.lambdaPerMillionInvocations}/M, DynamoDB $${PRICES.dynamoWritePerMillionUnits}/M WRU, $${PRICES.dynamoReadPerMillionUnits}/M RRU`,
       );
       row('cost', 'floor: API Gateway + one eventually consistent read', `${perMillion(floor)} per million requests`);
+      const writeFloor = writeFloorDollars();
+      row('cost', 'write floor: API Gateway + one write unit', `${perMillion(writeFloor)} per million requests`);
       const usageOf = (r: (typeof routeResults)[number]): Usage => ({ cpuMs: r.cpuMs, ...unitsOf(r.warm) });
       for (const r of routeResults) {
         const mb = HTTP_MEMORY_MB[r.group as keyof typeof HTTP_MEMORY_MB] ?? DEFAULT_MEMORY_MB;
         const u = usageOf(r);
         const d = apiCallDollars(u, mb);
+        const route = r.route.replace('/api/v1', '');
+        const cost = `${perMillion(d.total)} per million = ${(d.total / floor).toFixed(1)}x floor (API ${perMillion(d.api)}, Lambda ${perMillion(d.lambda)} at ${mb} MB / ${n1(durationAt(u, mb))} ms, DynamoDB ${perMillion(d.dynamo)}: ${n1(u.readUnits)} RRU, ${n1(u.writeUnits)} WRU)`;
+        if (!u.writeUnits) {
+          row('cost', route, cost);
+          continue;
+        }
+        // A write: its units split into the items themselves and the index copies DynamoDB keeps of them.
+        const indexes = indexWriteUnits(r.warm);
+        const indexUnits = Object.values(indexes).reduce((n, x) => n + x, 0);
+        const own = u.writeUnits - indexUnits;
+        const units = WRITE_UNIT_TARGETS[route];
+        const times = d.total / writeFloor;
+        const ok = (units === undefined ? u.writeUnits <= 3 * own : u.writeUnits <= units) && times <= 5;
+        const split = Object.entries(indexes)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([name, n]) => `${name} ${n0(n)}`)
+          .join(', ');
         row(
           'cost',
-          r.route.replace('/api/v1', ''),
-          `${perMillion(d.total)} per million = ${(d.total / floor).toFixed(1)}x floor (API ${perMillion(d.api)}, Lambda ${perMillion(d.lambda)} at ${mb} MB / ${n1(durationAt(u, mb))} ms, DynamoDB ${perMillion(d.dynamo)}: ${n1(u.readUnits)} RRU, ${n1(u.writeUnits)} WRU)`,
+          route,
+          `${cost}; ${n0(u.writeUnits)} WRU = items ${n0(own)} + indexes ${n0(indexUnits)}${split ? ` (${split})` : ''}; ${times.toFixed(1)}x write floor`,
+          `${units === undefined ? '<= 3x the items' : `<= ${units} WRU`}, <= 5x write floor`,
+          verdict(ok),
         );
       }
 
@@ -415,6 +440,21 @@ if (stack)
           'p95 <= 60 s',
           verdict(d.p95 <= 60_000),
         );
+    }
+
+    // 8. Item sizes: the largest item of each kind every phase before wrote (what writes are billed on).
+    if (runs('items')) {
+      progress('items: scanning the table');
+      for (const k of await largestItems(stack.dynamo, stack.resources.tableName)) {
+        const bound = LARGE_ITEMS[k.kind];
+        row(
+          'items',
+          k.kind,
+          `largest ${n1(k.bytes / 1024)} KB of ${k.items} item${k.items === 1 ? '' : 's'}${bound ? `; grows: ${bound}` : ''}`,
+          bound ? '<= 400 KB (documented growth bound)' : '<= 32 KB',
+          verdict(k.bytes <= (bound ? 400 : 32) * 1024),
+        );
+      }
     }
   } finally {
     await stack.stop();
