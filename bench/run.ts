@@ -3,7 +3,7 @@
  * tickets and local throughput, as one table printed and written to docs/benchmarks.md (between the
  * markers; the analysis around them is kept). Starts its own local stack; progress goes to stderr.
  * BENCH_QUICK=1 shrinks every phase for a smoke run and leaves the document alone. BENCH_ONLY=bundles,
- * routes, chains, scale, load, portal, alerts, items (comma-separated) runs only those phases, printed and not written.
+ * cold, routes, chains, scale, load, portal, alerts, items (comma-separated) runs only those phases, printed and not written.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { REPO_ROOT } from '../infra/paths.js';
 import { measureAlertDelay } from './alerts.js';
 import { measureBundles } from './bundles.js';
 import { indexWriteUnits } from './capacity.js';
+import { type ColdRequest, measureColdRequests } from './cold-request.js';
 import { type ChainCost, measureChains, unitsOf } from './consumers.js';
 import {
   apiCallDollars,
@@ -36,7 +37,7 @@ import { createFixtures, progress, startStack } from './stack.js';
 import { CLIENTS, type LoadResult, load, SECONDS } from './throughput.js';
 
 const quick = process.env.BENCH_QUICK === '1';
-const PHASES = ['bundles', 'routes', 'chains', 'scale', 'load', 'portal', 'alerts', 'items'] as const;
+const PHASES = ['bundles', 'cold', 'routes', 'chains', 'scale', 'load', 'portal', 'alerts', 'items'] as const;
 const only = process.env.BENCH_ONLY?.split(',')
   .map((p) => p.trim())
   .filter(Boolean);
@@ -103,8 +104,33 @@ const stack = only?.every((p) => p === 'bundles')
   : (progress('starting the local stack'), await startStack());
 if (stack)
   try {
-    const fixtures = await createFixtures(['routes', 'chains', 'scale', 'kb', 'load', 'portal', 'alerts']);
+    const fixtures = await createFixtures(['cold', 'routes', 'chains', 'scale', 'kb', 'load', 'portal', 'alerts']);
     stack.useKey(fixtures.key);
+
+    // 1b. The cold request: init plus the first call of each group's most common route, in fresh processes.
+    if (runs('cold')) {
+      const made = await stack.call('POST', '/tickets', {
+        project: 'cold',
+        body: { subject: 'Cold start', body: 'First call.', customer: { email: 'cold-customer@bench.example' } },
+      });
+      const customer = await stack.call('POST', '/customers', {
+        project: 'cold',
+        body: { email: 'cold-profile@bench.example', name: 'Cold Customer' },
+      });
+      const ids = { ticketId: made.body?.id, customerId: customer.body?.id };
+      const { baseline, groups } = await measureColdRequests(stack, 'cold', ids, quick ? 2 : 10);
+      const ms = (c: ColdRequest) =>
+        `init ${n1(c.initMs)} ms + first call ${n1(c.firstCallMs)} ms = ${n1(c.totalMs)} ms`;
+      row('cold', `baseline: ${baseline.route} with the document client`, ms(baseline));
+      for (const g of groups)
+        row(
+          'cold',
+          `${g.name}: ${g.route}`,
+          `${g.status}; ${ms(g)} = ${(g.totalMs / baseline.totalMs).toFixed(2)}x baseline`,
+          '<= 1.6x baseline',
+          verdict(g.status < 300 && g.totalMs <= 1.6 * baseline.totalMs),
+        );
+    }
 
     // 2. Per route.
     if (runs('routes')) {
