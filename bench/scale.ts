@@ -158,7 +158,7 @@ export async function measureScale(
   return results;
 }
 
-/** Day counters for the last 90 days, written as ticket writes add them (one ADD item per day). */
+/** Day counters for the last 90 days, written as ticket writes add them (one ADD item per day and group). */
 async function seedMetricDays(ctx: TenantContext, members: string[]) {
   const { commit } = await import('@helpdesk/core/kernel/db/commit');
   const { dayWrites } = await import('@helpdesk/core/areas/tickets/metrics');

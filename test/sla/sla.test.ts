@@ -1,7 +1,10 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { addBusinessMinutes } from '@helpdesk/core/areas/sla/business-time';
 import type { SlaClock } from '@helpdesk/core/areas/sla/clock';
-import { Ticket, TicketDue } from '@helpdesk/core/areas/tickets/entities';
+import { Ticket, TicketDue, TicketMetricsDay } from '@helpdesk/core/areas/tickets/entities';
 import { dueOf } from '@helpdesk/core/areas/tickets/sla';
+import { env } from '@helpdesk/core/kernel/config';
+import { documentClient } from '@helpdesk/core/kernel/db/client';
 import { fireDueSchedules, ScheduledJob } from '@helpdesk/core/kernel/ports/scheduler';
 import { describe, expect, it, vi } from 'vitest';
 import { mailsTo } from '../emails/helpers.js';
@@ -426,6 +429,52 @@ describe('the SLA clock on tickets', () => {
     expect((await report({ groupBy: 'week' })).status).toBe(422);
     expect((await report({}, t.sandboxKey)).body.groups).toEqual([]);
     expect((await report({}, (await createTenant()).liveKey)).body.groups).toEqual([]);
+  });
+
+  it("keeps a day's counters in one small item per group, and still reads days written in one item", async () => {
+    const t = await createTenant();
+    const agents = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => t.member({ email: customerEmail(`agent${i}`), role: 'agent' })),
+    );
+    for (const agent of agents) {
+      const ticket = await createTicket(app, t.liveKey, { assignedTo: agent.memberId });
+      await call(t, 'POST', `/tickets/${ticket.id}/messages`, { body: 'Looking.' });
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const key = TicketMetricsDay.get({ projectId: t.projects.main!.id, env: 'live', day: today }).params().Key as {
+      pk: string;
+      sk: string;
+    };
+    const { Items = [] } = await documentClient.send(
+      new QueryCommand({
+        TableName: env.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
+        ExpressionAttributeValues: { ':pk': key.pk, ':day': key.sk },
+      }),
+    );
+    // One item per group: all, the one priority used, each assignee; none grows with the team.
+    expect(Items.map((i) => (i.sk as string).slice(key.sk.length)).sort()).toEqual(
+      ['#all', '#p:medium', ...agents.map((a) => `#a:${a.memberId}`)].sort(),
+    );
+    for (const item of Items) expect(JSON.stringify(item).length).toBeLessThan(1024);
+    // A day written before the split (every group in the day's own item) is summed with the rest.
+    await documentClient.send(
+      new PutCommand({
+        TableName: env.tableName,
+        Item: { ...key, day: today, 'fr#all#3': 2, 'fr#p:low#3': 2, [`fr#a:${agents[0]!.memberId}#3`]: 2 },
+      }),
+    );
+    const report = async (groupBy: string) =>
+      (await app.call('GET', '/tickets/metrics', { key: t.liveKey, query: { from: today, to: today, groupBy } })).body
+        .groups as { key: string; firstReply: { count: number } }[];
+    expect((await report('day')).map((g) => g.firstReply.count)).toEqual([14]);
+    expect((await report('priority')).map((g) => [g.key, g.firstReply.count])).toEqual([
+      ['low', 2],
+      ['medium', 12],
+    ]);
+    const byAssignee = await report('assignee');
+    expect(byAssignee).toHaveLength(12);
+    expect(byAssignee.find((g) => g.key === agents[0]!.memberId)?.firstReply.count).toBe(3);
   });
 
   it('applies a policy to open tickets on request, in the background, without moving their activity', async () => {

@@ -258,7 +258,8 @@ export const TicketDue = lazy(
 /**
  * A day's ticket metrics per project and environment: histograms of first-reply and resolution minutes
  * and SLA outcomes, per group (all, per priority, per assignee), as `<kind>#<group>[#<bucket>]` counters
- * (dynamic names written with raw ADD expressions, metrics.ts). Added in the transaction of the ticket
+ * (dynamic names written with raw ADD expressions, metrics.ts), one item per day and group under the
+ * day's key. Added in the transaction of the ticket
  * write that produced them, so GET /tickets/metrics reads counts, never tickets.
  */
 export const TicketMetricsDay = lazy(

@@ -78,15 +78,29 @@ export const slaGroupsOf = groupsOf;
 const dayKey = (ctx: TenantKey, day: string) =>
   TicketMetricsDay.get({ projectId: ctx.projectId, env: ctx.env, day }).params().Key as Record<string, string>;
 
-/** One ADD per day touched, as items of the caller's transaction. */
+/**
+ * A group's counters of a day in an item of their own, beside the day's key (`<day key>#<group>`): an
+ * update is billed on the item's whole size and an item may not pass 400 KB, so one item per day would
+ * make every first reply pay for all the day's counters and stop taking writes once a large team's
+ * assignees filled it. A group's item holds at most its histograms' buckets and the SLA outcomes (a few
+ * KB). Items written before the split hold every group of their day; readers sum whatever they find.
+ */
+const counterItemKey = (ctx: TenantKey, day: string, group: string) => {
+  const key = dayKey(ctx, day);
+  return { pk: key.pk!, sk: `${key.sk}#${group}` };
+};
+
+/** One ADD per day and group touched, as items of the caller's transaction. */
 export function dayWrites(ctx: TenantKey, deltas: Delta[]): WriteItem[] {
-  const byDay = new Map<string, Map<string, number>>();
+  const byItem = new Map<string, { day: string; group: string; counts: Map<string, number> }>();
   for (const d of deltas) {
-    const day = byDay.get(d.day) ?? new Map<string, number>();
-    day.set(d.name, (day.get(d.name) ?? 0) + d.n);
-    byDay.set(d.day, day);
+    const group = d.name.split('#')[1] ?? '';
+    const id = `${d.day}#${group}`;
+    const item = byItem.get(id) ?? { day: d.day, group, counts: new Map<string, number>() };
+    item.counts.set(d.name, (item.counts.get(d.name) ?? 0) + d.n);
+    byItem.set(id, item);
   }
-  return [...byDay].map(([day, counts]) => {
+  return [...byItem.values()].map(({ day, group, counts }) => {
     const names: Record<string, string> = {};
     const values: Record<string, number | string> = {};
     const parts = [...counts].map(([name, n], i) => {
@@ -96,7 +110,7 @@ export function dayWrites(ctx: TenantKey, deltas: Delta[]): WriteItem[] {
     });
     return update({
       TableName: env.tableName,
-      Key: dayKey(ctx, day),
+      Key: counterItemKey(ctx, day, group),
       UpdateExpression: `SET #day = :day ADD ${parts.join(', ')}`,
       ExpressionAttributeNames: { ...names, '#day': 'day' },
       ExpressionAttributeValues: { ...values, ':day': day },
@@ -107,8 +121,8 @@ export function dayWrites(ctx: TenantKey, deltas: Delta[]): WriteItem[] {
 export type MetricsGroupBy = 'day' | 'priority' | 'assignee';
 
 /**
- * GET /tickets/metrics: the day items of the range (one Query: a day item holds a few hundred counters,
- * so 90 days fit in one 1 MB page), summed per group. Medians and 90th percentiles come from the
+ * GET /tickets/metrics: the counter items of the range (one Query: a day's groups hold a few hundred
+ * counters, so 90 busy days take one or two 1 MB pages), summed per group. Medians and 90th percentiles come from the
  * histograms (within about 12%).
  */
 export async function ticketMetrics(ctx: TenantKey, query: { from?: string; to?: string; groupBy: MetricsGroupBy }) {
@@ -121,7 +135,8 @@ export async function ticketMetrics(ctx: TenantKey, query: { from?: string; to?:
       new QueryCommand({
         TableName: env.tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
-        ExpressionAttributeValues: { ':pk': lo.pk, ':lo': lo.sk, ':hi': hi.sk },
+        // The last day's group items sort after its key: the upper bound takes them in.
+        ExpressionAttributeValues: { ':pk': lo.pk, ':lo': lo.sk, ':hi': `${hi.sk}#\uffff` },
         ExclusiveStartKey: start,
       }),
     );
