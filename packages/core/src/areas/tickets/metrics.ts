@@ -76,7 +76,7 @@ export function slaDeltas(before: TicketItem | undefined, after: TicketItem, now
 export const slaGroupsOf = groupsOf;
 
 const dayKey = (ctx: TenantKey, day: string) =>
-  TicketMetricsDay.get({ projectId: ctx.projectId, env: ctx.env, day }).params().Key as Record<string, string>;
+  TicketMetricsDay.get({ projectId: ctx.projectId, env: ctx.env, day }).params().Key as { pk: string; sk: string };
 
 /**
  * A group's counters of a day in an item of their own, beside the day's key (`<day key>#<group>`): an
@@ -87,7 +87,7 @@ const dayKey = (ctx: TenantKey, day: string) =>
  */
 const counterItemKey = (ctx: TenantKey, day: string, group: string) => {
   const key = dayKey(ctx, day);
-  return { pk: key.pk!, sk: `${key.sk}#${group}` };
+  return { pk: key.pk, sk: `${key.sk}#${group}` };
 };
 
 /** One ADD per day and group touched, as items of the caller's transaction. */
