@@ -37,6 +37,29 @@ async function received(t: TenantFixture, mail: { text?: string; html?: string }
   return detail.body.messages[0] as { body: string; original?: { text: string; html: string | null } | null };
 }
 
+/** Sends a mail whose text part is given as sent, with its own Content-Type (e.g. format=flowed). */
+async function receivedRaw(t: TenantFixture, contentType: string, text: string) {
+  const from = customerEmail();
+  const raw = [
+    `From: ${from}`,
+    `To: ${await inboundOf(t)}`,
+    'Subject: Re: Your order',
+    `Message-ID: <${crypto.randomUUID()}@customer.example>`,
+    'MIME-Version: 1.0',
+    `Content-Type: ${contentType}`,
+    'Content-Transfer-Encoding: 8bit',
+    `${LOCAL_AUTH_HEADER}: pass`,
+    '',
+    text,
+  ].join('\r\n');
+  await smtp.sendMail({ envelope: { from, to: await inboundOf(t) }, raw });
+  await app.drain();
+  const list = await app.call('GET', '/tickets', { key: t.liveKey });
+  const ticket = list.body.tickets.find((x: { customerEmail: string }) => x.customerEmail === from);
+  expect(ticket, `a ticket for ${from}`).toBeDefined();
+  return (await app.call('GET', `/tickets/${ticket.id}`, { key: t.liveKey })).body.messages[0] as { body: string };
+}
+
 const OUTLOOK_QUOTE = [
   '________________________________',
   'Von: Support <support@shop.example>',
@@ -163,6 +186,31 @@ describe('replies read as people wrote them', () => {
     );
     expect(forward.body).toContain('We could not deliver your parcel.');
     expect(forward.original).toBeNull();
+  });
+
+  it("reads Thunderbird's format=flowed reply below a quoted line that ends in a soft break", async () => {
+    const t = await createTenant();
+    // Thunderbird leaves the quote's last line flowed (a trailing space): the answer below it is a new
+    // paragraph at quote depth 0, not the quoted line's continuation (RFC 3676 section 4.5).
+    const flowed = [
+      'On 11/25/2025 2:59 PM, Support wrote:',
+      '> Hello Ada, your order shipped and should arrive within three ',
+      '> business days. ',
+      'Thanks, it arrived today. The box was a little ',
+      'damaged but everything inside is fine.',
+      '',
+      '-- ',
+      'Ada',
+    ].join('\r\n');
+    const message = await receivedRaw(t, 'text/plain; charset=utf-8; format=flowed', flowed);
+    expect(message.body).toBe('Thanks, it arrived today. The box was a little damaged but everything inside is fine.');
+    // delsp=yes: the space before each soft break was added by the sender and goes.
+    const delsp = await receivedRaw(
+      t,
+      'text/plain; charset=utf-8; format=flowed; delsp=yes',
+      'Could you send the invoice as a P \r\nDF? Thank you.',
+    );
+    expect(delsp.body).toBe('Could you send the invoice as a PDF? Thank you.');
   });
 
   it('answers original as null for a message written as is, and 404 for another account', async () => {

@@ -2,6 +2,7 @@ import { normalizeMessageId } from '../../kernel/mail/threads.js';
 import type { GivenFile } from '../tickets/files.js';
 import type { OriginalMail } from '../tickets/present.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
+import { decodeFlowed, unflowedRaw } from './flowed.js';
 import { extractReply } from './reply/extract.js';
 
 /** What the service takes from a received mail. */
@@ -42,7 +43,9 @@ function dkimDomain(signature: string): string {
 /** Parses raw RFC 5322 mail with postal-mime (loaded on the first mail). */
 export async function readMail(raw: Buffer): Promise<ReadMail> {
   const { default: PostalMime } = await import('postal-mime');
-  const mail = await PostalMime.parse(raw, { attachmentEncoding: 'base64' });
+  const unflowed = unflowedRaw(raw);
+  const mail = await PostalMime.parse(unflowed?.raw ?? raw, { attachmentEncoding: 'base64' });
+  if (unflowed && mail.text !== undefined) mail.text = decodeFlowed(mail.text, unflowed.delSp);
   const headers = new Map<string, string>();
   for (const h of mail.headers) if (!headers.has(h.key)) headers.set(h.key, h.value);
   const dkimDomains = mail.headers.filter((h) => h.key === 'dkim-signature').map((h) => dkimDomain(h.value));
