@@ -8,7 +8,7 @@
 
 /** The Content-Type headers of text/plain parts anywhere in a raw mail (folded lines included). */
 const TEXT_PLAIN = /^content-type:[ \t]*text\/plain\b[^\r\n]*(?:\r?\n[ \t][^\r\n]*)*/gim;
-const FORMAT_FLOWED = /(;[ \t\r\n]*)format([ \t]*=[ \t]*"?flowed\b)/i;
+const FORMAT_FLOWED = /;[ \t\r\n]*format[ \t]*=[ \t]*"?flowed\b/i;
 const DELSP_YES = /;[ \t\r\n]*delsp[ \t]*=[ \t]*"?yes\b/i;
 
 /**
@@ -19,12 +19,11 @@ const DELSP_YES = /;[ \t\r\n]*delsp[ \t]*=[ \t]*"?yes\b/i;
  */
 export function unflowedRaw(raw: Buffer): { raw: Buffer; delSp: boolean } | undefined {
   const text = raw.toString('latin1');
-  const headers = [...text.matchAll(TEXT_PLAIN)];
-  if (headers.length !== 1) return undefined;
-  const header = headers[0]!;
+  const [header, ...others] = text.matchAll(TEXT_PLAIN);
+  if (!header || others.length) return undefined;
   const param = FORMAT_FLOWED.exec(header[0]);
   if (!param) return undefined;
-  const at = header.index + param.index + param[1]!.length;
+  const at = header.index + param.index + param[0].toLowerCase().indexOf('format');
   const copy = Buffer.from(raw);
   copy.write('x-fmtx', at, 'latin1'); // as long as `format`
   return { raw: copy, delSp: DELSP_YES.test(header[0]) };
