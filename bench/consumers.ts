@@ -62,6 +62,21 @@ export async function measureChains(stack: Stack, project: string) {
     })),
   };
 
+  // A receipt or statement: a body of about 10 KB, which the row and its four index copies once carried.
+  const statement = `Your statement\n\n${'| 2026-11-01 | Order 1042 | $19.00 |\n'.repeat(250)}`;
+  progress(`chains: ${EMAILS} emails sent with a ${Math.round(statement.length / 1024)} KB body`);
+  const longEmails: ChainCost = {
+    units: EMAILS,
+    ...(await chain(stack, EMAILS, async () => {
+      for (let i = 0; i < EMAILS; i++)
+        await call('POST', '/emails/send', {
+          to: `chain-long-${i}@bench.example`,
+          subject: 'Statement',
+          body: statement,
+        });
+    })),
+  };
+
   const POSTS = 5;
   const EVENTS = 100;
   progress(`chains: ${POSTS * EVENTS} log events ingested and grouped`);
@@ -104,7 +119,7 @@ export async function measureChains(stack: Stack, project: string) {
     });
     await call('DELETE', `/webhooks/${hook.body?.id}`);
     const webhooks: ChainCost = { units: delivered, ...measured, waitMs: delivered * WEBHOOK_TARGET_MS };
-    return { emails, logs, webhooks };
+    return { emails, longEmails, logs, webhooks };
   } finally {
     receiver.close();
   }

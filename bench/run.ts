@@ -273,6 +273,13 @@ if (stack)
         'emails',
         (chains.emails.units * PRICES.sesPerThousandEmails) / 1000,
       );
+      perThousand(
+        'emails sent with a 10 KB body',
+        chains.longEmails,
+        'emails',
+        'emails',
+        (chains.longEmails.units * PRICES.sesPerThousandEmails) / 1000,
+      );
       perThousand('log events ingested and grouped', chains.logs, 'logs', 'log-grouping');
       perThousand('webhook deliveries', chains.webhooks, undefined, 'webhooks');
     }

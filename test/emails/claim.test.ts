@@ -1,5 +1,5 @@
 import { deliverEmail, SendInProgress } from '@helpdesk/core/areas/emails/deliver';
-import { EmailLog } from '@helpdesk/core/areas/emails/entities';
+import { EmailContent, EmailLog } from '@helpdesk/core/areas/emails/entities';
 import { handleSesEvent, sesTags } from '@helpdesk/core/areas/emails/ses-events';
 import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { describe, expect, it } from 'vitest';
@@ -96,5 +96,20 @@ describe('the email consumer and a send another consumer claimed', () => {
       },
     ]);
     expect(tagsOf('a=1, b = two ,broken')).toEqual({ a: ['1'], b: ['two'] });
+  });
+});
+
+describe('the email consumer and a send accepted before its content had an item of its own', () => {
+  it('renders the body kept on the row', async () => {
+    const t = await createTenant();
+    const to = uniqueAddress();
+    const sent = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, subject: 'Old', body: 'New' } });
+    const [item] = (await scanOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
+    const key = { projectId: t.projects.main!.id, env: 'live' as const, emailId: sent.body.id };
+    // Until 2026-11-27 the row held the body and there was no content item.
+    await EmailLog.patch(key).set({ body: 'Accepted before the split.' }).go();
+    await EmailContent.delete(key).go();
+    await deliverEmail(JSON.parse(item!.body));
+    expect((await mailsTo(to))[0]?.body.text).toContain('Accepted before the split.');
   });
 });

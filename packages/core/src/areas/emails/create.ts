@@ -8,7 +8,7 @@ import { must } from '../../kernel/must.js';
 import { outboxItem } from '../../kernel/ports/outbox.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { eventItem } from '../webhooks/emit.js';
-import { CUSTOM_REF, EmailLog } from './entities.js';
+import { CUSTOM_REF, EmailContent, EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import type { DeliveryMessage } from './queue.js';
 import { emailsQueue } from './queue.js';
@@ -75,17 +75,43 @@ export function emailLogRow(
     threadId: draft.threadId,
     subject: content.subject,
     ...(content.kind === 'template'
-      ? {
-          templateKey: content.templateKey,
-          templateRef: content.templateKey,
-          templateVersion: content.templateVersion,
-          variables: JSON.stringify(content.variables),
-        }
-      : { templateRef: CUSTOM_REF, body: content.body, layout: content.layout }),
+      ? { templateKey: content.templateKey, templateRef: content.templateKey, templateVersion: content.templateVersion }
+      : { templateRef: CUSTOM_REF }),
     blocked: state.blockReason !== undefined,
     blockReason: state.blockReason,
     scheduledAt: draft.scheduledAt?.toISOString(),
     quotaCounted: state.quotaCounted,
+  };
+}
+
+/**
+ * The row of a send and what it renders from (EmailContent says why apart), for one transaction. A
+ * blocked send never renders: it has no content item.
+ */
+export function emailWrites(
+  ctx: TenantContext,
+  emailId: string,
+  draft: EmailDraft,
+  state: Parameters<typeof emailLogRow>[3],
+) {
+  const { content } = draft;
+  const row = emailLogRow(ctx, emailId, draft, state);
+  return {
+    row,
+    // ElectroDB's Put with its defaults applied: committed by the caller, and read back from itself (no GetItem).
+    put: EmailLog.create(row).params() as { Item: Record<string, unknown> },
+    content:
+      state.blockReason === undefined &&
+      put(
+        EmailContent.create({
+          projectId: ctx.projectId,
+          env: ctx.env,
+          emailId,
+          ...(content.kind === 'template'
+            ? { variables: JSON.stringify(content.variables) }
+            : { body: content.body, ...(content.layout ? { layout: content.layout } : {}) }),
+        }),
+      ),
   };
 }
 
@@ -107,14 +133,13 @@ export async function createEmail(ctx: TenantContext, draft: EmailDraft): Promis
   const blockReason = await suppressionOf(ctx, draft.to);
   const countQuota = draft.countQuota && !blockReason && ctx.env === 'live';
   if (countQuota) await consumeQuota(ctx, 'emails', 1);
-  const row = emailLogRow(ctx, emailId, draft, { blockReason, quotaCounted: countQuota });
-  // ElectroDB's Put with its defaults applied: committed below, and read back from itself (no GetItem).
-  const created = EmailLog.create(row).params() as { Item: Record<string, unknown> };
+  const { row, put: created, content } = emailWrites(ctx, emailId, draft, { blockReason, quotaCounted: countQuota });
   try {
     // The row and its send (or schedule) commit together: an accepted send is never left unqueued.
     await commit({
       items: () => ({
         row: put(created),
+        content,
         send:
           row.status === 'scheduled'
             ? deliveryItem(ctx, emailId, must(draft.scheduledAt, 'the time of a scheduled send'))

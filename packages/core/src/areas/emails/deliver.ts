@@ -11,7 +11,7 @@ import { outboxRecord, putOutbox } from '../../kernel/ports/outbox.js';
 import type { RenderedEmail } from '../templates/render.js';
 import { type EventSource, eventItem } from '../webhooks/emit.js';
 import { countDay } from './day-stats.js';
-import { EmailLog } from './entities.js';
+import { EmailContent, EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import type { DeliveryMessage, SesEvent } from './queue.js';
 import { sesEventsQueue } from './queue.js';
@@ -130,6 +130,12 @@ async function simulateSesEvents(recipients: string[], tags: Record<string, stri
   }
 }
 
+/** What the send renders from: its content item, or the row itself for a send accepted before the split. */
+async function contentOf(key: Key, row: EmailRow): Promise<{ variables?: string; body?: string; layout?: string }> {
+  if (row.body !== undefined || row.variables !== undefined) return row;
+  return (await EmailContent.get(key).go()).data ?? {};
+}
+
 /**
  * The email consumer: claims the row, renders it, re-checks suppression, then sends through SES
  * (live) or stores the rendered message as `captured` (sandbox). Redelivery of a message whose row
@@ -145,19 +151,20 @@ export async function deliverEmail({ ctx, emailId }: DeliveryMessage) {
 
   try {
     let rendered: RenderedEmail;
+    const given = await contentOf(key, row);
     try {
       rendered = await (await import('../templates/render.js')).renderEmail(
         ctx,
         row.kind === 'template'
           ? {
               templateKey: must(row.templateKey, 'the template of a template send'),
-              variables: JSON.parse(row.variables ?? '{}') as Record<string, unknown>,
+              variables: JSON.parse(given.variables ?? '{}') as Record<string, unknown>,
               // Render the version recorded when the send was accepted, not one imported since.
               ...(row.templateVersion !== undefined && row.templateVersion !== null
                 ? { version: row.templateVersion }
                 : {}),
             }
-          : { subject: row.subject ?? '', body: row.body ?? '', ...(row.layout ? { layout: row.layout } : {}) },
+          : { subject: row.subject ?? '', body: given.body ?? '', ...(given.layout ? { layout: given.layout } : {}) },
       );
     } catch (err) {
       if (!(err instanceof Problem) || err.status >= 500) throw err;

@@ -42,7 +42,7 @@ export const EmailLog = lazy(
           /** The template filter's index value: the template key, or CUSTOM_REF for custom sends. */
           templateRef: { type: 'string', required: true, readOnly: true },
           templateVersion: { type: 'number' },
-          /** Template variables as JSON: kept until the consumer renders. */
+          /** What rows written before 2026-11-27 render from; newer sends keep it in EmailContent. */
           variables: { type: 'string' },
           body: { type: 'string' },
           layout: { type: 'string' },
@@ -103,6 +103,35 @@ export const EmailLog = lazy(
             index: 'gsi4',
             pk: { field: 'gsi4pk', composite: ['projectId', 'env', 'status'] },
             sk: { field: 'gsi4sk', composite: ['createdAt', 'emailId'] },
+          },
+        },
+      },
+      entityConfig(),
+    ),
+);
+
+/**
+ * What a send renders from: a custom send's body and layout, a template send's variables (JSON). An
+ * item of its own beside the row, in no index: the row moves along its statuses (queued, sending,
+ * sent, delivered, opened...) with a copy in each of four indexes, and a body of up to 50,000
+ * characters copied with every one of them made each status change pay for it again (issue 36).
+ */
+export const EmailContent = lazy(
+  () =>
+    new Entity(
+      {
+        model: { entity: 'emailContent', version: '1', service: SERVICE },
+        attributes: {
+          ...tenantAttributes,
+          emailId: { type: 'string', required: true, readOnly: true },
+          variables: { type: 'string', readOnly: true },
+          body: { type: 'string', readOnly: true },
+          layout: { type: 'string', readOnly: true },
+        },
+        indexes: {
+          byId: {
+            pk: { field: 'pk', composite: ['projectId', 'env', 'emailId'] },
+            sk: { field: 'sk', composite: [] },
           },
         },
       },

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { commit, put } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
-import { deliveryItem, type EmailDraft, emailLogRow } from './create.js';
-import { EmailLog } from './entities.js';
+import { deliveryItem, type EmailDraft, emailWrites } from './create.js';
 
 export type SystemEmailKind =
   | 'ticket_reply'
@@ -46,11 +45,11 @@ const draftOf = (input: SystemEmail): EmailDraft => ({
  */
 export function prepareSystemEmail(ctx: TenantContext, input: SystemEmail) {
   const emailId = randomUUID();
-  const row = put(EmailLog.create(emailLogRow(ctx, emailId, draftOf(input), { quotaCounted: false })));
+  const mail = emailWrites(ctx, emailId, draftOf(input), { quotaCounted: false });
   return {
     id: emailId,
-    /** The row and its send, for the caller's own transaction (one side effect of its write). */
-    writes: [row, deliveryItem(ctx, emailId)],
+    /** The row, its content and its send, for the caller's own transaction (one side effect of its write). */
+    writes: [put(mail.put), ...(mail.content ? [mail.content] : []), deliveryItem(ctx, emailId)],
   };
 }
 
