@@ -56,10 +56,13 @@ export async function startStack(options: { logLevel?: 'CRITICAL' | 'ERROR' } = 
     if (options.project) headers['service-project'] = options.project;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const start = performance.now();
-    const res = await fetch(url, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    const send = () =>
+      fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    // A kept-alive connection the server closed as idle (a phase that paused longer than its 5 s
+    // keep-alive, on a busy machine) resets before the request is read: sent again on a new one.
+    const res = await send().catch((err: Error & { cause?: { code?: string } }) => {
+      if (err.cause?.code === 'ECONNRESET') return send();
+      throw err;
     });
     const text = await res.text();
     const ms = performance.now() - start;
