@@ -24,9 +24,15 @@ export function attributeBytes(value: AttributeValue): number {
 export const itemBytes = (item: Record<string, AttributeValue>) =>
   Object.entries(item).reduce((n, [name, value]) => n + Buffer.byteLength(name) + attributeBytes(value), 0);
 
-/** ElectroDB's entity name, else the partition key's prefix (the hand-written compact items: outbox, search rows). */
-const kindOf = (item: Record<string, AttributeValue>) =>
-  item.__edb_e__?.S ?? (item.pk?.S ?? '?').split('#')[0]!.replace(/^\$/, '');
+/**
+ * ElectroDB's entity name; for items written by hand, the entity their sort key names (counters under
+ * an entity's keys: list counts, metrics days) or else the partition key's prefix (outbox, search rows).
+ */
+const kindOf = (item: Record<string, AttributeValue>) => {
+  if (item.__edb_e__?.S) return item.__edb_e__.S;
+  const named = /^\$([a-z0-9]+)_/.exec(item.sk?.S ?? '');
+  return named ? named[1]! : (item.pk?.S ?? '?').split('#')[0]!.replace(/^\$/, '');
+};
 
 export interface LargestItem {
   kind: string;

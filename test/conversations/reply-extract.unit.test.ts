@@ -26,6 +26,10 @@ describe('reply extraction', () => {
       'French block',
       'Ok.\n\nDe : Support [mailto:s@shop.example]\nEnvoyé : mardi 25 novembre 2025 14:59\nÀ : Ada\nObjet : Commande\n\nHi',
     ],
+    [
+      'header fields run together on one line (HTML that lost its breaks)',
+      'Ok.\nTemat: RE: Zamówienie 2025-11-25 14:59Nadawca: "Sklep" s@shop.example Adresat: ada@example.com\nHi',
+    ],
     ['Original Message', 'Ok.\n\n-----Original Message-----\nFrom: s@shop.example\n\nHi'],
     ['Ursprüngliche Nachricht', 'Ok.\n\n-----Ursprüngliche Nachricht-----\n\nHi'],
     [

@@ -35,6 +35,7 @@ const INTRO = [
 const INTRO_CJK = ['在', '于', '於'];
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LETTER = /\p{L}/u;
 /** A letter or digit of any script (CJK has no case, so case tests would miss it). */
 const isLetter = (ch: string | undefined) => ch !== undefined && LETTER_OR_DIGIT.test(ch);
 const hasDigit = (text: string) => {
@@ -172,8 +173,15 @@ export function isSeparator(lines: readonly string[], i: number): boolean {
 /** Other fields on the same line, as HTML mail puts them when it lays the header out inline. */
 function inlineRoles(line: string): FieldRole[] {
   const lower = line.toLowerCase();
-  return (['date', 'to', 'subject'] as const).filter((role) =>
-    FIELD_NAMES[role].some((name) => name.length > 2 && lower.includes(` ${name}:`)),
+  // A label follows a space, or runs into the previous value when a client's HTML lost its line
+  // breaks ("…13:46Nadawca: …"): any character but a letter before it.
+  const labelled = (name: string) => {
+    for (let at = lower.indexOf(`${name}:`); at > 0; at = lower.indexOf(`${name}:`, at + 1))
+      if (!LETTER.test(lower[at - 1] as string)) return true;
+    return false;
+  };
+  return (['from', 'date', 'to', 'subject'] as const).filter((role) =>
+    FIELD_NAMES[role].some((name) => name.length > 2 && labelled(name)),
   );
 }
 

@@ -22,7 +22,7 @@ export const FIELD_NAMES: Record<'from' | 'date' | 'to' | 'cc' | 'subject', stri
   ),
   to: list(
     'to|an|à|a|para|aan|do|komu|till|til|vastaanottaja|кому|címzett|kime|alıcı|προς|收件人|宛先|받는 사람|' +
-      'destinataire|destinatario|người nhận|recipient',
+      'destinataire|destinatario|người nhận|recipient|adresat|adresát',
   ),
   cc: list('cc|kopie|copie|kopia|kopio|копия|másolat|bilgi|κοιν|抄送|副本'),
   subject: list(
