@@ -9,7 +9,8 @@ import type { Group } from '@helpdesk/core/kernel/api/route';
  * about twice as fast per doubling up to one vCPU at almost the same cost per call, while 1,769 MB adds
  * cost for a smaller gain. The webhooks consumer's batches mostly wait: on each endpoint's answer
  * (counted as 100 ms a delivery, bench/cost.ts WEBHOOK_TARGET_MS) and on DynamoDB, so more CPU buys
- * less: 512 MB.
+ * less: 512 MB. The emails group came out at 512 MB in both runs of 2026-11-27 (its send is one
+ * transaction after a few light checks, so it waits more than it computes).
  * Functions the bench does not drive (docs, public, console, the article-index and ses-events consumers) keep
  * 512 MB.
  */
@@ -19,7 +20,7 @@ export const HTTP_MEMORY_MB: Record<Group, number> = {
   console: 512,
   customers: 1024,
   docs: 512,
-  emails: 1024,
+  emails: 512,
   feedback: 1024,
   logs: 1024,
   portal: 1024,
