@@ -77,7 +77,8 @@ describe('email events from SES', () => {
       'email.delivery_delayed',
     ]);
     expect(receiver.requests[3]!.json.data).toMatchObject({ link: 'https://example.com/order/7' });
-  });
+    // Six drains: a full run's load on the one DynamoDB Local has stretched this past a minute.
+  }, 180_000);
 
   it('a complaint suppresses and fires email.complained; a reject marks the row failed with email.failed', async () => {
     const t = await createTenant();
@@ -108,5 +109,5 @@ describe('email events from SES', () => {
     const rejected = await app.call('GET', `/emails/${second.id}`, { key: t.liveKey });
     expect(rejected.body).toMatchObject({ status: 'failed', error: expect.stringContaining('rejected') });
     expect(second.receiver.requests.map((r) => r.json.event)).toContain('email.failed');
-  });
+  }, 180_000);
 });
