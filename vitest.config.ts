@@ -14,8 +14,9 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 3,
-    // A minute: the whole suite shares two cores, and a test that drains queues waits for every consumer.
-    testTimeout: 60_000,
+    // Two minutes, as a hang guard only: the whole suite shares two cores and one DynamoDB Local, and a
+    // test that drains queues several times has passed a minute under that load (alone: a few seconds).
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     projects: [
       // SDK clients (mocked where a test talks to one) still need a region to resolve.
