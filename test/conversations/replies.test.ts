@@ -28,6 +28,11 @@ async function received(t: TenantFixture, mail: { text?: string; html?: string }
     ...mail,
     headers: { [LOCAL_AUTH_HEADER]: 'pass' },
   });
+  return firstMessage(t, from, include);
+}
+
+/** Once the mail is in: the first message of the ticket it opened for `from`. */
+async function firstMessage(t: TenantFixture, from: string, include?: 'original') {
   await app.drain();
   const list = await app.call('GET', '/tickets', { key: t.liveKey });
   const ticket = list.body.tickets.find((x: { customerEmail: string }) => x.customerEmail === from);
@@ -53,11 +58,7 @@ async function receivedRaw(t: TenantFixture, contentType: string, text: string) 
     text,
   ].join('\r\n');
   await smtp.sendMail({ envelope: { from, to: await inboundOf(t) }, raw });
-  await app.drain();
-  const list = await app.call('GET', '/tickets', { key: t.liveKey });
-  const ticket = list.body.tickets.find((x: { customerEmail: string }) => x.customerEmail === from);
-  expect(ticket, `a ticket for ${from}`).toBeDefined();
-  return (await app.call('GET', `/tickets/${ticket.id}`, { key: t.liveKey })).body.messages[0] as { body: string };
+  return firstMessage(t, from);
 }
 
 const OUTLOOK_QUOTE = [
