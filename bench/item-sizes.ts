@@ -64,5 +64,5 @@ export async function largestItems(client: DynamoDBClient, tableName: string): P
 export const LARGE_ITEMS: Record<string, string> = {
   logTemplates: "a project's learned log templates, at most 1,000 and 300 KB (least recently used forgotten first)",
   emailContent:
-    'written once, read once by the email consumer, in no index: a body of at most 50,000 characters, or the variables',
+    'written once, read once by the email consumer, in no index: a body of at most 50,000 characters, or variables of at most 100,000 (JSON)',
 };
