@@ -85,15 +85,23 @@ describe('console sign-in, sessions and CSRF', () => {
   });
 
   it('rate-limits sign-in requests per address', async () => {
-    // Counted in one-minute windows: keep the burst inside one.
-    const second = new Date().getSeconds();
-    if (second > 54) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
-    const target = (await tenant.member({ email: address('limited') })).email;
-    const statuses = [];
-    for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i++)
-      statuses.push((await new ConsoleClient(app).request('POST', '/console/sign-in', { email: target })).status);
-    expect(statuses).toEqual([...Array(SIGN_IN_LIMITS.perAddress).fill(200), 429]);
-    expect(await mailsTo(target)).toHaveLength(SIGN_IN_LIMITS.perAddress);
+    // Counted in one-minute windows: the burst is judged only when it stayed inside one (a loaded full
+    // run has taken 12 s for it); one that crossed a minute's end is sent again from a fresh minute.
+    const minute = () => Math.floor(Date.now() / 60_000);
+    for (let attempt = 1; ; attempt++) {
+      const target = (await tenant.member({ email: address(`limited${attempt}`) })).email;
+      const started = minute();
+      const statuses = [];
+      for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i++)
+        statuses.push((await new ConsoleClient(app).request('POST', '/console/sign-in', { email: target })).status);
+      if (minute() !== started && attempt < 3) {
+        await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 100));
+        continue;
+      }
+      expect(statuses).toEqual([...Array(SIGN_IN_LIMITS.perAddress).fill(200), 429]);
+      expect(await mailsTo(target)).toHaveLength(SIGN_IN_LIMITS.perAddress);
+      return;
+    }
   });
 
   it('marks the cookie Secure in deployed stages', async () => {
