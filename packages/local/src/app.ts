@@ -87,8 +87,9 @@ export async function startApp(options: {
     port: http.port,
     smtp: { host: smtp.host, port: smtp.port },
     // Relay and consume until both are idle: a consumer's own side effects go through the outbox too.
-    // A minute: on a machine running the whole test suite at once, a burst of indexing takes its time.
-    drain: async (timeoutMs = 60_000) => {
+    // Almost two minutes (inside the tests' hang guard): on a machine running the whole test suite at once,
+    // a burst of work has taken past one.
+    drain: async (timeoutMs = 110_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const moved = (await relay?.pump()) ?? 0;
