@@ -5,9 +5,20 @@ import { describe, expect, it } from 'vitest';
 
 describe('query words', () => {
   it('drops stop words, folds case and accents, and keeps a query made only of stop words', () => {
-    expect(queryWords('I want to delete ALL mail from my Café account')).toEqual(['delete', 'mail', 'cafe', 'account']);
-    expect(queryWords('how do I')).toEqual(['how', 'do', 'i']);
+    const content = (...list: string[]) => list.map((word) => ({ word, titleOnly: false }));
+    expect(queryWords('I want to delete ALL mail from my Café account')).toEqual(
+      content('delete', 'mail', 'cafe', 'account'),
+    );
+    expect(queryWords('how do I')).toEqual(content('how', 'do', 'i'));
     expect(queryWords('  ')).toEqual([]);
+  });
+
+  it('keeps question words, for titles only', () => {
+    expect(queryWords('Why does my Export fail?')).toEqual([
+      { word: 'why', titleOnly: true },
+      { word: 'export', titleOnly: false },
+      { word: 'fail', titleOnly: false },
+    ]);
   });
 
   it('stems both sides alike (format 2), so sending finds send', () => {

@@ -1,6 +1,7 @@
 import { rankBm25f } from '@helpdesk/core/areas/articles/rank';
 import { fuse, keywordRanking } from '@helpdesk/core/areas/articles/search';
 import { INDEX_FORMAT, type IndexDoc, keywordOptions } from '@helpdesk/core/areas/articles/search-snapshot';
+import { localEmbedder } from '@helpdesk/core/kernel/ports/embedder';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 
@@ -41,6 +42,20 @@ describe('keyword ranking (BM25F)', () => {
     expect(ids(keywordRanking(snap, 'reset password', undefined))).toEqual(['d0', 'd1']);
   });
 
+  it('tells FAQ entries apart by their question word, matched in titles only', () => {
+    const snap = indexOf([
+      ['How is the virus spread?', 'Mostly through droplets when people are close.'],
+      ['Why is the virus spread so fast?', 'Many people carry it without symptoms.'],
+      ['What is the virus?', `How it spreads, why, what to do and when: ${filler(20)} virus spread.`],
+    ]);
+    expect(ids(keywordRanking(snap, 'why does the virus spread', undefined))[0]).toBe('d1');
+    expect(ids(keywordRanking(snap, 'how does the virus spread', undefined))[0]).toBe('d0');
+    // In a text "how" and "why" are everywhere: the third entry, which has them only there, gains nothing by them.
+    const scoreOf = (q: string, id: string) => keywordRanking(snap, q, undefined).find((h) => h.id === id)?.score;
+    expect(scoreOf('why virus', 'd2')).toBe(scoreOf('virus', 'd2'));
+    expect(scoreOf('why virus', 'd1')).toBeGreaterThan(scoreOf('virus', 'd1') as number);
+  });
+
   it('prefers the article where the query words stand together (phrase evidence)', () => {
     const snap = indexOf([
       ['Notes', `The card was declined. ${filler(10)} Credit is shown later.`],
@@ -58,7 +73,13 @@ describe('keyword ranking (BM25F)', () => {
     expect(ids(keywordRanking(snap, 'expo', undefined))).toEqual(['d0']);
     expect(ids(keywordRanking(snap, 'exportt', undefined))).toEqual(['d0']);
     expect(
-      ids(rankBm25f(snap.keyword, [{ term: 'data', prefix: false, typo: false }], (s) => s.categoryId === 'odd')),
+      ids(
+        rankBm25f(
+          snap.keyword,
+          [{ term: 'data', titleOnly: false, prefix: false, typo: false }],
+          (s) => s.categoryId === 'odd',
+        ),
+      ),
     ).toEqual(['d1']);
   });
 });
@@ -75,6 +96,8 @@ describe('hybrid fusion', () => {
       { id: 'c', score: 0.8, terms: [] },
       { id: 'b', score: 0.2, terms: [] },
     ];
-    expect(ids(fuse(keyword, semantic))).toEqual(['a', 'c', 'b', 'd']);
+    expect(ids(fuse(keyword, semantic, 0.2))).toEqual(['a', 'c', 'b', 'd']);
+    // The local embedder's weight: only near-ties move.
+    expect(ids(fuse(keyword, semantic, localEmbedder().fusionWeight))).toEqual(['a', 'c', 'b', 'd']);
   });
 });

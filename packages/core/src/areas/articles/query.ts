@@ -17,11 +17,29 @@ const STOP_WORDS = new Set(
 
 export const isStopWord = (word: string) => STOP_WORDS.has(word);
 
-/** The words a query searches for: folded like the index, stop words left out unless nothing else is left. */
-export function queryWords(q: string): string[] {
+/**
+ * Stop words that still say which question is asked ("how do I reset" and "why does it reset" are
+ * different FAQ entries): searched, but only in titles, where an FAQ states its question; in a text
+ * they occur everywhere (docs/decisions.md, Knowledge base).
+ */
+const QUESTION_WORDS = new Set(['how', 'what', 'why', 'when', 'where', 'which', 'who', 'whom']);
+
+/** A query word, and whether it is searched in titles only (a question word). */
+export interface QueryWord {
+  word: string;
+  titleOnly: boolean;
+}
+
+/**
+ * The words a query searches for: folded like the index, stop words left out unless nothing else is
+ * left, question words kept for titles.
+ */
+export function queryWords(q: string): QueryWord[] {
   const all = words(q);
-  const content = all.filter((w) => !STOP_WORDS.has(w));
-  return content.length ? content : all;
+  if (all.every((w) => STOP_WORDS.has(w))) return all.map((word) => ({ word, titleOnly: false }));
+  return all
+    .filter((word) => !STOP_WORDS.has(word) || QUESTION_WORDS.has(word))
+    .map((word) => ({ word, titleOnly: STOP_WORDS.has(word) }));
 }
 
 /** A word of a text: where it stands and its index term ('' for none). */

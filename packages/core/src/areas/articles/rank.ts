@@ -19,8 +19,8 @@ export const BM25F = {
    * count those words twice.
    */
   fields: {
-    title: { weight: 2, b: 0.75 },
-    text: { weight: 1, b: 0.5 },
+    title: { weight: 1.5, b: 0.75 },
+    text: { weight: 1, b: 0.2 },
   },
   /** A prefix match counts this much of a whole-word match (less the longer the rest of the word). */
   prefix: 0.1,
@@ -30,7 +30,7 @@ export const BM25F = {
    * The title is also scored on its own, saturating apart, at this weight: a question-like title the
    * query rephrases (an FAQ) is strong evidence even when the text is long.
    */
-  titleAlone: 1,
+  titleAlone: 0.6,
   /** Adjacent query words found adjacent in the article (title or text): weight and length normalization. */
   pairs: { weight: 0.3, b: 0.75 },
 };
@@ -67,6 +67,8 @@ export interface RankedDoc {
  */
 export interface QueryTerm {
   term: string;
+  /** Searched in titles only, and in no pair (a question word: query.ts). */
+  titleOnly: boolean;
   prefix: boolean;
   typo: boolean;
 }
@@ -92,7 +94,7 @@ export function rankBm25f(
     const best = new Map<number, { score: number; term: string }>();
     const score = (term: string, postings: FieldTermData, weight: number) => {
       const combined = new Map<number, number>();
-      for (const field of fields) {
+      for (const field of q.titleOnly ? fields.slice(0, 1) : fields) {
         const byDoc = postings.get(field.id);
         if (!byDoc) continue;
         const average = data._avgFieldLength[field.id] || 1;
@@ -137,9 +139,10 @@ export function rankBm25f(
 
   // Phrase evidence: each pair of adjacent query words that stands as a pair in the article.
   const pairsField = data._fieldIds.pairs;
+  const content = query.filter((q) => !q.titleOnly).map((q) => q.term);
   if (pairsField !== undefined && BM25F.pairs.weight > 0)
-    for (let i = 1; i < query.length; i++) {
-      const postings = data._index.get(pairTerm((query[i - 1] as QueryTerm).term, (query[i] as QueryTerm).term));
+    for (let i = 1; i < content.length; i++) {
+      const postings = data._index.get(pairTerm(content[i - 1] as string, content[i] as string));
       const byDoc = postings?.get(pairsField);
       if (!byDoc) continue;
       const idf = Math.log(1 + (n - byDoc.size + 0.5) / (byDoc.size + 0.5));

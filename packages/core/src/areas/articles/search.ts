@@ -93,11 +93,12 @@ export function keywordRanking(
       .map((r) => ({ id: String(r.id), score: 0, terms: [] }));
   }
   const termOf = termFor(snap.format);
-  // The query rules (docs/decisions.md, Knowledge base): stop words dropped, stems matched, prefixes for
-  // words of 3 letters or more, one typo for a word of 4 or more that matches nothing as typed.
-  const terms = query.map((word) => {
+  // The query rules (docs/decisions.md, Knowledge base): stop words dropped (question words kept for
+  // titles, as typed), stems matched, prefixes for words of 3 letters or more, one typo for a word of 4
+  // or more that matches nothing as typed.
+  const terms = query.map(({ word, titleOnly }) => {
     const term = termOf(word);
-    return { term, prefix: term.length >= 3, typo: term.length >= 4 };
+    return { term, titleOnly, prefix: !titleOnly && term.length >= 3, typo: !titleOnly && term.length >= 4 };
   });
   return rankBm25f(index, terms, categoryId ? (stored) => stored.categoryId === categoryId : undefined);
 }
@@ -127,19 +128,12 @@ export async function semanticRanking(
 }
 
 /**
- * The semantic side's weight in hybrid fusion, the keyword side's being 1. Chosen on the five bench
- * collections with the local embedder: 0.2 was at or above keyword search on every one (0.05-0.3 all
- * were on four of five), where reciprocal rank fusion at any weight from 0.15 to 1 fell below it on all
- * five (docs/decisions.md, Knowledge base).
+ * Hybrid fusion: each side's scores scaled to [0, 1] by its best and summed, the semantic side at the
+ * embedder's weight. The semantic side reorders what keyword search ranks close together and adds what
+ * keyword search misses, below its strong matches; it cannot undo a clear keyword win, as reciprocal
+ * rank fusion did (at any weight from 0.15 to 1 it fell below keyword search on all five collections).
  */
-const SEMANTIC_WEIGHT = 0.2;
-
-/**
- * Hybrid fusion: each side's scores scaled to [0, 1] by its best and summed, the semantic side
- * weighted. The semantic side reorders what keyword search ranks close together and adds what keyword
- * search misses, below its strong matches; it cannot undo a clear keyword win, as rank fusion did.
- */
-export function fuse(keyword: Hit[], semantic: Hit[]): Hit[] {
+export function fuse(keyword: Hit[], semantic: Hit[], semanticWeight = embedder().fusionWeight): Hit[] {
   const scores = new Map<string, { score: number; terms: string[] }>();
   const add = (ranking: Hit[], weight: number) => {
     const best = ranking[0]?.score || 1;
@@ -151,7 +145,7 @@ export function fuse(keyword: Hit[], semantic: Hit[]): Hit[] {
     }
   };
   add(keyword, 1);
-  add(semantic, SEMANTIC_WEIGHT);
+  add(semantic, semanticWeight);
   return [...scores.entries()]
     .sort((a, b) => b[1].score - a[1].score)
     .map(([id, { score, terms }]) => ({ id, score, terms }));

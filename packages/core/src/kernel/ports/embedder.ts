@@ -12,6 +12,11 @@ export interface Embedder {
   /** Names the model and its settings: vectors from different embedders are never compared. */
   readonly id: string;
   readonly dimensions: number;
+  /**
+   * How much its ranking counts in hybrid search beside keyword search's 1 (areas/articles/search.ts
+   * fuse): what the embedder knows that keyword search does not.
+   */
+  readonly fusionWeight: number;
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
@@ -53,7 +58,14 @@ export function localEmbedder(dimensions = 256): Embedder {
     }
     return normalize(v);
   };
-  return { id: `local-hash-${dimensions}`, dimensions, embed: async (texts) => texts.map(embedOne) };
+  return {
+    id: `local-hash-${dimensions}`,
+    dimensions,
+    // Lexical, so it only breaks keyword search's near-ties: at 0.05 hybrid was at or above keyword on all
+    // five bench collections, at 0.1-0.3 below it on the product manual (docs/decisions.md, Knowledge base).
+    fusionWeight: 0.05,
+    embed: async (texts) => texts.map(embedOne),
+  };
 }
 
 /** Titan V2 takes one text per call; a few calls run in parallel to stay under the model's throttle. */
@@ -89,6 +101,9 @@ export function bedrockEmbedder(
   return {
     id: `bedrock:${modelId}:${dimensions}`,
     dimensions,
+    // Meaning keyword search cannot see (paraphrase); not measurable without network access, so the
+    // weight chosen before issue 31's changes to keyword ranking is kept.
+    fusionWeight: 0.2,
     async embed(texts) {
       const result: Float32Array[] = new Array(texts.length);
       let next = 0;
