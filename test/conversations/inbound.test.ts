@@ -240,7 +240,7 @@ describe('inbound: mail becomes customer messages', () => {
     expect(await detail(t.liveKey, other!.id)).toMatchObject({ customer: { email: stranger }, followUpOf: null });
   });
 
-  it('never joins a mail whose sender is not verified: the reply address, In-Reply-To, DMARC fail', async () => {
+  it('never joins a mail whose sender is not verified: the reply address, In-Reply-To, DMARC fail, several From', async () => {
     const t = await createTenant();
     const { ticket, email, mail } = await answeredTicket(t);
     const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
@@ -256,6 +256,12 @@ describe('inbound: mail becomes customer messages', () => {
       references: staffMessageId,
       authentication: 'fail',
     });
+    // A passing verdict says nothing about which of several From mailboxes it judged (RFC 7489 6.6.1).
+    await send({
+      from: `${email}, attacker@evil.example`,
+      to: mail!.replyTo![0]!,
+      text: 'Forged beside the real one.',
+    });
     await app.drain();
     const thread = await detail(t.liveKey, ticket.id);
     expect(thread.messages.map((m: { body: string }) => m.body)).toEqual([
@@ -266,7 +272,7 @@ describe('inbound: mail becomes customer messages', () => {
     expect(thread.lastSenderType).toBe('staff');
     // Kept, not lost: each became a ticket of its own, tagged for the team and naming no ticket.
     const others = (await ticketsOf(t.liveKey)).filter((r) => r.id !== ticket.id);
-    expect(others).toHaveLength(2);
+    expect(others).toHaveLength(3);
     for (const other of others) {
       expect(await detail(t.liveKey, other.id)).toMatchObject({ tags: ['unverified-sender'], followUpOf: null });
     }

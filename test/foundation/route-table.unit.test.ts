@@ -14,4 +14,10 @@ describe('route table', () => {
     });
     expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual([]);
   });
+
+  it('names what every keyed write needs: a scope, or full access', async () => {
+    const { allRoutes } = await import('@helpdesk/core/top/routes/table');
+    const open = allRoutes.filter((r) => r.tenancy !== 'public' && r.method !== 'GET' && !r.scope && !r.fullAccess);
+    expect(open.map((r) => r.id)).toEqual([]);
+  });
 });

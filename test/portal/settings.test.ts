@@ -179,4 +179,20 @@ describe('portal handles (PATCH /projects/{projectId})', () => {
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
   });
+
+  it('needs a key with full access: a key limited to any scopes cannot change the help center', async () => {
+    const t = await createTenant();
+    const path = `/projects/${t.projects.main!.id}`;
+    for (const scopes of [['logs:write'], ['articles:write', 'articles:read']]) {
+      const res = await app.call('PATCH', path, {
+        key: await t.key({ scopes }),
+        body: { portal: { handle: uniqueHandle() } },
+      });
+      expect(res.status, scopes.join()).toBe(403);
+      expect(res.body.error.code).toBe('auth.forbidden');
+      expect(res.body.error.message).toContain('full access');
+    }
+    const [listed] = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects;
+    expect(listed.portal.handle).toBeNull();
+  });
 });

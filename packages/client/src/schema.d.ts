@@ -17,7 +17,7 @@ export interface paths {
   "/projects/{projectId}": {
     /**
      * Change a project's hosted help center: handle, on or off, logo, accent color, footer
-     * @description The handle is unique across the service; after a change the old handle answers 301 to the new one for 90 days (and stays reserved for this project meanwhile), and `null` frees it at once. A portal needs a handle to be turned on. The accent color must contrast at least 4.5:1 with white. An account-wide write: a live key that reaches every project.
+     * @description The handle is unique across the service; after a change the old handle answers 301 to the new one for 90 days (and stays reserved for this project meanwhile), and `null` frees it at once. A portal needs a handle to be turned on. The accent color must contrast at least 4.5:1 with white. An account-wide write: a live key that reaches every project, with full access (no scope list).
      */
     patch: operations["updateProject"];
   };
@@ -1198,7 +1198,7 @@ export interface operations {
   };
   /**
    * Change a project's hosted help center: handle, on or off, logo, accent color, footer
-   * @description The handle is unique across the service; after a change the old handle answers 301 to the new one for 90 days (and stays reserved for this project meanwhile), and `null` frees it at once. A portal needs a handle to be turned on. The accent color must contrast at least 4.5:1 with white. An account-wide write: a live key that reaches every project.
+   * @description The handle is unique across the service; after a change the old handle answers 301 to the new one for 90 days (and stays reserved for this project meanwhile), and `null` frees it at once. A portal needs a handle to be turned on. The accent color must contrast at least 4.5:1 with white. An account-wide write: a live key that reaches every project, with full access (no scope list).
    */
   updateProject: {
     parameters: {

@@ -1,4 +1,5 @@
 import { Marked } from 'marked';
+import { linkable } from '../../kernel/links/linkable.js';
 import { trimChars } from '../../kernel/text.js';
 import { escapeHtml } from '../templates/escape.js';
 import { articleHtmlToText } from './plain-text.js';
@@ -14,21 +15,6 @@ export function slugify(text: string): string {
     .replace(/[^a-z0-9]+/g, '-');
   const slug = trimChars(trimChars(words, '-').slice(0, MAX_SLUG), '-', 'end');
   return slug || 'article';
-}
-
-const LINKABLE = new Set(['http:', 'https:', 'mailto:']);
-
-/**
- * A link target a page may carry: http(s), mailto or relative. Judged on the exact text the browser
- * will read (the attribute is written escaped, so `&#106;avascript:` stays text and never decodes to a
- * scheme) by the URL parser browsers use, which also drops the tabs and newlines a scheme may hide.
- */
-export function linkable(href: string): boolean {
-  try {
-    return LINKABLE.has(new URL(href, 'https://relative.invalid/').protocol);
-  } catch {
-    return false;
-  }
 }
 
 const title = (text: string | null | undefined) => (text ? ` title="${escapeHtml(text)}"` : '');

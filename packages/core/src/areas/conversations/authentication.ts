@@ -24,6 +24,8 @@ export function senderVerdict(
   const dkim = receipt.dkimVerdict?.status?.toUpperCase();
   const from = mail.from ? domainOf(mail.from.address) : '';
   if (!from) return { verified: false, why: 'no sender' };
+  // DMARC judges one author domain: with several From mailboxes a verdict may be about another one (RFC 7489 6.6.1).
+  if (mail.fromCount !== 1) return { verified: false, why: 'several From mailboxes' };
   if (dmarc === 'FAIL') return { verified: false, why: 'DMARC failed' };
   if (dmarc === 'PASS') return { verified: true, by: 'DMARC' };
   const [onlySignature, ...more] = mail.dkimDomains;

@@ -7,7 +7,10 @@ import { extractReply } from './reply/extract.js';
 
 /** What the service takes from a received mail. */
 export interface ReadMail {
+  /** The first From mailbox. */
   from?: { address: string; name?: string };
+  /** How many From mailboxes the mail names, over all its From headers (RFC 5322 allows one header, several mailboxes). */
+  fromCount: number;
   subject: string;
   messageId?: string;
   /** In-Reply-To, then References: the Message-IDs this mail answers, oldest first. */
@@ -42,7 +45,7 @@ function dkimDomain(signature: string): string {
 
 /** Parses raw RFC 5322 mail with postal-mime (loaded on the first mail). */
 export async function readMail(raw: Buffer): Promise<ReadMail> {
-  const { default: PostalMime } = await import('postal-mime');
+  const { default: PostalMime, addressParser } = await import('postal-mime');
   const unflowed = unflowedRaw(raw);
   const mail = await PostalMime.parse(unflowed?.raw ?? raw, { attachmentEncoding: 'base64' });
   if (unflowed && mail.text !== undefined) mail.text = decodeFlowed(mail.text, unflowed.delSp);
@@ -53,6 +56,10 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
     mail.from && 'address' in mail.from && mail.from.address
       ? { address: mail.from.address.toLowerCase(), ...(mail.from.name ? { name: mail.from.name.slice(0, 200) } : {}) }
       : undefined;
+  const fromCount = mail.headers
+    .filter((h) => h.key === 'from')
+    .flatMap((h) => addressParser(h.value))
+    .flatMap((a) => ('group' in a && a.group ? a.group : [a])).length;
   const ids = (value: string | undefined) =>
     (value?.match(/<[^<>\s]+>/g) ?? [])
       .map((id) => normalizeMessageId(id))
@@ -63,6 +70,7 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
   const shortened = reply.body !== reply.original.trim();
   return {
     from,
+    fromCount,
     subject: (mail.subject ?? '').replace(CONTROL, ' ').trim().slice(0, SUBJECT_MAX) || '(no subject)',
     messageId: mail.messageId,
     references: [...new Set([...ids(mail.references), ...ids(mail.inReplyTo)])],

@@ -1,8 +1,10 @@
-import { marked } from 'marked';
+import { Marked } from 'marked';
 import { problem } from '../../kernel/errors/problem.js';
+import { linkable } from '../../kernel/links/linkable.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import type { PartialCall, Reads } from './analyze.js';
 import { type Compiled, compileVersion } from './compile.js';
+import { escapeHtml } from './escape.js';
 import { layoutRefOf } from './heads.js';
 import { bareKey, parseRef, qualifiedKey } from './keys.js';
 import { helperParts, loadRenderSet, type RenderSet } from './render-set.js';
@@ -144,11 +146,28 @@ export function renderTemplate(set: RenderSet, variables: Record<string, unknown
   };
 }
 
+/**
+ * A custom message's Markdown (one-off sends, the service's own mail: ticket replies, notices). A link
+ * or image whose target is not http(s), mailto or relative keeps only its text: a `javascript:` or
+ * `data:` link in a reply must not reach the customer as a live link from the project's domain.
+ */
+const customMarkdown = new Marked({
+  gfm: true,
+  renderer: {
+    link({ href, tokens }) {
+      return linkable(href) ? false : this.parser.parseInline(tokens);
+    },
+    image({ href, text }) {
+      return linkable(href) ? false : escapeHtml(text);
+    },
+  },
+});
+
 async function renderCustom(
   ctx: TenantContext,
   input: { subject: string; body: string; layout?: string },
 ): Promise<RenderedEmail> {
-  const body = marked.parse(input.body, { async: false, gfm: true });
+  const body = customMarkdown.parse(input.body, { async: false });
   let html: string;
   if (input.layout) {
     const ref = parseRef(input.layout);

@@ -63,6 +63,11 @@ export interface RouteDef {
   /** An account-wide write: only a live key that reaches every project, on live (403 `auth.account_key_required`). */
   accountWrite?: true;
   scope?: Scope;
+  /**
+   * Needs a key with full access (an empty scope list): a write no scope names, such as the project's
+   * help center settings. A restricted key gets 403 `auth.forbidden`.
+   */
+  fullAccess?: true;
   /** A plan-gated feature: lower plans get 403 `plan.upgrade_required` before their input is even read. */
   plan?: { minimum: Plan; feature: string };
   /** Path parameters; a value failing its schema is a 404, like an unknown id. */

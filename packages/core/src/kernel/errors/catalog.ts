@@ -110,10 +110,12 @@ export const PROBLEMS = {
     status: 403,
     summary: "the key lacks the scope, or the caller's IP is not allowed",
     details: v.optional(v.object({ requiredScope: v.string() })),
-    message: (a: { scope: string } | { ip: string }) =>
+    message: (a: { scope: string } | { fullAccess: true } | { ip: string }) =>
       'scope' in a
         ? `This API key lacks the scope ${a.scope}.`
-        : `Requests from ${a.ip} are not allowed for this API key.`,
+        : 'fullAccess' in a
+          ? 'This API key is limited to some scopes; this endpoint needs a key with full access (no scope list).'
+          : `Requests from ${a.ip} are not allowed for this API key.`,
     toDetails: (a) => ('scope' in a ? { requiredScope: a.scope } : undefined),
   }),
   'rate_limit.exceeded': define({

@@ -187,6 +187,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
       tags: route.tags ?? [route.group],
       security: route.tenancy === 'public' ? [] : [{ apiKey: route.scope ? [route.scope] : [] }],
       ...(route.scope ? { 'x-required-scope': route.scope } : {}),
+      ...(route.fullAccess ? { 'x-full-access': true } : {}),
       parameters: parametersOf(route),
       ...(route.body ? { requestBody: requestBodyOf(route) } : {}),
       responses: {

@@ -16,5 +16,6 @@ export const authorize = (): Middleware => ({
     const scope = route?.scope;
     if (scope && principal.scopes.length > 0 && !principal.scopes.includes(scope))
       throw problem('auth.forbidden', { scope });
+    if (route?.fullAccess && principal.scopes.length > 0) throw problem('auth.forbidden', { fullAccess: true });
   },
 });
