@@ -85,6 +85,28 @@ describe('JSON bodies', () => {
   });
 });
 
+describe('body media types', () => {
+  it('reads a JSON body sent as JSON or without a type, and refuses other types and compressed bodies', async () => {
+    const t = await createTenant();
+    const body = JSON.stringify({ subject: 'Typed', body: 'b', customer: { email: 'typed@example.com' } });
+    const post = (headers: Record<string, string>, rawBody: RequestInit['body'] = body) =>
+      app.call('POST', '/tickets', { key: t.liveKey, headers, rawBody });
+    expect((await post({ 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+    // A byte body gets no Content-Type from fetch.
+    expect((await post({}, Buffer.from(body))).status).toBe(200);
+    for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
+      const res = await post({ 'content-type': type });
+      expect(res.status, type).toBe(422);
+      expect(res.body.error.details.fields[0]).toMatchObject({ field: 'Content-Type', in: 'header' });
+    }
+    const gzip = await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(gzip.status).toBe(422);
+    expect(gzip.body.error.details.fields[0]).toMatchObject({ field: 'Content-Encoding', in: 'header' });
+    // Nothing was created by the refused ones.
+    expect((await app.call('GET', '/tickets', { key: t.liveKey })).body.total).toBe(2);
+  });
+});
+
 describe('dates and date-times', () => {
   const year = new Date().getUTCFullYear();
   /** Each parses in JavaScript (as another day, or not at all) but names no real instant. */

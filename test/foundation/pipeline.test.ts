@@ -241,6 +241,9 @@ describe('project and environment', () => {
     const forbidden = await create(single, 'x', { headers: { 'Service-Project': 'beta' } });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.error.code).toBe('project.forbidden');
+    const long = await create(single, 'x', { headers: { 'Service-Project': 'b'.repeat(5000) } });
+    expect(long.status).toBe(403);
+    expect(long.body.error.message.length).toBeLessThan(200);
   });
 
   it('lets a live key downgrade to sandbox but never a sandbox key up to live', async () => {

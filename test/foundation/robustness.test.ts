@@ -28,6 +28,27 @@ describe('hostile and unusual requests', () => {
     expect((await app.call('GET', '/projects', { key: t.liveKey })).status).toBe(200);
   });
 
+  it('refuses multipart parts without a field name with 422 (the parser would crash on them), and keeps serving', async () => {
+    const t = await createTenant();
+    const parts = [
+      'Content-Disposition: form-data\r\n\r\nx',
+      'Content-Disposition: form-data; filename="a.hbs"\r\n\r\nx',
+      'Content-Type: text/plain\r\n\r\nx',
+      'Content-Disposition: form-data; name\r\n\r\nx',
+    ];
+    for (const part of parts) {
+      const rawBody = `--B\r\nContent-Disposition: form-data; name="subject"\r\n\r\nok\r\n--B\r\n${part}\r\n--B--\r\n`;
+      const headers = { 'content-type': 'multipart/form-data; boundary=B' };
+      const res = await app.call('POST', '/email-templates/import', { key: t.liveKey, headers, rawBody });
+      expect(res.status, part).toBe(422);
+      expect(res.body.error.code).toBe('validation.failed');
+      // A route anyone may call with a ticket page's link takes multipart too.
+      const open = await app.call('POST', `/public/tickets/${'x'.repeat(40)}`, { headers, rawBody });
+      expect(open.status, part).toBeLessThan(500);
+    }
+    expect((await app.call('GET', '/projects', { key: t.liveKey })).status).toBe(200);
+  });
+
   it('delivers events whose data holds characters outside the Basic Multilingual Plane', async () => {
     const t = await createTenant();
     const receiver = await startReceiver();

@@ -20,4 +20,14 @@ describe('route table', () => {
     const open = allRoutes.filter((r) => r.tenancy !== 'public' && r.method !== 'GET' && !r.scope && !r.fullAccess);
     expect(open.map((r) => r.id)).toEqual([]);
   });
+
+  it('refuses an empty PATCH body on every route (nothing to change is a mistake, not a no-op)', async () => {
+    await import('@helpdesk/core/kernel/validation');
+    const v = await import('valibot');
+    const { allRoutes } = await import('@helpdesk/core/top/routes/table');
+    const patches = allRoutes.filter((r) => r.method === 'PATCH' && r.body);
+    expect(patches.length).toBeGreaterThan(5);
+    const accepting = patches.filter((r) => v.safeParse(r.body!, {}).success).map((r) => r.id);
+    expect(accepting).toEqual([]);
+  });
 });

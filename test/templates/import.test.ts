@@ -248,6 +248,13 @@ describe('POST /email-templates/import', () => {
     expect(atLimit.status).toBe(200);
     const unknownField = await call(importForm('x.hbs', 'x', { colour: 'red' } as never));
     expect(unknownField.status).toBe(422);
+    // A subject is a header: a line break in it could add one (and the send would refuse it forever).
+    const brokenSubject = await call(importForm('x.hbs', 'x', { subject: 'Hello\r\nBcc: evil@example.com' }));
+    expect(brokenSubject.status).toBe(422);
+    expect(brokenSubject.body.error.details.fields[0].field).toBe('subject');
+    const brokenComment = await call(importForm('y.hbs', '{{!-- subject: Hello\nBcc: evil@example.com --}}x'));
+    expect(brokenComment.status).toBe(422);
+    expect(brokenComment.body.error.details.fields[0].field).toBe('file');
   });
 
   it('needs the emails:manage scope', async () => {

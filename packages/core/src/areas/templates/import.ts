@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { commit } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
+import { PLAIN_LINE } from '../../kernel/mail/plain-line.js';
 import { placesBody, readDirectives } from './analyze.js';
 import { type Compiled, compileSource } from './compile.js';
 import { layoutRefOf } from './heads.js';
@@ -96,6 +97,13 @@ async function prepare(
   ) {
     throw fieldError('file', `The subject comment is longer than ${MAX_SUBJECT_SOURCE} characters of template source`);
   }
+  if (
+    isTemplate &&
+    input.subject === undefined &&
+    directives.subject !== undefined &&
+    !PLAIN_LINE.test(directives.subject)
+  )
+    throw fieldError('file', 'The subject comment holds control characters or line breaks');
   const subjectCompiled = compileSourceAs('The subject', scope, subject);
   warnHelpers(warnings, 'The subject', subjectCompiled);
   warnHelpers(warnings, 'The file', compiled);

@@ -15,7 +15,12 @@ export const importBody = v.strictObject({
   key: v.optional(v.string()),
   name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
   subject: v.optional(
-    v.pipe(v.string(), v.maxLength(MAX_SUBJECT_SOURCE, `At most ${MAX_SUBJECT_SOURCE} characters of template source`)),
+    v.pipe(
+      v.string(),
+      v.maxLength(MAX_SUBJECT_SOURCE, `At most ${MAX_SUBJECT_SOURCE} characters of template source`),
+      // A subject is a header: a line break in its source would never send (the send refuses it).
+      plainLine,
+    ),
   ),
   layout: v.optional(v.string()),
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
-import { integer, isoDateTime, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, pageMeta, pageQuery, patchBody, uuid } from '../../kernel/api/schemas.js';
 import {
   description,
   eventName,
@@ -53,13 +53,16 @@ export const webhookRoutes = {
     path: '/webhooks/{id}',
     summary: 'Change the events, format, description, rate limit or enabled state of an endpoint',
     params: idParams,
-    body: v.strictObject({
-      events: v.optional(events),
-      format: v.optional(format),
-      description: v.optional(v.nullable(description)),
-      rateLimitPerSecond: v.optional(v.nullable(rateLimitPerSecond)),
-      enabled: v.optional(v.boolean()),
-    }),
+    body: patchBody(
+      {
+        events: v.optional(events),
+        format: v.optional(format),
+        description: v.optional(v.nullable(description)),
+        rateLimitPerSecond: v.optional(v.nullable(rateLimitPerSecond)),
+        enabled: v.optional(v.boolean()),
+      },
+      'Send at least one field to update',
+    ),
     response: webhook,
     problems: ['webhook.url_not_allowed'],
   }),

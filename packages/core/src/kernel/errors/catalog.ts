@@ -137,7 +137,10 @@ export const PROBLEMS = {
     summary: "the named project is unknown or out of the key's reach; details.projects lists the reachable ones",
     details: v.optional(v.object({ projects: v.array(projectChoice) })),
     message: (a: { wanted?: string; projects?: v.InferInput<typeof projectChoice>[] }) =>
-      a.wanted === undefined ? 'This API key reaches no project.' : `This API key cannot reach project "${a.wanted}".`,
+      a.wanted === undefined
+        ? 'This API key reaches no project.'
+        : // A slug or id is short: a longer value is cut rather than echoed whole.
+          `This API key cannot reach project "${a.wanted.length > 100 ? `${a.wanted.slice(0, 100)}…` : a.wanted}".`,
     toDetails: (a) => (a.projects ? { projects: a.projects } : undefined),
   }),
   'auth.account_key_required': define({

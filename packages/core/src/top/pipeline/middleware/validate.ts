@@ -30,6 +30,12 @@ const parseBody = (event: Event, route: RouteDef): unknown => {
   }
   // No body at all reads as {}: routes whose fields are all optional (POST /webhooks/{id}/test) need none.
   if (text.trim() === '') return {};
+  // A body without a Content-Type is read as JSON; one whose type says otherwise (text, XML, curl -d's
+  // default form type on a JSON route) is refused, never guessed at.
+  if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
+    const expected = takesForms ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
+    throw errors.validation([{ field: 'Content-Type', in: 'header', message: `Expected ${expected}` }]);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -44,21 +50,40 @@ const parseBody = (event: Event, route: RouteDef): unknown => {
   return parsed;
 };
 
+/** The `name` parameter of a Content-Disposition value (not `filename`). */
+const NAME_PARAMETER = /(?:^|;)\s*name\s*=\s*(?:"[^"]*"|[^;\s]+)/i;
+
 /**
- * The multipart parser crashes the process on a body cut off before its closing boundary (an 'error'
- * event nobody listens to): such a body is refused here first.
+ * The multipart parser crashes the process on a body cut off before its closing boundary and on a part
+ * without a field name (errors thrown in event handlers nobody catches): such bodies are refused here first.
  */
-function assertCompleteMultipart(event: Event) {
+function assertSafeMultipart(event: Event) {
   const type = headerOf(event, 'content-type') ?? '';
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
   if (!/^multipart\/form-data/i.test(type.trim()) || !boundary) {
     throw errors.validation([{ field: '(body)', in: 'body', message: 'Expected multipart/form-data with a boundary' }]);
   }
   const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-  if (!body.includes(`--${boundary[1] ?? boundary[2]}--`)) {
+  const delimiter = `--${boundary[1] ?? boundary[2]}`;
+  const closing = body.indexOf(`${delimiter}--`);
+  if (closing < 0) {
     throw errors.validation([
       { field: '(body)', in: 'body', message: 'The multipart body is incomplete (no closing boundary)' },
     ]);
+  }
+  // Each part's head (latin1 keeps one character per byte): it must name its field.
+  const parts = body.subarray(0, closing).toString('latin1').split(delimiter).slice(1);
+  for (const part of parts) {
+    const headEnd = part.indexOf('\r\n\r\n');
+    const head = headEnd < 0 ? part : part.slice(0, headEnd);
+    const disposition = head
+      .split('\r\n')
+      .find((line) => line.slice(0, line.indexOf(':')).trim().toLowerCase() === 'content-disposition');
+    if (!disposition || !NAME_PARAMETER.test(disposition.slice(disposition.indexOf(':') + 1))) {
+      throw errors.validation([
+        { field: '(body)', in: 'body', message: 'Every multipart part needs Content-Disposition: form-data; name="…"' },
+      ]);
+    }
   }
 }
 
@@ -101,11 +126,17 @@ export const validate = (multipart: MultipartParser | undefined): Middleware => 
     }
     Object.assign(internal.query, groups);
     if (!route.body) return;
+    // Bodies are read as sent: a compressed one would be parsed as its bytes.
+    const encoding = headerOf(event, 'content-encoding')?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity' && event.body)
+      throw errors.validation([
+        { field: 'Content-Encoding', in: 'header', message: 'Compressed request bodies are not accepted' },
+      ]);
     let input: unknown;
     const multipartSent = /^multipart\/form-data/i.test((headerOf(event, 'content-type') ?? '').trim());
     if (route.bodyType === 'multipart' || (route.bodyType === 'any-form-or-json' && multipartSent)) {
       if (!multipart) throw new Error(`Route ${route.id} takes multipart but its group handler has no parser`);
-      assertCompleteMultipart(event);
+      assertSafeMultipart(event);
       await (await multipart()).before?.(request as never);
       input = event.body;
     } else {
