@@ -7,7 +7,6 @@ import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey } from '../customers/record.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { escapeHtml } from '../templates/escape.js';
-import { Ticket } from '../tickets/entities.js';
 import { requestCopy } from './customer-feedback.js';
 import { CustomerFeedback, FeedbackRequest } from './entities.js';
 import { type RequestItem, requestStatus, toRequest } from './present.js';
@@ -23,24 +22,14 @@ const ratingEmail = (message: string | undefined, link: string) =>
     `If the button does not work, open this address: ${link}`,
   ].join('\n\n');
 
-/** 422 unless the ticket exists in the project and environment: read before the customer is matched or created. */
-async function requireTicket(ctx: TenantContext, ticketId: string) {
-  const { data } = await Ticket.get({ projectId: ctx.projectId, env: ctx.env, ticketId }).go({
-    attributes: ['ticketId'],
-  });
-  if (!data) throw errors.validation([{ field: 'ticketId', in: 'body', message: 'No ticket has this id' }]);
-}
-
 /**
  * POST /feedback/requests: the request, its copy under the customer, and the rating mail (its Email
  * Logs row and its send) commit in one transaction: a request is `sent` exactly when its mail is queued.
- * A `ticketId` must name a ticket of the project and environment (422 otherwise).
  */
 export async function createRequest(
   ctx: TenantContext,
   input: { customer: { email: string; name?: string }; ticketId?: string; message?: string },
 ) {
-  if (input.ticketId !== undefined) await requireTicket(ctx, input.ticketId);
   const { customer } = await matchOrCreateCustomer(ctx, input.customer);
   const key = { projectId: ctx.projectId, env: ctx.env, requestId: randomUUID() };
   const now = new Date().toISOString();
