@@ -150,8 +150,12 @@ describe('PATCH, DELETE, rotate-secret', () => {
     });
     expect(res.body).not.toHaveProperty('secret');
 
-    const same = await app.call('PATCH', `/webhooks/${created.id}`, { key: t.liveKey, body: {} });
-    expect(same.body).toEqual(res.body);
+    // Nothing to change is a mistake, as on every PATCH; the endpoint stays as it was.
+    const empty = await app.call('PATCH', `/webhooks/${created.id}`, { key: t.liveKey, body: {} });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.code).toBe('validation.failed');
+    const listed = (await app.call('GET', '/webhooks', { key: t.liveKey })).body.webhooks;
+    expect(listed.find((w: { id: string }) => w.id === created.id)).toEqual(res.body);
     const back = await app.call('PATCH', `/webhooks/${created.id}`, {
       key: t.liveKey,
       body: { events: [...EVENT_NAMES], enabled: true },

@@ -20,6 +20,7 @@ export const importBody = v.strictObject({
       v.maxLength(MAX_SUBJECT_SOURCE, `At most ${MAX_SUBJECT_SOURCE} characters of template source`),
       // A subject is a header: a line break in its source would never send (the send refuses it).
       plainLine,
+      v.metadata({ examples: ['Your order {{orderId}} has shipped'] }),
     ),
   ),
   layout: v.optional(v.string()),
