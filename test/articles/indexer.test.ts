@@ -5,7 +5,7 @@ import { deleteObjects } from '@helpdesk/core/kernel/ports/blob-store';
 import { isFifo } from '@helpdesk/core/top/queues/registry';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
-import { testResources } from '../support/env.js';
+import { setEnv, testResources } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 
 const app = await startTestApp();
@@ -46,6 +46,23 @@ describe('indexArticles', () => {
     const { data: state } = await SearchIndexState.get(tenant).go();
     expect(state!.version).toBe(6);
   }, 90_000);
+
+  it("lets an instance's searches share one read of the index state for SEARCH_STATE_MAX_AGE_SECONDS", async () => {
+    const t = await createTenant();
+    const { tenant, ids } = await quietlyPublished(t, 2, 'quasar');
+    await indexArticles(tenant, [ids[0]!]);
+    try {
+      setEnv({ SEARCH_STATE_MAX_AGE_SECONDS: '60' });
+      expect(await searchIds(t, 'quasar')).toEqual([ids[0]]);
+      await indexArticles(tenant, [ids[1]!]);
+      // Within the age, the version this instance read stands: the new one is not looked for.
+      expect(await searchIds(t, 'quasar')).toEqual([ids[0]]);
+      setEnv({ SEARCH_STATE_MAX_AGE_SECONDS: '0' });
+      expect(await searchIds(t, 'quasar')).toEqual([...ids].sort());
+    } finally {
+      setEnv({ SEARCH_STATE_MAX_AGE_SECONDS: '0' });
+    }
+  });
 
   it('rebuilds the snapshot from the table when its stored objects are gone', async () => {
     const t = await createTenant();

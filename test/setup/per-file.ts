@@ -15,6 +15,8 @@ const resources: Resources = await provision(endpoints, {
 });
 Object.assign(process.env, handlerEnvironment(endpoints, resources), {
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
+  // Tests search the moment an index is written; test/articles/search-cache.test.ts covers the cache itself.
+  SEARCH_STATE_MAX_AGE_SECONDS: '0',
   AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
 });
 (globalThis as { __testResources?: Resources }).__testResources = resources;

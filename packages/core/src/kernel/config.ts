@@ -46,6 +46,8 @@ const Settings = v.object({
   SCHEDULER_GROUP: v.optional(nonEmpty, 'default'),
   SCHEDULER_ROLE_ARN: text,
   EMBEDDER: v.optional(v.picklist(['bedrock', 'local']), 'local'),
+  /** How long an instance's searches trust its last read of a search index's current version; tests set 0. */
+  SEARCH_STATE_MAX_AGE_SECONDS: seconds('1'),
   EMBEDDING_MODEL_ID: v.optional(nonEmpty, 'amazon.titan-embed-text-v2:0'),
 });
 
@@ -107,6 +109,7 @@ function parse(source: NodeJS.ProcessEnv) {
     schedulerGroup: s.SCHEDULER_GROUP,
     schedulerRoleArn: s.SCHEDULER_ROLE_ARN,
     embedderMode: s.EMBEDDER,
+    searchStateMaxAgeSeconds: s.SEARCH_STATE_MAX_AGE_SECONDS,
     embeddingModelId: s.EMBEDDING_MODEL_ID,
     /** Endpoint overrides, set only by the local stack and the tests. */
     endpoint: (service: Service) => endpoints[service],

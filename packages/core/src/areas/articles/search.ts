@@ -1,4 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { config } from '../../kernel/config.js';
 import { embedder } from '../../kernel/ports/embedder.js';
 import type { TenantContext, TenantKey } from '../../kernel/tenant.js';
 import { SearchIndexState } from './entities.js';
@@ -18,6 +19,8 @@ import { slugOwner } from './slugs.js';
 
 interface LoadedSnapshot {
   version: number;
+  /** When this instance last read the index state and found this version current (epoch ms). */
+  checkedAt: number;
   snapshotId: string;
   format: number;
   keyword: MiniSearch<IndexDoc>;
@@ -33,15 +36,23 @@ const MIN_SIMILARITY = 0.1;
 type Tenant = TenantKey;
 
 async function snapshotFor(tenant: Tenant, withVectors: boolean, retried = false): Promise<LoadedSnapshot | undefined> {
+  const cacheKey = `${tenant.projectId}#${tenant.env}`;
+  const now = Date.now();
+  const fresh = loaded.get(cacheKey);
+  // Searches share one state read per instance a second (SEARCH_STATE_MAX_AGE_SECONDS): the index is
+  // already a moment behind every write, and the read was most of a search's database time.
+  if (fresh && now - fresh.checkedAt < config().searchStateMaxAgeSeconds * 1000 && (!withVectors || fresh.vectors))
+    return fresh;
   const { data: state } = await SearchIndexState.get(tenant).go();
   if (!state) return undefined;
-  const cacheKey = `${tenant.projectId}#${tenant.env}`;
   try {
     let snap = loaded.get(cacheKey);
+    if (snap && snap.version >= state.version) snap.checkedAt = now;
     if (!snap || snap.version < state.version) {
       const format = state.format ?? 1;
       snap = {
         version: state.version,
+        checkedAt: now,
         snapshotId: state.snapshotId,
         format,
         keyword: await loadKeywordIndex(snapshotKeys(tenant.projectId, tenant.env, state.snapshotId).keyword, format),

@@ -1,0 +1,16 @@
+import { keywordRanking } from '@helpdesk/core/areas/articles/search';
+import { INDEX_FORMAT, type IndexDoc, keywordOptions } from '@helpdesk/core/areas/articles/search-snapshot';
+import { deriveExcerpt, markdownToText } from '@helpdesk/core/areas/articles/text';
+import MiniSearch from 'minisearch';
+import { defaultCacheDir, loadCollections } from './bench/search-data.js';
+const [c] = await loadCollections(defaultCacheDir());
+const index = new MiniSearch<IndexDoc>(keywordOptions());
+const docs: IndexDoc[] = [];
+for (let k = 0; k < 3; k++) for (const [i, d] of c!.docs.entries()) docs.push({ id: `${k}-${i}`, title: d.title, slug: `${k}-${i}`, excerpt: await deriveExcerpt(d.body), categoryId: null, publishedAt: null, text: await markdownToText(d.body) });
+index.addAll(docs);
+const snap = { keyword: index, format: INDEX_FORMAT };
+const qs = c!.queries.map((q) => q.text);
+for (let r = 0; r < 5; r++) for (const q of qs) keywordRanking(snap, q, undefined);
+const t0 = performance.now();
+for (let r = 0; r < 3; r++) for (const q of qs) keywordRanking(snap, q, undefined);
+console.log('ranking per query', ((performance.now() - t0) / qs.length / 3).toFixed(3), 'ms');
