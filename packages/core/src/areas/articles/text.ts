@@ -1,5 +1,6 @@
 import { Marked } from 'marked';
 import { linkable } from '../../kernel/links/linkable.js';
+import { boundMarkdown } from '../../kernel/markdown-bounds.js';
 import { trimChars } from '../../kernel/text.js';
 import { escapeHtml } from '../templates/escape.js';
 import { articleHtmlToText } from './plain-text.js';
@@ -25,6 +26,7 @@ const title = (text: string | null | undefined) => (text ? ` title="${escapeHtml
  */
 const markdown = new Marked({
   gfm: true,
+  hooks: { preprocess: boundMarkdown },
   renderer: {
     html: ({ text }) => escapeHtml(text),
     link({ href, title: hint, tokens }) {

@@ -1,6 +1,7 @@
 import { Marked } from 'marked';
 import { problem } from '../../kernel/errors/problem.js';
 import { linkable } from '../../kernel/links/linkable.js';
+import { boundMarkdown } from '../../kernel/markdown-bounds.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import type { PartialCall, Reads } from './analyze.js';
 import { type Compiled, compileVersion } from './compile.js';
@@ -153,6 +154,7 @@ export function renderTemplate(set: RenderSet, variables: Record<string, unknown
  */
 const customMarkdown = new Marked({
   gfm: true,
+  hooks: { preprocess: boundMarkdown },
   renderer: {
     link({ href, tokens }) {
       return linkable(href) ? false : this.parser.parseInline(tokens);
