@@ -18,6 +18,7 @@ export const MAX_NESTING = 16;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 const isBlank = (line: string) => line.trim() === '';
+const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
 
 /** The line with its container marker past MAX_NESTING escaped; one pass over its prefix. */
 function boundNesting(line: string): string {
@@ -34,7 +35,7 @@ function boundNesting(line: string): string {
     else if ((ch === '-' || ch === '*' || ch === '+') && (line[at + 1] === ' ' || line[at + 1] === '\t')) end = at + 1;
     else {
       let digits = at;
-      while (digits < line.length && digits - at < 9 && line[digits]! >= '0' && line[digits]! <= '9') digits++;
+      while (digits - at < 9 && isDigit(line[digits])) digits++;
       if (
         digits > at &&
         (line[digits] === '.' || line[digits] === ')') &&
