@@ -18,12 +18,13 @@ const pageOf = ({
   headers,
 }: {
   params: { handle: string };
-  event: { rawPath: string; rawQueryString: string };
+  event: { rawPath: string; rawQueryString: string; requestContext: { http: { method: string } } };
   headers: Record<string, string | undefined>;
 }) => ({
   handle: params.handle,
   rest: event.rawPath.slice(`/help/${params.handle}`.length),
   query: event.rawQueryString,
+  method: event.requestContext.http.method,
   headers,
 });
 

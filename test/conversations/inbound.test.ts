@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_INBOUND_BYTES } from '@helpdesk/core/areas/conversations/inbound';
 import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
@@ -329,6 +330,20 @@ describe('inbound: mail becomes customer messages', () => {
     await send({ from: email, to, text: 'Newsletter.', headers: { Precedence: 'bulk' } });
     await send({ from: email, to, text: 'Away.', headers: { 'X-Autoreply': 'yes' } });
     await send({ from: 'MAILER-DAEMON@mail.example.com', to, text: 'Delivery failed.' });
+    // A read receipt (RFC 8098), and a mail nested deeper than the MIME parser reads.
+    const report = (body: string) =>
+      smtp.sendMail({
+        envelope: { from: email, to: [to] },
+        raw: `From: ${email}\r\nTo: ${to}\r\nSubject: Read: your ticket\r\n${LOCAL_AUTH_HEADER}: pass\r\n${body}`,
+      });
+    await report(
+      'Content-Type: multipart/report; report-type=disposition-notification; boundary=R\r\n\r\n--R\r\nContent-Type: text/plain\r\n\r\nYour message was read.\r\n--R--\r\n',
+    );
+    const nested = Array.from(
+      { length: 300 },
+      (_, i) => `Content-Type: multipart/mixed; boundary=b${i}\r\n\r\n--b${i}\r\n`,
+    ).join('');
+    await report(`${nested}Content-Type: text/plain\r\n\r\nDeep.\r\n`);
     // A token whose MAC does not verify (one character changed).
     const [local, domain] = to.split('@');
     const forged = `${local!.slice(0, -1)}${local!.endsWith('a') ? 'b' : 'a'}@${domain}`;
@@ -361,6 +376,31 @@ describe('inbound: mail becomes customer messages', () => {
     await expect(send({ from: customerEmail(), to: 'someone@example.org', text: 'hi' })).rejects.toMatchObject({
       responseCode: 550,
     });
+  });
+
+  it('survives clients that drop the connection mid-transaction, and keeps receiving', async () => {
+    const t = await createTenant();
+    const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
+    for (let i = 0; i < 3; i++) {
+      const socket = net.connect(app.smtp.port, app.smtp.host);
+      let said = '';
+      socket.on('data', (chunk) => {
+        said += chunk.toString();
+      });
+      socket.on('error', () => {});
+      const waitFor = async (text: string) => {
+        for (let n = 0; n < 100 && !said.includes(text); n++) await new Promise((r) => setTimeout(r, 20));
+      };
+      await waitFor('220');
+      socket.write(`EHLO client\r\nMAIL FROM:<a@example.com>\r\nRCPT TO:<${inbound}>\r\n`);
+      await waitFor('250 Accepted');
+      socket.resetAndDestroy();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const email = customerEmail();
+    await send({ from: email, to: inbound, subject: 'After the resets', text: 'Still there?' });
+    await app.drain();
+    expect((await ticketsOf(t.liveKey)).map((r) => r.subject)).toContain('After the resets');
   });
 });
 

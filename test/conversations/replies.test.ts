@@ -214,6 +214,14 @@ describe('replies read as people wrote them', () => {
     expect(delsp.body).toBe('Could you send the invoice as a PDF? Thank you.');
   });
 
+  it('keeps the whole text as the original when the body is cut at its limit', async () => {
+    const t = await createTenant();
+    const text = `${'A pasted log line that goes on.\n'.repeat(400)}END: please call me back.`;
+    const message = await received(t, { text }, 'original');
+    expect(message.body.length).toBeLessThanOrEqual(10_000);
+    expect(message.original.text).toContain('END: please call me back.');
+  });
+
   it('answers original as null for a message written as is, and 404 for another account', async () => {
     const t = await createTenant();
     const message = await received(t, { text: 'Just a question: do you ship to Norway?' }, 'original');

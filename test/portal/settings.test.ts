@@ -84,6 +84,13 @@ describe('portal handles (PATCH /projects/{projectId})', () => {
     const moved = await app.call('GET', `/help/${first}/search?q=refund`);
     expect(moved.status).toBe(301);
     expect(moved.headers.get('location')).toBe(`/help/${second}/search?q=refund`);
+    // A form post keeps its method and body through the move (308, not 301).
+    const posted = await app.call('POST', `/help/${first}/requests`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: 'subject=Help&message=Please',
+    });
+    expect(posted.status).toBe(308);
+    expect(posted.headers.get('location')).toBe(`/help/${second}/requests`);
     // Renamed again: the first handle goes straight to the newest.
     const third = uniqueHandle();
     await app.call('PATCH', `/projects/${t.projects.main!.id}`, {

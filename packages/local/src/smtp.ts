@@ -97,7 +97,15 @@ export async function startSmtpServer(host = '127.0.0.1') {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => resolve());
+    server.listen(0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // A client that drops its connection mid-transaction is an 'error' of the server: without a
+  // listener Node ends the process (the whole local stack). That transaction is simply lost, as on SES.
+  server.on('error', (err: Error & { code?: string }) => {
+    console.error('[smtp] connection error', err.code ?? err.message);
   });
   const { port } = server.server.address() as AddressInfo;
   return { host, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };

@@ -33,6 +33,9 @@ export function automaticReason(mail: ReadMail): string | undefined {
   if (responder) return responder;
   if (/^multipart\/report\b.*report-type="?delivery-status/.test(header('content-type') ?? ''))
     return 'delivery status notification';
+  // A read receipt (RFC 8098) is the client's, not words the customer wrote.
+  if (/^multipart\/report\b.*report-type="?disposition-notification/.test(header('content-type') ?? ''))
+    return 'read receipt';
   if (mail.from && MAILER_DAEMON.test(mail.from.address)) return 'delivery status notification (mailer-daemon)';
   // A vacation subject alone is not enough (a person may write "Out of office question"): it must come
   // from an Exchange server, which marks every message it generates.

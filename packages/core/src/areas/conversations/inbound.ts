@@ -44,7 +44,9 @@ export async function receiveMail(notification: ReceivedMail): Promise<void> {
   const raw = await getObjectBytes(receipt.action.objectKey);
   if (!raw) return drop('the stored mail is gone', { objectKey: receipt.action.objectKey });
   if (raw.length > MAX_INBOUND_BYTES) return drop('larger than the inbound limit', { bytes: raw.length });
-  const mail = await readMail(raw);
+  // A mail the parser cannot read (MIME nested past its limit) fails the same way on every retry.
+  const mail = await readMail(raw).catch((err: Error) => err);
+  if (mail instanceof Error) return drop('unreadable MIME', { error: mail.message.slice(0, 200) });
   const automatic = automaticReason(mail);
   if (automatic) return drop(automatic);
   if (!mail.from) return drop('no sender');

@@ -67,7 +67,8 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
   const { kept, notes } = keptAttachments(mail.attachments);
   const reply = await extractReply({ text: mail.text, html: mail.html });
   const body = [reply.body || (kept.length ? '(attachments only)' : '(no text)'), ...notes].join('\n\n');
-  const shortened = reply.body !== reply.original.trim();
+  // Shortened by extraction, or cut at the body's limit: the whole text stays reachable either way.
+  const shortened = reply.body !== reply.original.trim() || body.length > BODY_MAX;
   return {
     from,
     fromCount,

@@ -47,7 +47,7 @@ export const privatePage = (status: number, body: string, extra: Record<string, 
 export const missing = () => privatePage(404, missingPage());
 
 /** A handle that moved: permanent, so search engines move their links too. */
-export const movedPermanently = (location: string) =>
-  rawResponse(301, '', { location, 'cache-control': 'public, max-age=3600' });
+export const movedPermanently = (location: string, status: 301 | 308 = 301) =>
+  rawResponse(status, '', { location, 'cache-control': 'public, max-age=3600' });
 
 export const seeOther = (location: string) => rawResponse(303, '', { location, ...UNCACHED });

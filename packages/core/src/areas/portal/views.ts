@@ -25,15 +25,22 @@ export interface PageRequest {
   handle: string;
   rest: string;
   query: string;
+  method: string;
   headers: Headers;
 }
 
-/** Runs `render` on the handle's site; an old handle answers 301 to the same page under its new one. */
+/**
+ * Runs `render` on the handle's site; an old handle answers 301 to the same page under its new one
+ * (308 to a form post: a 301 turns it into a GET, and the visitor's request or vote would be lost).
+ */
 export async function onSite(req: PageRequest, render: (site: Site) => Promise<RawResult>): Promise<RawResult> {
   const resolved = await resolveSite(req.handle);
   if (!resolved) return missing();
   if ('movedTo' in resolved)
-    return movedPermanently(`${portalPath(resolved.movedTo, req.rest)}${req.query ? `?${req.query}` : ''}`);
+    return movedPermanently(
+      `${portalPath(resolved.movedTo, req.rest)}${req.query ? `?${req.query}` : ''}`,
+      req.method === 'GET' || req.method === 'HEAD' ? 301 : 308,
+    );
   return render(resolved.site);
 }
 
