@@ -219,7 +219,7 @@ describe('replies read as people wrote them', () => {
     const text = `${'A pasted log line that goes on.\n'.repeat(400)}END: please call me back.`;
     const message = await received(t, { text }, 'original');
     expect(message.body.length).toBeLessThanOrEqual(10_000);
-    expect(message.original.text).toContain('END: please call me back.');
+    expect(message.original?.text).toContain('END: please call me back.');
   });
 
   it('answers original as null for a message written as is, and 404 for another account', async () => {
