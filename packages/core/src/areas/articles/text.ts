@@ -1,4 +1,4 @@
-import { Marked } from 'marked';
+import { Marked, type MarkedExtension } from 'marked';
 import { linkable } from '../../kernel/links/linkable.js';
 import { boundMarkdown } from '../../kernel/markdown-bounds.js';
 import { trimChars } from '../../kernel/text.js';
@@ -24,21 +24,33 @@ const title = (text: string | null | undefined) => (text ? ` title="${escapeHtml
  * bodyHtml is safe to embed in a help center page: raw HTML inside the Markdown is shown as text, and
  * a link or image with any other target (`javascript:`, `data:`, `vbscript:`) keeps only its text.
  */
-const markdown = new Marked({
+const safeRenderer = {
+  html: ({ text }) => escapeHtml(text),
+  link({ href, title: hint, tokens }) {
+    const text = this.parser.parseInline(tokens);
+    return linkable(href) ? `<a href="${escapeHtml(href)}"${title(hint)}>${text}</a>` : text;
+  },
+  image: ({ href, title: hint, text }: { href: string; title?: string | null; text: string }) =>
+    linkable(href) ? `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title(hint)}>` : escapeHtml(text),
+} satisfies MarkedExtension['renderer'];
+
+const markdown = new Marked({ gfm: true, hooks: { preprocess: boundMarkdown }, renderer: safeRenderer });
+
+/** For a page whose h1 is the article's title: the body's headings one level down (`#` is an h2). */
+const underTitle = new Marked({
   gfm: true,
   hooks: { preprocess: boundMarkdown },
   renderer: {
-    html: ({ text }) => escapeHtml(text),
-    link({ href, title: hint, tokens }) {
-      const text = this.parser.parseInline(tokens);
-      return linkable(href) ? `<a href="${escapeHtml(href)}"${title(hint)}>${text}</a>` : text;
+    ...safeRenderer,
+    heading({ tokens, depth }) {
+      const level = Math.min(depth + 1, 6);
+      return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
     },
-    image: ({ href, title: hint, text }) =>
-      linkable(href) ? `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title(hint)}>` : escapeHtml(text),
   },
 });
 
-export const markdownToHtml = (body: string) => markdown.parse(body, { async: false });
+export const markdownToHtml = (body: string, options: { underTitle?: boolean } = {}) =>
+  (options.underTitle ? underTitle : markdown).parse(body, { async: false });
 
 /** Plain text of a Markdown body, one line per block: what search indexes and excerpts are made of. */
 export const markdownToText = async (body: string) => (await articleHtmlToText(markdownToHtml(body))).trim();

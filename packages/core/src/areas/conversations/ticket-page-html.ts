@@ -37,7 +37,7 @@ ${esc(m.body)}${m.attachments.length ? `<ul class="files">${m.attachments.map((a
 <form method="post" enctype="multipart/form-data">
 <label for="body">Your answer</label>
 <textarea id="body" name="body" maxlength="10000" required></textarea>
-<p><input type="file" name="file" multiple></p>
+<p><label for="file">Files (optional)</label><br><input type="file" id="file" name="file" multiple></p>
 <button type="submit">Send</button>
 </form>`,
   );

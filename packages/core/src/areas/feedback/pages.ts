@@ -25,7 +25,9 @@ small{color:#6b7280}
 </style>
 </head>
 <body>
+<main>
 ${content}
+</main>
 </body>
 </html>`;
 

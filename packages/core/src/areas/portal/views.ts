@@ -100,7 +100,7 @@ export const showArticle = (req: PageRequest, slug: string, voted: boolean) =>
       .slice(0, RELATED_ARTICLES);
     const html = articlePage(site, {
       article,
-      bodyHtml: markdownToHtml(found.body),
+      bodyHtml: markdownToHtml(found.body, { underTitle: true }),
       category: categoryOf(categories, article.categoryId),
       related,
       voted,

@@ -103,6 +103,10 @@ export interface RouteDef {
 
 export const defineRoute = <const R extends RouteDef>(route: R) => route;
 
+/** Whether a route answers browsers with HTML (its errors included): a page, or a form post. */
+export const answersHtml = (route: RouteDef) =>
+  route.produces === 'text/html' || route.page === true || route.bodyType === 'form-or-json';
+
 type Out<E> = E extends ObjectEntries ? v.InferOutput<v.ObjectSchema<E, undefined>> : Record<string, never>;
 type BodyOut<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 type GroupsOut<G> = G extends Record<string, AnySchema> ? { [K in keyof G]?: v.InferOutput<G[K]> } : unknown;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { problemsByStatus } from '../../kernel/api/problems.js';
-import { API_PREFIX, type RouteDef } from '../../kernel/api/route.js';
+import { API_PREFIX, answersHtml, type RouteDef } from '../../kernel/api/route.js';
 import { errorBody } from '../../kernel/api/schemas.js';
 import { PROBLEMS, type ProblemCode } from '../../kernel/errors/catalog.js';
 import { jsonSchemaOf } from './schema.js';
@@ -113,8 +113,6 @@ const requestBodyOf = (route: RouteDef) => {
 };
 
 /** Pages people open in a browser (and the forms they post) also answer errors as HTML. */
-const answersHtml = (route: RouteDef) =>
-  route.produces === 'text/html' || route.page === true || route.bodyType === 'form-or-json';
 const htmlContent = { 'text/html': { schema: { type: 'string' } } };
 
 const okResponse = (route: RouteDef) => {

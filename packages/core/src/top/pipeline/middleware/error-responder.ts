@@ -3,6 +3,7 @@ import { errors } from '../../../kernel/errors/common.js';
 import { Problem, problem } from '../../../kernel/errors/problem.js';
 import { isUnavailable } from '../../../kernel/errors/unavailable.js';
 import { addLogContext, logContext, logger } from '../../../kernel/logger.js';
+import { errorPage, wantsPage } from './error-page.js';
 import { json, type Middleware, type PipelineRequest } from './state.js';
 
 /** How long a client waits after a 503: the SDK's own retries already spent about a second. */
@@ -49,7 +50,7 @@ export const errorResponder = (): Middleware => ({
     }
     const e = error as Problem;
     addLogContext({ code: e.code });
-    request.response = json(e.status, e.toBody(), e.headers ?? {});
+    request.response = wantsPage(request) ? errorPage(e) : json(e.status, e.toBody(), e.headers ?? {});
     finish(request);
   },
   after: (request) => finish(request),
