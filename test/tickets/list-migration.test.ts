@@ -20,6 +20,7 @@ import {
 } from '@helpdesk/core/kernel/db/table';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../packages/cli/src/commands.js';
+import { provision } from '../../packages/local/src/provision.js';
 import { startTestApp } from '../support/app.js';
 import { setEnv, testEndpoints, testResources } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
@@ -214,5 +215,16 @@ describe('upgrading a table to the ticket list indexes', () => {
     expect(pending.body.tickets.map((r: { id: string }) => r.id)).toEqual([ids[1], ids[2]]);
     expect(after[0].tickets[0].id).toBe(ids[1]);
     expect(after[0].total).toBe(6);
+  });
+
+  it('gives a local table kept from before the indexes them when the local stack starts', async () => {
+    const kept = `${tableName}-kept`;
+    await dynamo.send(new CreateTableCommand(createTableInput(kept, 0)));
+    await provision(testEndpoints(), { tableName: kept, queuePrefix: `${kept}-q`, bucket: `${kept}-b` });
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: kept }));
+    expect(
+      Table?.GlobalSecondaryIndexes?.map((g) => [g.IndexName, g.Projection?.ProjectionType, g.IndexStatus]).sort(),
+    ).toEqual(gsisOf().map((g) => [g.name, g.projection.type, 'ACTIVE']));
+    await dynamo.send(new DeleteTableCommand({ TableName: kept }));
   });
 });
