@@ -152,7 +152,7 @@ describe('the OpenAPI document and the API agree', () => {
     expect(wrong).toEqual([]);
   }, 300_000);
 
-  it('answers the longest allowed value and a 2 MB one of every body string within a second each', async () => {
+  it('answers the longest allowed value and a 2 MB one of every body string without a hang (five seconds at most, on a loaded machine)', async () => {
     const t = await createTenant({ plan: 'pro' });
     const key = await t.key({ rateLimit: 1_000_000 });
     const slow: string[] = [];
@@ -182,7 +182,8 @@ describe('the OpenAPI document and the API agree', () => {
           });
           sent++;
           const ms = performance.now() - start;
-          if (ms > 1_000 || res.status >= 500)
+          // A pattern or parser that is super-linear takes minutes on 2 MB; speed itself is the bench's business.
+          if (ms > 5_000 || res.status >= 500)
             slow.push(`${method} ${path} ${name} (${value.length} characters): ${res.status} in ${ms.toFixed(0)} ms`);
         }
       }

@@ -152,10 +152,13 @@ describe('upgrading a table to the ticket list indexes', () => {
       );
       // As CloudFormation does, the next update waits for the index to be built.
       await expect
-        .poll(async () => {
-          const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
-          return Table?.GlobalSecondaryIndexes?.every((g) => g.IndexStatus === 'ACTIVE');
-        })
+        .poll(
+          async () => {
+            const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
+            return Table?.GlobalSecondaryIndexes?.every((g) => g.IndexStatus === 'ACTIVE');
+          },
+          { timeout: 60_000, interval: 100 },
+        )
         .toBe(true);
     }
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));

@@ -29,11 +29,12 @@ export interface Resources {
 }
 
 async function untilIndexesActive(dynamo: DynamoDBClient, TableName: string) {
-  for (;;) {
+  for (const started = Date.now(); Date.now() - started < 120_000; ) {
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName }));
     if (Table?.GlobalSecondaryIndexes?.every((g) => g.IndexStatus === 'ACTIVE')) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  throw new Error(`The indexes of ${TableName} were not built within two minutes`);
 }
 
 /** Creates the table (if missing), the queues with their dead-letter queues, and the attachments bucket. */
