@@ -421,7 +421,7 @@ describe('projects created before the by-id index', () => {
 });
 
 describe('mail the parser can barely read', () => {
-  it('drops mail without a sender and survives binary garbage, a bad charset and a header-only mail', async () => {
+  it('drops mail without a sender or from an address customers cannot have, and survives binary garbage, a bad charset and a header-only mail', async () => {
     const t = await createTenant();
     const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress as string;
     const raws = [
@@ -429,6 +429,9 @@ describe('mail the parser can barely read', () => {
       Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256)),
       `From: ann@example.com\r\nTo: ${inbound}\r\nSubject: =?x-unknown?B?zzz?=\r\nContent-Type: text/plain; charset=x-unknown\r\n\r\n\xff\xfe odd bytes`,
       `From: bob@example.com\r\nTo: ${inbound}\r\nSubject: headers only\r\n`,
+      // Senders the API would refuse as a customer's email: longer than 254 characters, a non-ASCII local part.
+      `From: ${'a'.repeat(250)}@example.com\r\nTo: ${inbound}\r\nSubject: too long\r\n\r\nHi`,
+      Buffer.from(`From: j\u00f6ran@example.com\r\nTo: ${inbound}\r\nSubject: utf8 local part\r\n\r\nHi`, 'utf8'),
     ];
     for (const [i, raw] of raws.entries()) {
       const key = `inbound/garbage-${randomUUID()}`;
@@ -446,7 +449,7 @@ describe('mail the parser can barely read', () => {
     }
     await app.drain();
     const subjects = (await ticketsOf(t.liveKey)).map((r) => r.subject).sort();
-    // The two with a sender open tickets (the odd charset read as well as it can be); the others are dropped.
+    // The two with a usable sender open tickets (the odd charset read as well as it can be); the others are dropped.
     expect(subjects).toHaveLength(2);
     expect(subjects).toContain('headers only');
   });

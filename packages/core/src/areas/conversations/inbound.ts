@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { tenantOfProject } from '../../identity/tenant.js';
 import { env } from '../../kernel/config.js';
 import { Problem } from '../../kernel/errors/problem.js';
@@ -8,6 +9,7 @@ import { normalizeMessageId, receivedMailItem, threadOfMessages } from '../../ke
 import { must } from '../../kernel/must.js';
 import { getObjectBytes } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import { customerEmail } from '../customers/schemas.js';
 import { createTicket, DuplicateTicket } from '../tickets/create.js';
 import { Ticket } from '../tickets/entities.js';
 import { currentTicket, isCustomerOf, ticketByNumber } from '../tickets/merge.js';
@@ -50,6 +52,8 @@ export async function receiveMail(notification: ReceivedMail): Promise<void> {
   const automatic = automaticReason(mail);
   if (automatic) return drop(automatic);
   if (!mail.from) return drop('no sender');
+  // A customer is who the API could have created: an address it would refuse (too long, non-ASCII) is none.
+  if (!v.is(customerEmail, mail.from.address)) return drop('a sender address the API does not accept');
   const ctx = await tenantOfProject(target.projectId, target.env);
   if (!ctx) return drop('unknown project', { projectId: target.projectId });
   if (isOurs(ctx, domain, mail.from.address)) return drop('our own mail came back (a loop)');

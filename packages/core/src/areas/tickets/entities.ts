@@ -1,8 +1,8 @@
 import { Entity, type EntityItem, Service } from 'electrodb';
 import { env } from '../../kernel/config.js';
 import { entityConfig, SERVICE } from '../../kernel/db/client.js';
-import { forward, lazy } from '../../kernel/db/lazy.js';
 import { GSI_NAMES, TICKET_LIST_ATTRIBUTES, TICKET_LIST_GSI_NAMES } from '../../kernel/db/indexes.js';
+import { forward, lazy } from '../../kernel/db/lazy.js';
 import { tenantAttributes } from '../../kernel/db/tenant-attributes.js';
 import { customerCopy } from '../customers/copies.js';
 import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './values.js';
