@@ -18,8 +18,9 @@ import {
   TICKET_LIST_ATTRIBUTES,
   TICKET_LIST_GSI_NAMES,
 } from '@helpdesk/core/kernel/db/table';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../packages/cli/src/commands.js';
+import { startDynamoDbLocal } from '../../packages/local/src/emulators.js';
 import { provision } from '../../packages/local/src/provision.js';
 import { startTestApp } from '../support/app.js';
 import { setEnv, testEndpoints, testResources } from '../support/env.js';
@@ -33,16 +34,20 @@ import { createTicket } from './helpers.js';
  * switch to the new indexes and the earlier entries are dropped. Every list answer stays the same.
  */
 const tableName = testResources().tableName;
+// A DynamoDB Local of the file's own: on the suite's shared one, an index built on an existing table
+// waits for a quiet moment of every table, which a full run never has.
+const own = await startDynamoDbLocal();
+afterAll(() => own.stop());
+const endpoints = { ...testEndpoints(), dynamodb: own.endpoint };
 const dynamo = new DynamoDBClient({
-  endpoint: testEndpoints().dynamodb,
+  endpoint: own.endpoint,
   region: 'us-east-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
-await dynamo.send(new DeleteTableCommand({ TableName: tableName }));
 await dynamo.send(new CreateTableCommand(createTableInput(tableName, 0)));
-setEnv({ TICKET_LISTS: 'migrating' });
+setEnv({ DYNAMODB_ENDPOINT: own.endpoint, TICKET_LISTS: 'migrating' });
 
-const app = await startTestApp();
+const app = await startTestApp({ endpoints });
 let t: TenantFixture;
 let key: string;
 let alice: string;
@@ -223,7 +228,7 @@ describe('upgrading a table to the ticket list indexes', () => {
   it('gives a local table kept from before the indexes them when the local stack starts', async () => {
     const kept = `${tableName}-kept`;
     await dynamo.send(new CreateTableCommand(createTableInput(kept, 0)));
-    await provision(testEndpoints(), { tableName: kept, queuePrefix: `${kept}-q`, bucket: `${kept}-b` });
+    await provision(endpoints, { tableName: kept, queuePrefix: `${kept}-q`, bucket: `${kept}-b` });
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: kept }));
     expect(
       Table?.GlobalSecondaryIndexes?.map((g) => [g.IndexName, g.Projection?.ProjectionType, g.IndexStatus]).sort(),

@@ -2,6 +2,7 @@ import { normalizeMessageId } from '../../kernel/mail/threads.js';
 import type { GivenFile } from '../tickets/files.js';
 import type { OriginalMail } from '../tickets/present.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
+import { asPlainText } from './broken-multipart.js';
 import { decodeFlowed, unflowedRaw } from './flowed.js';
 import { extractReply } from './reply/extract.js';
 
@@ -47,8 +48,11 @@ function dkimDomain(signature: string): string {
 export async function readMail(raw: Buffer): Promise<ReadMail> {
   const { default: PostalMime, addressParser } = await import('postal-mime');
   const unflowed = unflowedRaw(raw);
-  const mail = await PostalMime.parse(unflowed?.raw ?? raw, { attachmentEncoding: 'base64' });
-  if (unflowed && mail.text !== undefined) mail.text = decodeFlowed(mail.text, unflowed.delSp);
+  const parsed = await PostalMime.parse(unflowed?.raw ?? raw, { attachmentEncoding: 'base64' });
+  if (unflowed && parsed.text !== undefined) parsed.text = decodeFlowed(parsed.text, unflowed.delSp);
+  const topType = parsed.headers.find((h) => h.key === 'content-type')?.value ?? '';
+  const partless = /^\s*multipart\//i.test(topType) && !parsed.text && !parsed.html && !parsed.attachments.length;
+  const mail = partless ? await PostalMime.parse(asPlainText(raw), { attachmentEncoding: 'base64' }) : parsed;
   const headers = new Map<string, string>();
   for (const h of mail.headers) if (!headers.has(h.key)) headers.set(h.key, h.value);
   const dkimDomains = mail.headers.filter((h) => h.key === 'dkim-signature').map((h) => dkimDomain(h.value));

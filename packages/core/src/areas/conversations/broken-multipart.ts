@@ -1,0 +1,21 @@
+/**
+ * A top-level multipart without a boundary, or whose boundary never appears, holds no part: the parser
+ * then finds no text, no HTML and no file, and the customer's words were lost. Mail clients show such a
+ * body as plain text; so does this: the raw mail with its top-level Content-Type header renamed (same
+ * length, so nothing moves), so RFC 2045's default, text/plain, applies to the body.
+ */
+export function asPlainText(raw: Buffer): Buffer {
+  const text = raw.toString('latin1');
+  const crlf = text.indexOf('\r\n\r\n');
+  const lf = text.indexOf('\n\n');
+  const end = [crlf, lf].filter((at) => at >= 0).reduce((a, b) => Math.min(a, b), text.length);
+  const header = CONTENT_TYPE.exec(text.slice(0, end));
+  if (!header) return raw;
+  const copy = Buffer.from(raw);
+  copy.write(RENAMED, header.index + header[0].length - 'content-type'.length, 'latin1');
+  return copy;
+}
+
+/** The header's name at the start of a line of the header block (a linear scan: no nested repetition). */
+const CONTENT_TYPE = /(?:^|\n)content-type(?=[ \t]*:)/i;
+const RENAMED = 'x-ctype-gone'; // as long as `content-type`
