@@ -129,5 +129,5 @@ describe('search read cost', () => {
     expect(units('BatchGetItem')).toBeLessThanOrEqual(25 * 0.5);
     // Nothing else: the rate limit counts this key in the instance (well under its limit, no write).
     expect(requests.map((r) => r.command).filter((c) => c !== 'Query' && c !== 'BatchGetItem')).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
