@@ -37,6 +37,15 @@ describe('a multipart mail that holds no part', () => {
     );
     expect(fileOnly.body).toBe('(attachments only)');
 
+    // A well-formed multipart whose text part is empty (the parser drops it) stays an empty mail, not its MIME source.
+    const empty = await readMail(
+      mail(
+        `Content-Type: multipart/alternative; boundary="${boundary}"`,
+        `--${boundary}\r\nContent-Type: text/plain\r\n\r\n--${boundary}--\r\n`,
+      ),
+    );
+    expect(empty.body).toBe('(no text)');
+
     // Only the top-level header is renamed: a header-like line of the body stays as written.
     const raw = mail('Content-Type: multipart/mixed', 'Content-Type: not a header here\r\n');
     const renamed = asPlainText(raw).toString('latin1');

@@ -4,6 +4,21 @@
  * body as plain text; so does this: the raw mail with its top-level Content-Type header renamed (same
  * length, so nothing moves), so RFC 2045's default, text/plain, applies to the body.
  */
+/**
+ * Whether a top-level Content-Type is a multipart that cannot hold a part: no boundary, an empty one,
+ * or one whose delimiter line never appears in the mail. (A multipart whose parts are empty does hold
+ * parts: it stays an empty mail.)
+ */
+export function holdsNoPart(raw: Buffer, contentType: string): boolean {
+  if (!/^\s*multipart\//i.test(contentType)) return false;
+  const param = BOUNDARY.exec(contentType);
+  const boundary = param?.[1] ?? param?.[2] ?? '';
+  if (!boundary) return true;
+  const text = raw.toString('latin1');
+  const delimiter = `--${boundary}`;
+  return !text.startsWith(delimiter) && !text.includes(`\n${delimiter}`);
+}
+
 export function asPlainText(raw: Buffer): Buffer {
   const text = raw.toString('latin1');
   const crlf = text.indexOf('\r\n\r\n');
@@ -19,3 +34,5 @@ export function asPlainText(raw: Buffer): Buffer {
 /** The header's name at the start of a line of the header block (a linear scan: no nested repetition). */
 const CONTENT_TYPE = /(?:^|\n)content-type(?=[ \t]*:)/i;
 const RENAMED = 'x-ctype-gone'; // as long as `content-type`
+/** RFC 2046 boundary parameter, quoted or not (no nested repetition). */
+const BOUNDARY = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i;

@@ -2,7 +2,7 @@ import { normalizeMessageId } from '../../kernel/mail/threads.js';
 import type { GivenFile } from '../tickets/files.js';
 import type { OriginalMail } from '../tickets/present.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
-import { asPlainText } from './broken-multipart.js';
+import { asPlainText, holdsNoPart } from './broken-multipart.js';
 import { decodeFlowed, unflowedRaw } from './flowed.js';
 import { extractReply } from './reply/extract.js';
 
@@ -51,7 +51,8 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
   const parsed = await PostalMime.parse(unflowed?.raw ?? raw, { attachmentEncoding: 'base64' });
   if (unflowed && parsed.text !== undefined) parsed.text = decodeFlowed(parsed.text, unflowed.delSp);
   const topType = parsed.headers.find((h) => h.key === 'content-type')?.value ?? '';
-  const partless = /^\s*multipart\//i.test(topType) && !parsed.text && !parsed.html && !parsed.attachments.length;
+  const partless =
+    parsed.text === undefined && parsed.html === undefined && !parsed.attachments.length && holdsNoPart(raw, topType);
   const mail = partless ? await PostalMime.parse(asPlainText(raw), { attachmentEncoding: 'base64' }) : parsed;
   const headers = new Map<string, string>();
   for (const h of mail.headers) if (!headers.has(h.key)) headers.set(h.key, h.value);
