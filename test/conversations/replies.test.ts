@@ -145,7 +145,7 @@ describe('replies read as people wrote them', () => {
     expect(wrapped.body).toBe('Got it.');
   });
 
-  it('removes a -- signature, device lines, a contact block and a confidentiality notice, and keeps the sign-off', async () => {
+  it('removes a -- signature, device lines, a contact block, a titled sign-off and a notice, and keeps a typed sign-off', async () => {
     const t = await createTenant();
     const dashed = await received(t, { text: 'See attached.\n\nCheers,\nBob\n\n-- \nBob Builder\nBuilder Ltd' });
     expect(dashed.body).toBe('See attached.\n\nCheers,\nBob');
@@ -168,6 +168,9 @@ describe('replies read as people wrote them', () => {
       ].join('\n'),
     });
     expect(contact.body).toBe('Please call me tomorrow.\n\nBest regards,\nKaren');
+    // A sign-off with a title under the name is the signature file's block.
+    const titled = await received(t, { text: 'Still broken.\n\nRegards,\n\nJohn Doe\nHead of Operations\nAcme Ltd' });
+    expect(titled.body).toBe('Still broken.');
   });
 
   it("keeps the customer's sentence that merely starts like a device line, and a forward with nothing above it", async () => {

@@ -67,12 +67,20 @@ describe('reply extraction', () => {
     ['dashed name', 'Ok.\n\n-Abhishek Kona'],
     ['boxed signature', 'Ok.\n----------\nAda\nEmail: ada@example.com\nTel: 000-0000\n----------'],
     ['contact block', 'Ok.\n\nAda Lovelace\nEngineer\nTel: +44 20 7946 0958\nada@example.com\nwww.example.com'],
+    ['sign-off with a name and a title', 'Ok.\n\nRegards,\n\nJohn Doe\nCEO @ Acme !'],
+    [
+      'German sign-off with title and company',
+      'Ok.\n\nMit freundlichen Grüßen\nAnna Schmidt\nKundenservice\nBeispiel GmbH',
+    ],
   ])('removes signatures: %s', async (_, text) => {
     expect(await body(text)).toBe('Ok.');
   });
 
   it("keeps the customer's words: a sign-off, a sentence like a device line, numbers in an answer", async () => {
     expect(await body('Ok.\n\nThanks,\nAlex')).toBe('Ok.\n\nThanks,\nAlex');
+    // Below a name, a postscript or a question is the customer's, not a title.
+    for (const tail of ['P.S. the invoice is wrong', 'Can you call me?', 'The second order never came.'])
+      expect(await body(`Ok.\n\nThanks,\nJohn Doe\n${tail}`)).toBe(`Ok.\n\nThanks,\nJohn Doe\n${tail}`);
     expect(await body('Sent from my phone, the card 1234 fails.')).toBe('Sent from my phone, the card 1234 fails.');
     const appointment =
       'Booked:\n10/19/2017 @ 9:30 am\n1517 4th Avenue, 555-421-6780\n\nJohn Doe\nMailgun Inc\n555-941-0697';

@@ -6,7 +6,10 @@ import { handlerEnvironment, provision, type Resources } from '../../packages/lo
  * Runs before each test file is imported: a fresh table, queues and bucket on the shared stand-ins,
  * and the environment the handlers read pointed at them.
  */
-const endpoints = inject('endpoints');
+// A worker's files share its DynamoDB Local (test/setup/global.ts); VITEST_POOL_ID runs from 1.
+const dynamodbEndpoints = inject('dynamodbEndpoints');
+const worker = Math.max(0, Number(process.env.VITEST_POOL_ID ?? 1) - 1);
+const endpoints = { ...inject('endpoints'), dynamodb: dynamodbEndpoints[worker % dynamodbEndpoints.length] as string };
 const id = randomBytes(4).toString('hex');
 const resources: Resources = await provision(endpoints, {
   tableName: `t-${id}`,
@@ -20,3 +23,4 @@ Object.assign(process.env, handlerEnvironment(endpoints, resources), {
   AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
 });
 (globalThis as { __testResources?: Resources }).__testResources = resources;
+(globalThis as { __testEndpoints?: typeof endpoints }).__testEndpoints = endpoints;

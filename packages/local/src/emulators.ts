@@ -49,6 +49,33 @@ async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
 }
 
 /**
+ * A DynamoDB Local on a free loopback port (persisted under `path`, or in memory), answering when this
+ * resolves. The stack runs one; the test suite one per worker (test/setup/global.ts): an instance
+ * serves every table from one SQLite thread, and each stream call there scans the stream records of
+ * all its tables.
+ */
+export async function startDynamoDbLocal(options: { port?: number; path?: string | null; pidFile?: string } = {}) {
+  const port = options.port ?? ((await freePorts(1)) as [number])[0];
+  const dynamo = dynamoDbLocal.spawn({ port, path: options.path ?? null, sharedDb: true, stdio: 'ignore' });
+  if (options.pidFile && dynamo.pid) writeFileSync(options.pidFile, String(dynamo.pid));
+  const endpoint = `http://127.0.0.1:${port}`;
+  // A Java that cannot run DynamoDB Local (too old, broken) ends the child at once: say so then, not after the wait.
+  const ended = new Promise<never>((_, reject) => {
+    dynamo.once('error', (err) => reject(new Error(`DynamoDB Local could not be started: ${err.message}.`)));
+    dynamo.once('exit', (code) =>
+      reject(
+        new Error(
+          `DynamoDB Local stopped as it started (exit code ${code}). It needs Java 11 or later: check \`java -version\`.`,
+        ),
+      ),
+    );
+  });
+  ended.catch(() => undefined); // Ending later (stop()) is no error.
+  await Promise.race([waitForDynamo(endpoint), ended]);
+  return { endpoint, stop: () => dynamo.kill('SIGTERM') };
+}
+
+/**
  * Starts the AWS stand-ins on free loopback ports: DynamoDB Local (persisted under `dataDir`, or in
  * memory), fauxqs for SQS, s3rver for S3 and aws-ses-v2-local for SES v2.
  */
@@ -86,28 +113,14 @@ export async function startEmulators(
   // fauxqs binds its own port first, so the three found next cannot be its.
   const sqs = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' });
   const [dynamoPort, s3Port, sesPort] = (await freePorts(3)) as [number, number, number];
-  let dbPath: string | null = null;
   const { pidFile } = options;
   if (pidFile) await stopOrphan(pidFile);
+  let dbPath: string | null = null;
   if (options.dataDir) {
     dbPath = join(options.dataDir, 'dynamodb');
     mkdirSync(dbPath, { recursive: true });
   }
-  const dynamo = dynamoDbLocal.spawn({ port: dynamoPort, path: dbPath, sharedDb: true, stdio: 'ignore' });
-  if (pidFile && dynamo.pid) writeFileSync(pidFile, String(dynamo.pid));
-  const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
-  // A Java that cannot run DynamoDB Local (too old, broken) ends the child at once: say so then, not after the wait.
-  const dynamoEnded = new Promise<never>((_, reject) => {
-    dynamo.once('error', (err) => reject(new Error(`DynamoDB Local could not be started: ${err.message}.`)));
-    dynamo.once('exit', (code) =>
-      reject(
-        new Error(
-          `DynamoDB Local stopped as it started (exit code ${code}). It needs Java 11 or later: check \`java -version\`.`,
-        ),
-      ),
-    );
-  });
-  dynamoEnded.catch(() => undefined); // Ending later (stop()) is no error.
+  const dynamoStarting = startDynamoDbLocal({ port: dynamoPort, path: dbPath, pidFile });
 
   const s3Dir = options.dataDir ? join(options.dataDir, 's3') : mkdtempSync(join(tmpdir(), 'helpdesk-s3-'));
   mkdirSync(s3Dir, { recursive: true });
@@ -115,17 +128,17 @@ export async function startEmulators(
   await s3.run();
   const ses = options.sesEndpoint ? undefined : await sesServer({ host: '127.0.0.1', port: sesPort });
 
-  await Promise.race([waitForDynamo(dynamoEndpoint), dynamoEnded]);
+  const dynamo = await dynamoStarting;
 
   return {
     endpoints: {
-      dynamodb: dynamoEndpoint,
+      dynamodb: dynamo.endpoint,
       sqs: `http://127.0.0.1:${sqs.port}`,
       s3: `http://127.0.0.1:${s3Port}`,
       ses: options.sesEndpoint ?? `http://127.0.0.1:${sesPort}`,
     },
     async stop() {
-      dynamo.kill('SIGTERM');
+      dynamo.stop();
       await Promise.allSettled([
         sqs.stop(),
         s3.close(),

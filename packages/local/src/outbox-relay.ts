@@ -13,6 +13,10 @@ import { relayOutbox } from '@helpdesk/core/kernel/ports/relay';
 
 const region = 'us-east-1';
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const DESCRIBE_EVERY_MS = 5_000;
+/** How long after the last relayed item the relay counts as busy, and how far apart an idle one looks. */
+const IDLE_AFTER_MS = 2_000;
+const IDLE_MS = 1_000;
 
 /**
  * The outbox relay of the local stack: reads DynamoDB Local's stream of the table (the Streams API,
@@ -36,6 +40,8 @@ export async function startOutboxRelay(
   /** Each shard's next iterator, and the last record relayed from it. */
   const iterators = new Map<string, string | undefined>();
   const lastSeen = new Map<string, string>();
+  /** A shard found after the start is read from its first record: it began after the leftover scan. */
+  const newShards = new Set<string>();
   const iteratorFor = async (shardId: string) => {
     const after = lastSeen.get(shardId);
     const { ShardIterator } = await streams.send(
@@ -44,17 +50,31 @@ export async function startOutboxRelay(
         ShardId: shardId,
         ...(after
           ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
-          : { ShardIteratorType: 'LATEST' }),
+          : { ShardIteratorType: newShards.has(shardId) ? 'TRIM_HORIZON' : 'LATEST' }),
       }),
     );
     return ShardIterator;
   };
+  /**
+   * DynamoDB Local answers DescribeStream (and every stream call) from one SQLite thread shared by all
+   * tables, so a relay that described its stream on every pump made the suite's three workers wait on it.
+   * A new shard only follows one that ends: the stream is described again when a shard ended, or after
+   * DESCRIBE_EVERY_MS as a safety net.
+   */
+  let describedAt = 0;
+  let describedBefore = false;
+  let shardEnded = false;
   const discoverShards = async () => {
+    if (!shardEnded && Date.now() - describedAt < DESCRIBE_EVERY_MS) return;
+    shardEnded = false;
+    describedAt = Date.now();
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of StreamDescription?.Shards ?? []) {
       if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
+      if (describedBefore) newShards.add(shard.ShardId);
       iterators.set(shard.ShardId, await iteratorFor(shard.ShardId));
     }
+    describedBefore = true;
   };
   // Iterators first, then the scan: an item written in between is relayed twice, never missed.
   await discoverShards();
@@ -103,6 +123,7 @@ export async function startOutboxRelay(
         const last = fresh.at(-1)?.dynamodb?.SequenceNumber;
         if (last) lastSeen.set(shardId, last);
         current = out.NextShardIterator;
+        if (!current) shardEnded = true;
         if (!out.Records?.length) break;
       }
       iterators.set(shardId, current);
@@ -117,17 +138,39 @@ export async function startOutboxRelay(
 
   let running = true;
   let pumping: Promise<number> = Promise.resolve(0);
+  /** A pump asked for but not started yet: callers meanwhile share it (each still gets one that starts after its call). */
+  let waiting: Promise<number> | undefined;
+  let movedAt = 0;
   const pump = () => {
-    pumping = pumping.then(pumpOnce, pumpOnce).catch((err: unknown) => {
-      if (running) console.error('[outbox relay]', (err as Error).message);
-      return 0;
-    });
-    return pumping;
+    waiting ??= pumping
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        waiting = undefined;
+        return pumpOnce();
+      })
+      .then((moved) => {
+        if (moved > 0) movedAt = Date.now();
+        return moved;
+      })
+      .catch((err: unknown) => {
+        if (running) console.error('[outbox relay]', (err as Error).message);
+        return 0;
+      });
+    pumping = waiting;
+    return waiting;
   };
+  // Every pump is a GetRecords per shard on DynamoDB Local's one SQLite thread: an idle stack looks
+  // less often (up to every IDLE_MS), a busy one every `everyMs`; API answers and drains pump themselves.
+  const every = options.everyMs ?? 100;
   const loop = (async () => {
+    let wait = every;
     while (running) {
       await pump();
-      await new Promise((r) => setTimeout(r, options.everyMs ?? 100));
+      wait = Date.now() - movedAt < IDLE_AFTER_MS ? every : Math.min(IDLE_MS, wait * 2);
+      await new Promise((r) => setTimeout(r, wait));
     }
   })();
 

@@ -1,11 +1,12 @@
 import { INVISIBLE, isBlank, isRule, trimChars } from './markers.js';
-import { DISCLAIMER, list, SENT_FROM } from './words.js';
+import { DISCLAIMER, list, SENT_FROM, VALEDICTIONS } from './words.js';
 
 /**
  * Removes what a mail client or a signature file adds below the customer's words: the `-- ` block,
  * "Sent from my iPhone" lines, mailing-list footers, a closing confidentiality notice and a contact
- * block (name, title, phone, address, links). A sign-off the customer typed ("Thanks,\nAlex") is
- * their words and stays; so does a sentence that merely starts like a device line.
+ * block (name, title, phone, address, links), a sign-off with a name and a title under it. A sign-off
+ * the customer typed ("Thanks,\nAlex") is their words and stays; so does a sentence that merely starts
+ * like a device line.
  */
 export function removeSignature(input: readonly string[]): string[] {
   let lines = trimEnd([...input]);
@@ -27,6 +28,7 @@ const STEPS = [
   withoutListFooter,
   withoutDeviceLine,
   withoutDashedName,
+  withoutTitledSignOff,
 ];
 
 /** RFC 3676's `-- ` delimiter, and the `--` clients leave when they trim it. */
@@ -206,4 +208,49 @@ function withoutContactBlock(lines: string[]): string[] {
     while (start > 0 && isBlank(lines[start - 1] as string)) start--;
   }
   return contacts >= 2 && start > 0 ? lines.slice(0, start) : lines;
+}
+
+/** A line that is closing words and nothing else ("Best regards,", "Mit freundlichen Grüßen"). */
+const isValediction = (line: string) => VALEDICTIONS.includes(trimChars(line.trim(), ',.!-— ').toLowerCase());
+
+/**
+ * A line a signature block holds under a name: a title, a company, a department. Short, starting with
+ * a capital or a symbol, no question or colon at its end, never a postscript.
+ */
+function isTitleLine(line: string): boolean {
+  const t = trimChars(line.trim(), '*_|');
+  const lower = t.toLowerCase();
+  if (!t || t.length > 60 || wordCount(t) > 5 || t.endsWith('?') || t.endsWith(':')) return false;
+  if (lower.startsWith('p.s') || lower.startsWith('ps ') || lower.startsWith('ps:')) return false;
+  // A longer line ending in a full stop is a sentence ("Acme Inc." is not).
+  if (t.endsWith('.') && wordCount(t) > 2) return false;
+  const first = t[0] as string;
+  return first.toUpperCase() === first;
+}
+
+/** A name under closing words: one to four words, each capitalized ("Ada Lovelace", "J. R. Doe"). */
+const isName = (line: string) => {
+  const words = trimChars(line.trim(), '*_-/ ').split(/\s+/);
+  return (
+    words.length <= 4 &&
+    words.every((w) => w.length > 0 && w[0]?.toUpperCase() === w[0] && isLetterOrDash(w[0] as string))
+  );
+};
+
+/**
+ * "Regards,\nJohn Doe\nCEO @ Acme": closing words followed by a name and one to three title or
+ * company lines is the block a signature file adds; it goes from the closing words down. With the
+ * name alone below ("Thanks,\nAlex") it is the customer's sign-off and stays.
+ */
+function withoutTitledSignOff(lines: string[]): string[] {
+  const start = Math.max(1, lines.length - 8);
+  for (let i = lines.length - 3; i >= start; i--) {
+    if (!isValediction(lines[i] as string)) continue;
+    const below = lines.slice(i + 1).filter((l) => !isBlank(l));
+    const [name, ...titles] = below;
+    const signed = name !== undefined && isName(name) && titles.length >= 1 && titles.length <= 3;
+    if (signed && titles.every(isTitleLine) && lines.slice(0, i).some((l) => !isBlank(l))) return lines.slice(0, i);
+    return lines;
+  }
+  return lines;
 }

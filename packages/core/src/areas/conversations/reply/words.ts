@@ -87,3 +87,19 @@ export const DISCLAIMER = list(
     'received this message in error|received this email in error|received this e-mail in error|' +
     'vertraulich|vertrouwelijk|confidentiel|confidencial|riservat',
 );
+
+/**
+ * Closing words on a line of their own ("Best regards,", "Mit freundlichen Grüßen"): with only a name
+ * below they are the customer's sign-off; with a name and a title or company below, a signature file's.
+ */
+export const VALEDICTIONS = list(
+  'regards|best regards|kind regards|warm regards|warmest regards|best|all the best|best wishes|cheers|thanks|' +
+    'thank you|many thanks|thanks again|sincerely|yours sincerely|sincerely yours|yours truly|yours|cordially|' +
+    'respectfully|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüße|freundliche grüsse|' +
+    'viele grüße|viele grüsse|beste grüße|beste grüsse|liebe grüße|grüße|gruß|met vriendelijke groet|' +
+    'met vriendelijke groeten|vriendelijke groet|groeten|groet|cordialement|bien cordialement|bien à vous|' +
+    'salutations|saludos|saludos cordiales|un saludo|atentamente|cordiali saluti|distinti saluti|saluti|' +
+    'atenciosamente|cumprimentos|pozdrawiam|z poważaniem|z powazaniem|med vänlig hälsning|vänliga hälsningar|' +
+    'hälsningar|med venlig hilsen|venlig hilsen|mvh|hilsen|med vennlig hilsen|vennlig hilsen|' +
+    'ystävällisin terveisin|terveisin|s pozdravem|с уважением|üdvözlettel|saygılarımla',
+);
