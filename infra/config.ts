@@ -1,3 +1,4 @@
+import { TICKET_LIST_GSI_NAMES } from '@helpdesk/core/kernel/db/table';
 import { parseMailbox } from '@helpdesk/core/kernel/mail/mailbox';
 import type { Node } from 'constructs';
 
@@ -23,6 +24,13 @@ export interface StackSettings {
   apiThrottleRateLimit: number;
   apiThrottleBurstLimit: number;
   logRetentionDays: number;
+  /**
+   * `migrating` while a table made by an earlier release gains the ticket list indexes (docs/architecture.md,
+   * Upgrading): tickets write both sets of list entries and lists read the earlier ones. Default `narrow`.
+   */
+  ticketLists: 'narrow' | 'migrating';
+  /** How many of the four ticket list indexes the table has: CloudFormation adds one per update. Default 4. */
+  ticketListIndexes: number;
 }
 
 const str = (node: Node, key: string): string | undefined => {
@@ -66,6 +74,22 @@ function inboundDomainOf(node: Node): string | undefined {
   return domain;
 }
 
+/** The ticket list migration's step; lists read the new indexes only once the table has all four. */
+function ticketListsOf(node: Node): Pick<StackSettings, 'ticketLists' | 'ticketListIndexes'> {
+  const ticketLists = str(node, 'ticketLists') ?? 'narrow';
+  if (ticketLists !== 'narrow' && ticketLists !== 'migrating')
+    throw new Error(`Context ticketLists must be narrow or migrating, got ${ticketLists}`);
+  const raw = str(node, 'ticketListIndexes') ?? String(TICKET_LIST_GSI_NAMES.length);
+  const ticketListIndexes = Number(raw);
+  if (!Number.isInteger(ticketListIndexes) || ticketListIndexes < 0 || ticketListIndexes > TICKET_LIST_GSI_NAMES.length)
+    throw new Error(`Context ticketListIndexes must be 0 to ${TICKET_LIST_GSI_NAMES.length}, got ${raw}`);
+  if (ticketListIndexes < TICKET_LIST_GSI_NAMES.length && ticketLists !== 'migrating')
+    throw new Error(
+      `Context ticketListIndexes=${ticketListIndexes} needs -c ticketLists=migrating: lists read the new indexes only once all exist`,
+    );
+  return { ticketLists, ticketListIndexes };
+}
+
 export function readSettings(node: Node): StackSettings {
   const stage = str(node, 'stage') ?? 'dev';
   if (!(DEPLOY_STAGES as readonly string[]).includes(stage)) {
@@ -98,5 +122,6 @@ export function readSettings(node: Node): StackSettings {
     apiThrottleRateLimit: num(node, 'apiThrottleRateLimit', 50),
     apiThrottleBurstLimit: num(node, 'apiThrottleBurstLimit', 100),
     logRetentionDays: num(node, 'logRetentionDays', 30),
+    ...ticketListsOf(node),
   };
 }

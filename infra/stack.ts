@@ -61,7 +61,11 @@ export class HelpdeskStack extends Stack {
     const removalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const logRetention = retentionOf(prod ? Math.max(settings.logRetentionDays, 90) : settings.logRetentionDays);
 
-    this.data = new Data(this, 'Data', { removalPolicy, deletionProtection: prod });
+    this.data = new Data(this, 'Data', {
+      removalPolicy,
+      deletionProtection: prod,
+      ticketListIndexes: settings.ticketListIndexes,
+    });
     this.files = new Files(this, 'Files', { accessLogRetentionDays: prod ? 365 : 30 });
     this.async = new Async(this, 'Async', { removalPolicy });
     this.schedules = new Schedules(this, 'Schedules', {
@@ -135,6 +139,7 @@ export class HelpdeskStack extends Stack {
       EMBEDDER: 'bedrock',
       EMBEDDING_MODEL_ID: settings.embeddingModelId,
       ...(settings.inboundDomain ? { INBOUND_DOMAIN: settings.inboundDomain } : {}),
+      TICKET_LISTS: settings.ticketLists,
       // ALLOW_PRIVATE_WEBHOOK_TARGETS is deliberately absent: deployed stages never deliver to private networks.
     };
     if ('ALLOW_PRIVATE_WEBHOOK_TARGETS' in environment)

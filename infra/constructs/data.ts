@@ -1,4 +1,4 @@
-import { STREAM, TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
+import { gsisOf, STREAM, TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
@@ -6,6 +6,8 @@ import { Construct } from 'constructs';
 export interface DataProps {
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
+  /** The ticket list indexes the table has (fewer while an existing table gains them, one per deploy). */
+  ticketListIndexes: number;
 }
 
 /** The one table, shaped by packages/core/src/kernel/db/table.ts (the same shape DynamoDB Local gets). */
@@ -28,12 +30,14 @@ export class Data extends Construct {
       stream: dynamodb.StreamViewType[STREAM.StreamViewType],
       removalPolicy: props.removalPolicy,
     });
-    for (const gsi of tableKeys.gsis) {
+    for (const gsi of gsisOf(props.ticketListIndexes)) {
       this.table.addGlobalSecondaryIndex({
         indexName: gsi.name,
         partitionKey: { name: gsi.partitionKey, type: S },
         sortKey: { name: gsi.sortKey, type: S },
-        projectionType: dynamodb.ProjectionType.ALL,
+        ...(gsi.projection.type === 'ALL'
+          ? { projectionType: dynamodb.ProjectionType.ALL }
+          : { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...gsi.projection.attributes] }),
       });
     }
   }

@@ -49,3 +49,23 @@ describe('the default sender of a stage', () => {
     expect(settings({ stage: 'dev' }).defaultSender).toBe('no-reply@dev.helpdesk.invalid');
   });
 });
+
+describe('the ticket list migration', () => {
+  it('defaults to the narrow lists on all four indexes', () => {
+    expect(settings({})).toMatchObject({ ticketLists: 'narrow', ticketListIndexes: 4 });
+  });
+
+  it('takes fewer indexes only while migrating, and refuses what is not a step', () => {
+    expect(settings({ ticketLists: 'migrating', ticketListIndexes: 0 })).toMatchObject({
+      ticketLists: 'migrating',
+      ticketListIndexes: 0,
+    });
+    expect(settings({ ticketLists: 'migrating' })).toMatchObject({ ticketListIndexes: 4 });
+    expect(() => settings({ ticketListIndexes: 2 })).toThrow(/ticketListIndexes=2 needs -c ticketLists=migrating/);
+    expect(() => settings({ ticketLists: 'wide' })).toThrow(/ticketLists must be narrow or migrating/);
+    for (const bad of [5, -1, 1.5, 'two'])
+      expect(() => settings({ ticketLists: 'migrating', ticketListIndexes: bad }), String(bad)).toThrow(
+        /ticketListIndexes must be 0 to 4/,
+      );
+  });
+});

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GROUPS, type Group, type RouteDef, routeKey } from '@helpdesk/core/kernel/api/route';
-import { TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
+import { projectionOf, TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
 import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/top/queues/registry';
 import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { App } from 'aws-cdk-lib';
@@ -186,7 +186,7 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     });
   });
 
-  it('builds the table from core: on-demand, PITR, TTL, SSE, four GSIs', () => {
+  it('builds the table from core: on-demand, PITR, TTL, SSE, four shared GSIs and four narrow ticket list GSIs', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
@@ -203,10 +203,56 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
           { AttributeName: g.partitionKey, KeyType: 'HASH' },
           { AttributeName: g.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: projectionOf(g),
       })),
     });
-    expect(tableKeys.gsis).toHaveLength(4);
+    expect(tableKeys.gsis.map((g) => [g.name, g.projection.type])).toEqual([
+      ['gsi1', 'ALL'],
+      ['gsi2', 'ALL'],
+      ['gsi3', 'ALL'],
+      ['gsi4', 'ALL'],
+      ['gsi5', 'INCLUDE'],
+      ['gsi6', 'INCLUDE'],
+      ['gsi7', 'INCLUDE'],
+      ['gsi8', 'INCLUDE'],
+    ]);
+    // DynamoDB allows 100 projected attributes over all of a table's indexes.
+    expect(
+      tableKeys.gsis.reduce((n, g) => n + (g.projection.type === 'INCLUDE' ? g.projection.attributes.length : 0), 0),
+    ).toBeLessThanOrEqual(100);
+    // Functions are told which lists to read.
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+      const variables = (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties
+        .Environment?.Variables;
+      if (variables?.TABLE_NAME) expect(variables.TICKET_LISTS).toBe('narrow');
+    }
+  });
+
+  it('adds the ticket list indexes one per update while migrating, and tells the functions', () => {
+    const { template: migrating } = synth('dev', {
+      bundle: false,
+      context: { ticketLists: 'migrating', ticketListIndexes: '2' },
+    });
+    const [table] = Object.values(migrating.findResources('AWS::DynamoDB::Table')) as {
+      Properties: { GlobalSecondaryIndexes: { IndexName: string }[] };
+    }[];
+    expect(table?.Properties.GlobalSecondaryIndexes.map((g) => g.IndexName)).toEqual([
+      'gsi1',
+      'gsi2',
+      'gsi3',
+      'gsi4',
+      'gsi5',
+      'gsi6',
+    ]);
+    const variables = Object.values(migrating.findResources('AWS::Lambda::Function')).flatMap(
+      (fn): Record<string, unknown>[] => {
+        const env = (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties
+          .Environment;
+        return env?.Variables ? [env.Variables] : [];
+      },
+    );
+    expect(variables.length).toBeGreaterThan(10);
+    expect(variables.filter((v) => v.TABLE_NAME).every((v) => v.TICKET_LISTS === 'migrating')).toBe(true);
   });
 
   it('gives every queue of QUEUES a dead-letter queue, SSE and TLS-only access', () => {

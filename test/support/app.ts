@@ -1,5 +1,6 @@
 import { afterAll } from 'vitest';
 import type { App } from '../../packages/local/src/app.js';
+import type { Endpoints } from '../../packages/local/src/emulators.js';
 import { checkContract } from './contract.js';
 import { testEndpoints, testResources } from './env.js';
 
@@ -27,7 +28,7 @@ export interface TestApp extends App {
  * The local stack on this file's stand-ins, on a free port: the same HTTP server, handlers, queue
  * consumers and scheduler the developer runs with `npm start`. Stopped after the file.
  */
-export async function startTestApp(options: { consumers?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(options: { consumers?: boolean; endpoints?: Endpoints } = {}): Promise<TestApp> {
   const { startApp } = await import('../../packages/local/src/app.js');
   const app = await startApp({ endpoints: testEndpoints(), resources: testResources(), port: 0, ...options });
   afterAll(() => app.stop());

@@ -2,6 +2,7 @@ import { EmailLog } from '@helpdesk/core/areas/emails/entities';
 import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { checkProjectSender } from '@helpdesk/core/areas/emails/sender';
 import { SES_EVENT_KINDS, sesNotification } from '@helpdesk/core/areas/emails/ses-notification';
+import { reindexTicketLists } from '@helpdesk/core/areas/tickets/list-reindex';
 import { resealWebhookSecrets } from '@helpdesk/core/areas/webhooks/reseal';
 import {
   addMember,
@@ -15,6 +16,7 @@ import { isValidCidr } from '@helpdesk/core/identity/ip-allowlist';
 import { createApiKey, revokeApiKey } from '@helpdesk/core/identity/keys';
 import { tenantOfProject } from '@helpdesk/core/identity/tenant';
 import { SCOPES } from '@helpdesk/core/kernel/api/route';
+import { env } from '@helpdesk/core/kernel/config';
 import { outboxRecord, putOutbox, redriveOutbox, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { rotateSigningSecret } from '@helpdesk/core/kernel/secrets';
 import { ENVIRONMENTS, type Environment, PLANS, type Plan } from '@helpdesk/core/kernel/tenant';
@@ -123,6 +125,17 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
     usage: '(no flags) once after upgrading: gives every project the by-id index inbound mail uses',
     async run() {
       return { projects: await reindexProjects() };
+    },
+  },
+  'tickets:reindex-lists': {
+    usage:
+      '[--drop-legacy] after upgrading (docs/architecture.md, Upgrading): gives every ticket its ticket list entries; with --drop-legacy, once lists read them, removes the earlier ones',
+    async run(flags) {
+      const dropLegacy = flags['drop-legacy'];
+      if (dropLegacy !== undefined && dropLegacy !== true) throw new UsageError('--drop-legacy takes no value');
+      if (dropLegacy && env.ticketLists === 'migrating')
+        throw new UsageError('--drop-legacy needs TICKET_LISTS=narrow: lists still read the earlier entries');
+      return await reindexTicketLists({ dropLegacy: dropLegacy === true });
     },
   },
   'project:create': {

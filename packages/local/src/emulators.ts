@@ -52,7 +52,8 @@ async function waitForDynamo(endpoint: string, timeoutMs = 30_000) {
  * A DynamoDB Local on a free loopback port (persisted under `path`, or in memory), answering when this
  * resolves. The stack runs one; the test suite one per worker (test/setup/global.ts): an instance
  * serves every table from one SQLite thread, and each stream call there scans the stream records of
- * all its tables.
+ * all its tables. A test that changes a table's indexes runs its own, since an index built on an
+ * existing table waits for a quiet moment of the whole database.
  */
 export async function startDynamoDbLocal(options: { port?: number; path?: string | null; pidFile?: string } = {}) {
   const port = options.port ?? ((await freePorts(1)) as [number])[0];

@@ -7,7 +7,14 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { createTableInput, STREAM, TTL_ATTRIBUTE } from '@helpdesk/core/kernel/db/table';
+import {
+  createTableInput,
+  gsiInputOf,
+  gsisOf,
+  keyAttributesOf,
+  STREAM,
+  TTL_ATTRIBUTE,
+} from '@helpdesk/core/kernel/db/table';
 import { isFifo, QUEUE_NAMES, QUEUES, type QueueName } from '@helpdesk/core/top/queues/registry';
 import type { Endpoints } from './emulators.js';
 
@@ -21,6 +28,15 @@ export interface Resources {
   dlqUrls: Record<QueueName, string>;
 }
 
+async function untilIndexesActive(dynamo: DynamoDBClient, TableName: string) {
+  for (const started = Date.now(); Date.now() - started < 120_000; ) {
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName }));
+    if (Table?.GlobalSecondaryIndexes?.every((g) => g.IndexStatus === 'ACTIVE')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The indexes of ${TableName} were not built within two minutes`);
+}
+
 /** Creates the table (if missing), the queues with their dead-letter queues, and the attachments bucket. */
 export async function provision(
   endpoints: Endpoints,
@@ -32,6 +48,19 @@ export async function provision(
     // A table kept under .local/ from before the outbox: give it the stream the relay reads.
     if (!Table?.StreamSpecification?.StreamEnabled)
       await dynamo.send(new UpdateTableCommand({ TableName: names.tableName, StreamSpecification: STREAM }));
+    // One from before the ticket list indexes: add them as a stack update would, one at a time (the
+    // demo seed then gives its tickets their keys: seed.ts).
+    const present = new Set(Table?.GlobalSecondaryIndexes?.map((g) => g.IndexName));
+    for (const gsi of gsisOf().filter((g) => !present.has(g.name))) {
+      await dynamo.send(
+        new UpdateTableCommand({
+          TableName: names.tableName,
+          AttributeDefinitions: keyAttributesOf(gsi),
+          GlobalSecondaryIndexUpdates: [{ Create: gsiInputOf(gsi) }],
+        }),
+      );
+      await untilIndexesActive(dynamo, names.tableName);
+    }
   } catch (err) {
     if ((err as Error).name !== 'ResourceNotFoundException') throw err;
     await dynamo.send(new CreateTableCommand(createTableInput(names.tableName)));

@@ -1,3 +1,4 @@
+import { reindexTicketLists } from '@helpdesk/core/areas/tickets/list-reindex';
 import {
   addMember,
   createAccount,
@@ -15,8 +16,9 @@ import { createApiKey } from '@helpdesk/core/identity/keys';
 export const DEMO_ADMIN = 'admin@demo.example';
 
 export async function seedDemo(existingAccountId?: string) {
-  // Data kept from an older version: projects get the indexes added since (cheap on a local table).
+  // Data kept from an older version: projects and tickets get the indexes added since (cheap on a local table).
   await reindexProjects();
+  await reindexTicketLists({ dropLegacy: true });
   let accountId = existingAccountId;
   if (!accountId || !(await loadTenant(accountId)).account) {
     const account = await createAccount({ name: 'Demo', plan: 'pro' });

@@ -49,6 +49,11 @@ const Settings = v.object({
   /** How long an instance's searches trust its last read of a search index's current version; tests set 0. */
   SEARCH_STATE_MAX_AGE_SECONDS: seconds('1'),
   EMBEDDING_MODEL_ID: v.optional(nonEmpty, 'amazon.titan-embed-text-v2:0'),
+  /**
+   * `migrating` while a table made by an earlier release gains the ticket list indexes: tickets write their
+   * entries in both the old and the new indexes, and lists read the old ones (docs/architecture.md, Upgrading).
+   */
+  TICKET_LISTS: v.optional(v.picklist(['narrow', 'migrating']), 'narrow'),
 });
 
 /** What a deployed stage cannot run without (the stack sets each; the local stack has defaults). */
@@ -111,6 +116,7 @@ function parse(source: NodeJS.ProcessEnv) {
     embedderMode: s.EMBEDDER,
     searchStateMaxAgeSeconds: s.SEARCH_STATE_MAX_AGE_SECONDS,
     embeddingModelId: s.EMBEDDING_MODEL_ID,
+    ticketLists: s.TICKET_LISTS,
     /** Endpoint overrides, set only by the local stack and the tests. */
     endpoint: (service: Service) => endpoints[service],
     queueUrl: (name: string) => queueUrls.get(name.toUpperCase()),

@@ -1,6 +1,8 @@
-import { Entity, Service } from 'electrodb';
+import { Entity, type EntityItem, Service } from 'electrodb';
+import { env } from '../../kernel/config.js';
 import { entityConfig, SERVICE } from '../../kernel/db/client.js';
-import { lazy } from '../../kernel/db/lazy.js';
+import { GSI_NAMES, TICKET_LIST_ATTRIBUTES, TICKET_LIST_GSI_NAMES } from '../../kernel/db/indexes.js';
+import { forward, lazy } from '../../kernel/db/lazy.js';
 import { tenantAttributes } from '../../kernel/db/tenant-attributes.js';
 import { customerCopy } from '../customers/copies.js';
 import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './values.js';
@@ -8,67 +10,109 @@ import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './
 export * from './values.js';
 
 /** Every list index sorts by the last activity, newest first when read descending. */
-const byActivity = ['updatedAt', 'ticketId'];
+const byActivity = ['updatedAt', 'ticketId'] as const;
+
+/** Without `readonly` on the item's fields (a const object's would reach the item type): writers build items. */
+const writable = <T>(attributes: T): { -readonly [K in keyof T]: T[K] } => attributes;
+
+const ticketAttributes = writable({
+  ...tenantAttributes,
+  ticketId: { type: 'string', required: true, readOnly: true },
+  number: { type: 'number', required: true, readOnly: true },
+  subject: { type: 'string', required: true },
+  status: { type: STATUSES, required: true },
+  priority: { type: PRIORITIES, required: true },
+  category: { type: CATEGORIES, required: true },
+  /** Member id or UNASSIGNED (an index key cannot be null). */
+  assignee: { type: 'string', required: true },
+  customerId: { type: 'string', required: true, readOnly: true },
+  customerEmail: { type: 'string', required: true, readOnly: true },
+  customerName: { type: 'string', required: true },
+  lastSenderType: { type: SENDER_TYPES, required: true },
+  lastMessageAt: { type: 'string', required: true },
+  /** Bytes of stored attachments, released when the ticket is deleted. */
+  attachmentBytes: { type: 'number', required: true, default: 0 },
+  closedAt: { type: 'string' },
+  /** The closed ticket this one continues (a customer's mail answered it). */
+  followUpOf: { type: 'string', readOnly: true },
+  /** The ticket this one was split from (POST /tickets/{id}/messages/{messageId}/split). */
+  splitFrom: { type: 'string', readOnly: true },
+  /** Tickets split from this one, oldest first. */
+  splitInto: { type: 'list', items: { type: 'string' } },
+  /** Set on a merged ticket: the ticket it was merged into (it is read-only meanwhile). */
+  mergedInto: { type: 'string' },
+  /** A merged ticket's undo record (merge.ts MergeRecord): what unmerge restores. */
+  merge: { type: 'any' },
+  /** Tickets whose threads this one shows: merged into it, or into those (merge.ts). */
+  mergedFrom: { type: 'list', items: { type: 'string' } },
+  /** Customers of tickets merged into this one (merge.ts TicketCustomer): copied on public replies. */
+  otherCustomers: { type: 'any' },
+  /** Where the ticket was opened (ticket.created's source): SLA policies match on it. */
+  source: { type: 'string', readOnly: true },
+  /** First reply and resolution times, replies and reopens (sla/metrics.ts TicketMetrics). */
+  metrics: { type: 'any' },
+  /** The SLA clock (sla/clock.ts SlaClock), moved by every write that moves it, in its commit. */
+  sla: { type: 'any' },
+  /** Values of the project's ticket fields by key (areas/ticket-fields), checked against their definitions. */
+  customFields: { type: 'any' },
+  createdAt: { type: 'string', required: true, readOnly: true },
+  updatedAt: { type: 'string', required: true },
+} as const);
+
+const ticketModel = { entity: 'ticket', version: '1', service: SERVICE } as const;
+
+const byId = {
+  collection: 'thread',
+  pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
+  sk: { field: 'sk', composite: [] },
+} as const;
+
+/** A list key: its values joined by `#` as they are (no entity or attribute labels: the index holds tickets only). */
+function listKey<const C extends readonly (keyof typeof ticketAttributes)[]>(field: string, composite: C) {
+  return { field, composite, template: composite.map((name) => `\${${name}}`).join('#'), casing: 'none' as const };
+}
+
+/** A list index: an entry of the row's attributes (kernel/db/table.ts), keyed by the tenant and one filter. */
+function listIndex<const P extends readonly (keyof typeof ticketAttributes)[]>(index: string, filter: P) {
+  return {
+    index,
+    projection: [...TICKET_LIST_ATTRIBUTES],
+    pk: listKey(`${index}pk`, ['projectId', 'env', ...filter] as const),
+    sk: listKey(`${index}sk`, byActivity),
+  };
+}
+
+/** The list's filters; each filter reads only its own partitions (see list.ts). */
+const listIndexes = {
+  recent: listIndex('gsi5', []),
+  byStatus: listIndex('gsi6', ['status', 'lastSenderType']),
+  byAssignee: listIndex('gsi7', ['assignee']),
+  byPriority: listIndex('gsi8', ['priority', 'category']),
+};
 
 /**
  * The ticket. Its thread (messages, attachments, tags) shares its partition, so the detail is one
- * Query on the `thread` collection. The four GSIs are the list's filters; each filter reads only its
- * own partitions (see list.ts); `search` reads compact search items instead (see search.ts).
+ * Query on the `thread` collection. The list indexes hold narrow entries (kernel/db/table.ts);
+ * `search` reads compact search items instead (see search.ts).
  */
-export const Ticket = lazy(
+const narrowTicket = lazy(
+  () =>
+    new Entity({ model: ticketModel, attributes: ticketAttributes, indexes: { byId, ...listIndexes } }, entityConfig()),
+);
+
+/**
+ * The ticket while a table made by an earlier release gains the list indexes (TICKET_LISTS=migrating):
+ * lists still read the earlier whole-item indexes on the shared GSIs, and every write keeps both sets
+ * of entries, so `admin tickets:reindex-lists` has only the tickets nobody wrote meanwhile left to do.
+ */
+const migratingTicket = lazy(
   () =>
     new Entity(
       {
-        model: { entity: 'ticket', version: '1', service: SERVICE },
-        attributes: {
-          ...tenantAttributes,
-          ticketId: { type: 'string', required: true, readOnly: true },
-          number: { type: 'number', required: true, readOnly: true },
-          subject: { type: 'string', required: true },
-          status: { type: STATUSES, required: true },
-          priority: { type: PRIORITIES, required: true },
-          category: { type: CATEGORIES, required: true },
-          /** Member id or UNASSIGNED (an index key cannot be null). */
-          assignee: { type: 'string', required: true },
-          customerId: { type: 'string', required: true, readOnly: true },
-          customerEmail: { type: 'string', required: true, readOnly: true },
-          customerName: { type: 'string', required: true },
-          lastSenderType: { type: SENDER_TYPES, required: true },
-          lastMessageAt: { type: 'string', required: true },
-          /** Bytes of stored attachments, released when the ticket is deleted. */
-          attachmentBytes: { type: 'number', required: true, default: 0 },
-          closedAt: { type: 'string' },
-          /** The closed ticket this one continues (a customer's mail answered it). */
-          followUpOf: { type: 'string', readOnly: true },
-          /** The ticket this one was split from (POST /tickets/{id}/messages/{messageId}/split). */
-          splitFrom: { type: 'string', readOnly: true },
-          /** Tickets split from this one, oldest first. */
-          splitInto: { type: 'list', items: { type: 'string' } },
-          /** Set on a merged ticket: the ticket it was merged into (it is read-only meanwhile). */
-          mergedInto: { type: 'string' },
-          /** A merged ticket's undo record (merge.ts MergeRecord): what unmerge restores. */
-          merge: { type: 'any' },
-          /** Tickets whose threads this one shows: merged into it, or into those (merge.ts). */
-          mergedFrom: { type: 'list', items: { type: 'string' } },
-          /** Customers of tickets merged into this one (merge.ts TicketCustomer): copied on public replies. */
-          otherCustomers: { type: 'any' },
-          /** Where the ticket was opened (ticket.created's source): SLA policies match on it. */
-          source: { type: 'string', readOnly: true },
-          /** First reply and resolution times, replies and reopens (sla/metrics.ts TicketMetrics). */
-          metrics: { type: 'any' },
-          /** The SLA clock (sla/clock.ts SlaClock), moved by every write that moves it, in its commit. */
-          sla: { type: 'any' },
-          /** Values of the project's ticket fields by key (areas/ticket-fields), checked against their definitions. */
-          customFields: { type: 'any' },
-          createdAt: { type: 'string', required: true, readOnly: true },
-          updatedAt: { type: 'string', required: true },
-        },
+        model: ticketModel,
+        attributes: ticketAttributes,
         indexes: {
-          byId: {
-            collection: 'thread',
-            pk: { field: 'pk', composite: ['projectId', 'env', 'ticketId'] },
-            sk: { field: 'sk', composite: [] },
-          },
+          byId,
           recent: {
             index: 'gsi1',
             pk: { field: 'gsi1pk', composite: ['projectId', 'env'] },
@@ -89,10 +133,30 @@ export const Ticket = lazy(
             pk: { field: 'gsi4pk', composite: ['projectId', 'env', 'priority', 'category'] },
             sk: { field: 'gsi4sk', composite: byActivity },
           },
+          listRecent: listIndexes.recent,
+          listByStatus: listIndexes.byStatus,
+          listByAssignee: listIndexes.byAssignee,
+          listByPriority: listIndexes.byPriority,
         },
       },
       entityConfig(),
     ),
+);
+
+/** The list keys of a ticket as the list indexes hold it (`admin tickets:reindex-lists` writes them). */
+export function listKeysOf(item: EntityItem<typeof narrowTicket>): Record<string, string> {
+  const { Item } = narrowTicket.put(item).params<{ Item: Record<string, unknown> }>();
+  return Object.fromEntries(LIST_KEYS.map((key) => [key, String(Item[key])]));
+}
+
+export const LIST_KEYS = TICKET_LIST_GSI_NAMES.flatMap((name) => [`${name}pk`, `${name}sk`]);
+
+/** The earlier release's list keys on a ticket item: what `admin tickets:reindex-lists --drop-legacy` removes. */
+export const LEGACY_LIST_KEYS = GSI_NAMES.flatMap((name) => [`${name}pk`, `${name}sk`]);
+
+/** The ticket entity the configuration names; both read and write the same items. */
+export const Ticket = forward(() =>
+  env.ticketLists === 'migrating' ? (migratingTicket as unknown as typeof narrowTicket) : narrowTicket,
 );
 
 export const Message = lazy(

@@ -56,7 +56,7 @@ export async function searchHits(ctx: TenantContext, needle: string): Promise<Hi
 }
 
 /** The tickets with these ids (a page), missing ones left out: one BatchGetItem per 100. */
-export async function ticketsByIds(ctx: TenantContext, ticketIds: string[]): Promise<TicketItem[]> {
+export async function ticketsByIds(ctx: TenantKey, ticketIds: string[]): Promise<TicketItem[]> {
   const found: TicketItem[] = [];
   let pending = ticketIds.map((ticketId) => ({ projectId: ctx.projectId, env: ctx.env, ticketId }));
   while (pending.length) {

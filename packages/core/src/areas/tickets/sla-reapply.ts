@@ -7,6 +7,7 @@ import { rulesFor, slaSetup } from '../sla/setup.js';
 import { Ticket } from './entities.js';
 import { OPEN_STATUSES } from './list-plan.js';
 import { dayWrites, slaDeltas, slaGroupsOf } from './metrics.js';
+import { ticketsByIds } from './search.js';
 import { clockOf, dueWrites, factsOf, sameRules, timerItems } from './sla.js';
 
 /** Tickets one message reads before it hands the rest to the next message (a Lambda's time is bounded). */
@@ -26,7 +27,11 @@ export async function reapplyPolicies(job: Job) {
   const page = await Ticket.query
     .recent(tenant)
     .go({ limit: REAPPLY_ROUND, ...(job.cursor ? { cursor: job.cursor } : {}) });
-  const open = page.data.filter((t) => OPEN_STATUSES.includes(t.status));
+  // A list entry holds a row's fields; choosing a policy needs the whole ticket (its source, metrics).
+  const open = await ticketsByIds(
+    tenant,
+    page.data.filter((t) => OPEN_STATUSES.includes(t.status)).map((t) => t.ticketId),
+  );
   const now = new Date().toISOString();
   const next = page.cursor ? outboxItem(slaReapplyQueue, { ...job, cursor: page.cursor }) : undefined;
   for (const t of open) {

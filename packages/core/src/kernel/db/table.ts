@@ -2,44 +2,89 @@
  * The one table's physical shape. CDK, the local stack and the tests all build the table from this,
  * so the key and index names ElectroDB writes to exist everywhere.
  */
+import { GSI_NAMES, TICKET_LIST_ATTRIBUTES, TICKET_LIST_GSI_NAMES } from './indexes.js';
+
 export const TTL_ATTRIBUTE = 'expiresAt';
 
-export const GSI_NAMES = ['gsi1', 'gsi2', 'gsi3', 'gsi4'] as const;
-export type GsiName = (typeof GSI_NAMES)[number];
+export { GSI_NAMES, TICKET_LIST_ATTRIBUTES, TICKET_LIST_GSI_NAMES };
+
+export type GsiName = (typeof GSI_NAMES)[number] | (typeof TICKET_LIST_GSI_NAMES)[number];
+
+type Projection = { type: 'ALL' } | { type: 'INCLUDE'; attributes: readonly string[] };
+interface Gsi {
+  name: GsiName;
+  partitionKey: string;
+  sortKey: string;
+  projection: Projection;
+}
+
+const gsi = (name: GsiName, projection: Projection): Gsi => ({
+  name,
+  partitionKey: `${name}pk`,
+  sortKey: `${name}sk`,
+  projection,
+});
+
+/**
+ * The ticket list indexes a table has: all four, or fewer while an existing table gains them (CloudFormation
+ * adds one index per stack update; docs/architecture.md, Upgrading).
+ */
+export const gsisOf = (ticketListIndexes: number = TICKET_LIST_GSI_NAMES.length): Gsi[] => [
+  ...GSI_NAMES.map((name) => gsi(name, { type: 'ALL' })),
+  ...TICKET_LIST_GSI_NAMES.slice(0, ticketListIndexes).map((name) =>
+    gsi(name, { type: 'INCLUDE', attributes: TICKET_LIST_ATTRIBUTES }),
+  ),
+];
 
 export const tableKeys = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  gsis: GSI_NAMES.map((name) => ({ name, partitionKey: `${name}pk`, sortKey: `${name}sk` })),
+  gsis: gsisOf(),
 } as const;
 
 /** New images only: the relay needs what was written, never what was replaced. */
 export const STREAM = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' as const };
 
-/** CreateTable input for DynamoDB Local and the tests (CDK declares the same in infra/). */
-export const createTableInput = (tableName: string) => ({
-  TableName: tableName,
-  BillingMode: 'PAY_PER_REQUEST' as const,
-  AttributeDefinitions: [
-    { AttributeName: tableKeys.partitionKey, AttributeType: 'S' as const },
-    { AttributeName: tableKeys.sortKey, AttributeType: 'S' as const },
-    ...tableKeys.gsis.flatMap((g) => [
-      { AttributeName: g.partitionKey, AttributeType: 'S' as const },
-      { AttributeName: g.sortKey, AttributeType: 'S' as const },
-    ]),
-  ],
+/** A GSI's projection as CreateTable and UpdateTable take it. */
+export const projectionOf = (g: Gsi) =>
+  g.projection.type === 'ALL'
+    ? { ProjectionType: 'ALL' as const }
+    : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...g.projection.attributes] };
+
+/** A GSI's key attributes and key schema as CreateTable and UpdateTable take them. */
+export const keyAttributesOf = (g: Gsi) => [
+  { AttributeName: g.partitionKey, AttributeType: 'S' as const },
+  { AttributeName: g.sortKey, AttributeType: 'S' as const },
+];
+export const gsiInputOf = (g: Gsi) => ({
+  IndexName: g.name,
   KeySchema: [
-    { AttributeName: tableKeys.partitionKey, KeyType: 'HASH' as const },
-    { AttributeName: tableKeys.sortKey, KeyType: 'RANGE' as const },
+    { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
   ],
-  // The outbox relay reads new items from the table's stream (kernel/ports/outbox.ts).
-  StreamSpecification: STREAM,
-  GlobalSecondaryIndexes: tableKeys.gsis.map((g) => ({
-    IndexName: g.name,
-    KeySchema: [
-      { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
-      { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
-    ],
-    Projection: { ProjectionType: 'ALL' as const },
-  })),
+  Projection: projectionOf(g),
 });
+
+/**
+ * CreateTable input for DynamoDB Local and the tests (CDK declares the same in infra/). `ticketListIndexes`
+ * below four builds a table as an earlier release left it (the migration test).
+ */
+export const createTableInput = (tableName: string, ticketListIndexes?: number) => {
+  const gsis = gsisOf(ticketListIndexes);
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [
+      { AttributeName: tableKeys.partitionKey, AttributeType: 'S' as const },
+      { AttributeName: tableKeys.sortKey, AttributeType: 'S' as const },
+      ...gsis.flatMap(keyAttributesOf),
+    ],
+    KeySchema: [
+      { AttributeName: tableKeys.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: tableKeys.sortKey, KeyType: 'RANGE' as const },
+    ],
+    // The outbox relay reads new items from the table's stream (kernel/ports/outbox.ts).
+    StreamSpecification: STREAM,
+    GlobalSecondaryIndexes: gsis.map(gsiInputOf),
+  };
+};
