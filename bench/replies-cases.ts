@@ -1,3 +1,4 @@
+import { isRule } from '@helpdesk/core/areas/conversations/reply/markers';
 import { htmlToText } from '@helpdesk/core/areas/templates/text';
 
 /** One case of a reply corpus (bench/replies-corpora/SOURCES.md describes the fields). */
@@ -28,8 +29,19 @@ export function readCases(jsonl: string): ReplyCase[] {
 const normalize = (text: string, compare: ReplyCase['compare']) =>
   compare === 'ignore_whitespace' ? text.replace(/\s+/g, '') : text.replace(/\s+/g, ' ').trim();
 
-/** The expected reply as text (an HTML expectation as the text it reads as). */
-export const expectedText = (c: ReplyCase) => (c.expected_format === 'html' ? htmlToText(c.expected) : c.expected);
+/**
+ * The expected reply as text (an HTML expectation as the text it reads as). A horizontal rule an
+ * HTML expectation ends with (talon cuts inside the element that holds Outlook's `<hr>`) reads as a
+ * line of dashes and carries no words: it is left out, as the service leaves out a closing rule.
+ */
+export const expectedText = (c: ReplyCase) =>
+  c.expected_format === 'html' ? withoutClosingRules(htmlToText(c.expected)) : c.expected;
+
+function withoutClosingRules(text: string) {
+  const lines = text.trimEnd().split('\n');
+  while (lines.length > 1 && isRule(lines.at(-1) as string)) lines.pop();
+  return lines.join('\n');
+}
 
 /**
  * Whether the stored text lost some of the customer's words: the expected reply is not contained in
