@@ -88,6 +88,29 @@ describe('reply extraction', () => {
     expect(await body('Original message\nMore text')).toBe('Original message\nMore text');
   });
 
+  it("removes a mail gateway's warning above the words and a notice under its heading, not a customer's caution", async () => {
+    const banner =
+      'CAUTION: This email originated from outside of the organization. Do not click links or open attachments unless you recognize the sender.';
+    expect(await body(`${banner}\n\nThe invoice is wrong.\n\nThanks,\nAda`)).toBe(
+      'The invoice is wrong.\n\nThanks,\nAda',
+    );
+    expect(await body(`[EXTERNAL EMAIL] Be careful with links from an external sender.\n\nOk.`)).toBe('Ok.');
+    const caution = 'Caution: the heater overheats when I open attachments.\n\nPlease help.';
+    expect(await body(caution)).toBe(caution);
+    // A warning with nothing under it is all there is.
+    expect(await body(banner)).toBe(banner);
+    const notice = [
+      'Ok.',
+      '',
+      'Disclaimer',
+      '',
+      'The information in this communication is confidential and intended solely for the recipient. Any disclosure is prohibited.',
+      '',
+      'This email has been scanned for viruses and malware, and may have been archived by Example Ltd for compliance.',
+    ].join('\n');
+    expect(await body(notice)).toBe('Ok.');
+  });
+
   it('never answers an empty reply: a mail that is all history stays whole', async () => {
     const forward = '---------- Forwarded message ---------\nFrom: A <a@x.example>\nDate: Tue\nTo: b@x.example\n\nHi';
     expect(await body(forward)).toBe(forward);

@@ -1,8 +1,9 @@
+import { removeBanner } from './banner.js';
 import { removeQuotes } from './quotes.js';
 import { removeSignature } from './signature.js';
 
 export interface ExtractedReply {
-  /** What the customer wrote: quoted history, forwarded mail and signature removed. */
+  /** What the customer wrote: quoted history, forwarded mail, signature and a gateway's warning removed. */
   body: string;
   /** The whole text the extraction read: the text part, or the HTML part as text. */
   original: string;
@@ -31,7 +32,7 @@ function head(text: string) {
 
 function fromText(text: string) {
   const { lines, found } = removeQuotes(head(text));
-  return { body: removeSignature(lines).join('\n').trim(), found };
+  return { body: removeBanner(removeSignature(lines)).join('\n').trim(), found };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { INVISIBLE, isBlank, isRule, trimChars } from './markers.js';
-import { DISCLAIMER, list, SENT_FROM, VALEDICTIONS } from './words.js';
+import { DISCLAIMER, list, NOTICE_HEADINGS, SENT_FROM, VALEDICTIONS } from './words.js';
 
 /**
  * Removes what a mail client or a signature file adds below the customer's words: the `-- ` block,
@@ -123,12 +123,20 @@ function lastParagraph(lines: readonly string[]): number {
   return start;
 }
 
-/** A closing confidentiality notice: a last paragraph of some length that names itself one. */
+/**
+ * A closing confidentiality notice: a last paragraph of some length that names itself one (or says the
+ * mail was scanned for viruses), with the heading it stands under ("Disclaimer") if one does.
+ */
 function withoutDisclaimer(lines: string[]): string[] {
   const start = lastParagraph(lines);
   if (start <= 0) return lines;
   const text = lines.slice(start).join(' ').toLowerCase();
-  return wordCount(text) >= 12 && DISCLAIMER.some((w) => text.includes(w)) ? lines.slice(0, start) : lines;
+  if (wordCount(text) < 12 || !DISCLAIMER.some((w) => text.includes(w))) return lines;
+  const kept = trimEnd(lines.slice(0, start));
+  const heading = lastParagraph(kept);
+  const title = trimChars(kept.slice(heading).join(' ').trim(), '*_:-= ').toLowerCase();
+  const isHeading = heading > 0 && title && wordCount(title) <= 3 && NOTICE_HEADINGS.some((w) => title.includes(w));
+  return isHeading ? kept.slice(0, heading) : kept;
 }
 
 const digitsIn = (line: string) => {

@@ -85,7 +85,22 @@ export const SENT_FROM = list(
 export const DISCLAIMER = list(
   'confidential|intended recipient|intended solely|privileged|disclaimer|' +
     'received this message in error|received this email in error|received this e-mail in error|' +
+    'scanned for viruses|scanned for malware|virus-free|virus free|' +
     'vertraulich|vertrouwelijk|confidentiel|confidencial|riservat',
+);
+
+/** Headings a notice is put under ("Disclaimer", "Confidentiality Notice"). */
+export const NOTICE_HEADINGS = list('disclaimer|notice|confidential|confidentiality|legal|haftungsausschluss');
+
+/** What a mail gateway's warning above a mail says: that it came from outside… */
+export const EXTERNAL_BANNER = list(
+  'originated from outside|from outside of|from outside your|from outside the|external sender|' +
+    'external email|external e-mail|outside your organization|outside of your organization|outside the organization|' +
+    'von außerhalb|extérieur de|fuera de la organización|buiten de organisatie',
+);
+/** …and what it warns about. */
+export const EXTERNAL_BANNER_ADVICE = list(
+  'click|link|attachment|sender|phishing|caution|links|anhänge|pièces jointes|adjuntos|bijlagen',
 );
 
 /**
