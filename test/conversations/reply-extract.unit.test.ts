@@ -69,6 +69,10 @@ describe('reply extraction', () => {
     ['contact block', 'Ok.\n\nAda Lovelace\nEngineer\nTel: +44 20 7946 0958\nada@example.com\nwww.example.com'],
     ['sign-off with a name and a title', 'Ok.\n\nRegards,\n\nJohn Doe\nCEO @ Acme !'],
     [
+      'sign-off with a title and a phone',
+      'Ok.\n\nBest regards,\nJohn Doe\nHead of Support | Acme Ltd\nPhone: +44 20 7946 0000',
+    ],
+    [
       'German sign-off with title and company',
       'Ok.\n\nMit freundlichen Grüßen\nAnna Schmidt\nKundenservice\nBeispiel GmbH',
     ],
@@ -109,6 +113,33 @@ describe('reply extraction', () => {
       'This email has been scanned for viruses and malware, and may have been archived by Example Ltd for compliance.',
     ].join('\n');
     expect(await body(notice)).toBe('Ok.');
+    const opinions = [
+      'The shipment arrived damaged.',
+      '',
+      'Disclaimer',
+      '',
+      'This email and any attachments are confidential and intended solely for the addressee. Please notify the sender if you got it in error.',
+      '',
+      'Any views or opinions presented in this email are solely those of the author and do not necessarily represent the company.',
+    ].join('\n');
+    expect(await body(opinions)).toBe('The shipment arrived damaged.');
+    // A heading over the customer's own paragraphs is theirs.
+    const own = 'Ok.\n\nNotice\n\nThe printer shows error 42 whenever I print more than ten pages in a row today.';
+    expect(await body(own)).toBe(own);
+  });
+
+  it('reads an HTML-only mail by its paragraphs: a warning in a table above, a notice under a heading', async () => {
+    const banner =
+      '<table><tr><td><b>CAUTION:</b> This email originated from outside of the organization. Do not click links or open attachments unless you recognize the sender.</td></tr></table>';
+    expect(await fromHtml(`${banner}<p>Our printer queue is stuck since Monday.</p>`)).toBe(
+      'Our printer queue is stuck since Monday.',
+    );
+    const notice =
+      '<p>The shipment arrived damaged.</p><p><b>Disclaimer</b></p><p>This email and any attachments are confidential and intended solely for the use of the addressee.</p>';
+    expect(await fromHtml(notice)).toBe('The shipment arrived damaged.');
+    expect(await fromHtml('<p>First paragraph.</p><p>Second paragraph.</p>')).toBe(
+      'First paragraph.\n\nSecond paragraph.',
+    );
   });
 
   it('never answers an empty reply: a mail that is all history stays whole', async () => {

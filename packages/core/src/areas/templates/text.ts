@@ -45,6 +45,12 @@ class Lines {
     this.space = false;
   }
 
+  /** Ends a paragraph: a blank line after it, outside lists and quotes (whose lines stay together). */
+  paragraph() {
+    this.break();
+    if (this.prefixes.length === 0 && this.out.length && this.out.at(-1) !== '') this.out.push('');
+  }
+
   /** Runs `inside` with every line it produces prefixed: `first` on the first, `rest` on the others. */
   prefixed(first: string, rest: string, inside: () => void) {
     this.break();
@@ -124,8 +130,15 @@ function anchor(el: Element, lines: Lines, walk: (nodes: ChildNode[]) => void) {
 /** The plain-text part of an email: tags stripped, links as `text (url)`, one line per block. */
 export const htmlToText = (html: string): string => documentToText(parseDocument(html));
 
-/** The text of a parsed document (inbound mail prunes quoted history from the tree first). */
-export function documentToText(document: Document): string {
+/** Blocks a reader sees as paragraphs of their own (a blank line after each, with `paragraphs`). */
+const PARAGRAPHS = new Set(['p', 'table', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * The text of a parsed document (inbound mail prunes quoted history from the tree first). With
+ * `paragraphs`, a blank line follows each paragraph-like block: inbound mail is read by paragraphs
+ * (a gateway's warning, a closing notice under its heading), and an HTML-only mail's `<p>`s are those.
+ */
+export function documentToText(document: Document, options: { paragraphs?: boolean } = {}): string {
   const lines = new Lines();
   const walk = (nodes: ChildNode[]) => {
     for (const node of nodes) {
@@ -137,17 +150,22 @@ export function documentToText(document: Document): string {
       else if (name === 'a') anchor(node, lines, walk);
       else if (name === 'ul' || name === 'ol') list(node, lines, walk);
       else if (name === 'blockquote') lines.prefixed('> ', '> ', () => walk(node.children));
-      else if (BLOCKS.has(name)) lines.prefixed('', '', () => walk(node.children));
-      else walk(node.children);
+      else if (BLOCKS.has(name)) {
+        lines.prefixed('', '', () => walk(node.children));
+        if (options.paragraphs && PARAGRAPHS.has(name)) lines.paragraph();
+      } else walk(node.children);
     }
   };
   const body = findBody(document.children);
   walk(body ? body.children : document.children);
   lines.break();
-  return lines.out
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== '')
-    .join('\n');
+  const out = lines.out.map((line) => line.trimEnd());
+  if (!options.paragraphs) return out.filter((line) => line.trim() !== '').join('\n');
+  // One blank line between paragraphs, none around them.
+  return out
+    .filter((line, i) => line.trim() !== '' || (i > 0 && out[i - 1]?.trim() !== ''))
+    .join('\n')
+    .trim();
 }
 
 /** Only the body is text when there is one (what comes before it, comments included, is not). */

@@ -106,12 +106,12 @@ function parseMailHtml(html: string) {
 }
 
 /** The whole text of mail HTML (the original kept beside the reply). */
-export const mailHtmlText = (html: string) => documentToText(parseMailHtml(html));
+export const mailHtmlText = (html: string) => documentToText(parseMailHtml(html), { paragraphs: true });
 
 /** The text of an HTML-only mail, with the quoted mail cut where its client's markup says it starts. */
 export function htmlReplyText(html: string): { text: string; found: boolean } {
   const document = parseMailHtml(html);
   const quote = findQuote(document.children);
   if (quote) cutFrom(quote);
-  return { text: documentToText(document), found: quote !== undefined };
+  return { text: documentToText(document, { paragraphs: true }), found: quote !== undefined };
 }

@@ -125,18 +125,27 @@ function lastParagraph(lines: readonly string[]): number {
 
 /**
  * A closing confidentiality notice: a last paragraph of some length that names itself one (or says the
- * mail was scanned for viruses), with the heading it stands under ("Disclaimer") if one does.
+ * mail was scanned for viruses); or a heading ("Disclaimer", "Confidentiality notice") among the last
+ * paragraphs with only longer paragraphs under it, one of them such a notice.
  */
 function withoutDisclaimer(lines: string[]): string[] {
   const start = lastParagraph(lines);
   if (start <= 0) return lines;
-  const text = lines.slice(start).join(' ').toLowerCase();
-  if (wordCount(text) < 12 || !DISCLAIMER.some((w) => text.includes(w))) return lines;
-  const kept = trimEnd(lines.slice(0, start));
-  const heading = lastParagraph(kept);
-  const title = trimChars(kept.slice(heading).join(' ').trim(), '*_:-= ').toLowerCase();
-  const isHeading = heading > 0 && title && wordCount(title) <= 3 && NOTICE_HEADINGS.some((w) => title.includes(w));
-  return isHeading ? kept.slice(0, heading) : kept;
+  const isNotice = (text: string) => wordCount(text) >= 12 && DISCLAIMER.some((w) => text.includes(w));
+  // Up to four paragraphs of a sentence or more under a heading, one of them a notice.
+  let end = lines.length;
+  for (let n = 0; n < 5 && end > 0; n++) {
+    const from = lastParagraph(trimEnd(lines.slice(0, end)));
+    if (from <= 0) break;
+    const text = trimChars(lines.slice(from, end).join(' ').trim(), '*_:-= ').toLowerCase();
+    if (n > 0 && wordCount(text) <= 3 && NOTICE_HEADINGS.some((w) => text.includes(w))) {
+      if (isNotice(lines.slice(end).join(' ').toLowerCase())) return lines.slice(0, from);
+      break;
+    }
+    if (wordCount(text) < 8) break;
+    end = from;
+  }
+  return isNotice(lines.slice(start).join(' ').toLowerCase()) ? lines.slice(0, start) : lines;
 }
 
 const digitsIn = (line: string) => {
@@ -226,9 +235,14 @@ const isValediction = (line: string) => VALEDICTIONS.includes(trimChars(line.tri
  * a capital or a symbol, no question or colon at its end, never a postscript.
  */
 function isTitleLine(line: string): boolean {
+  if (isContactLine(line) || hasPhoneNumber(line)) return true;
   const t = trimChars(line.trim(), '*_|');
   const lower = t.toLowerCase();
-  if (!t || t.length > 60 || wordCount(t) > 5 || t.endsWith('?') || t.endsWith(':')) return false;
+  // Words with a letter or digit: "Head of Support | Acme Ltd" is five.
+  const words = t
+    .split(/\s+/)
+    .filter((w) => [...w].some((ch) => isLetterOrDash(ch) || (ch >= '0' && ch <= '9'))).length;
+  if (!t || t.length > 60 || words > 5 || t.endsWith('?') || t.endsWith(':')) return false;
   if (lower.startsWith('p.s') || lower.startsWith('ps ') || lower.startsWith('ps:')) return false;
   // A longer line ending in a full stop is a sentence ("Acme Inc." is not).
   if (t.endsWith('.') && wordCount(t) > 2) return false;

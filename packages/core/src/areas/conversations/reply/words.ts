@@ -86,6 +86,7 @@ export const DISCLAIMER = list(
   'confidential|intended recipient|intended solely|privileged|disclaimer|' +
     'received this message in error|received this email in error|received this e-mail in error|' +
     'scanned for viruses|scanned for malware|virus-free|virus free|' +
+    'views or opinions|solely those of the author|do not necessarily represent|' +
     'vertraulich|vertrouwelijk|confidentiel|confidencial|riservat',
 );
 
