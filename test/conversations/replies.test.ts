@@ -123,7 +123,8 @@ describe('replies read as people wrote them', () => {
         'Blue, please.',
       ].join('\n'),
     });
-    expect(message.body).toBe('Size M.\n\n> And which colour?\n\nBlue, please.');
+    // Interleaved: each answer keeps the question above it, the first one too.
+    expect(message.body).toBe('> Which size did you order?\n\nSize M.\n\n> And which colour?\n\nBlue, please.');
   });
 
   it('removes attributions in other languages and quoted lines a client wrapped', async () => {

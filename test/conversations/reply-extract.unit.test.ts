@@ -42,10 +42,12 @@ describe('reply extraction', () => {
     expect(await body(text)).toBe('Ok.');
   });
 
-  it('keeps answers between and below announced quotes, and quotes the customer shows mid-text', async () => {
+  it('keeps answers between and below announced quotes with the questions they answer, and quotes the customer shows mid-text', async () => {
     expect(
       await body('On Tue, Nov 25, 2025 at 2:59 PM Support <s@shop.example> wrote:\n> Size?\nM.\n> Colour?\nBlue.'),
-    ).toBe('M.\n> Colour?\nBlue.');
+    ).toBe('> Size?\nM.\n> Colour?\nBlue.');
+    // Answered below only (bottom-posting): the quote goes.
+    expect(await body('On Tue, Nov 25, 2025 at 2:59 PM Support <s@shop.example> wrote:\n> Size?\n\nM.')).toBe('M.');
     expect(await body('The log says:\n> disk full\nWhat now?')).toBe('The log says:\n> disk full\nWhat now?');
   });
 

@@ -112,6 +112,11 @@ export function removeQuotes(text: string): Unquoted {
   let announced = false;
   // The end of a run of quotes already judged to be the customer's (judged once per run, not per line).
   let keptUntil = 0;
+  // The announced quote the customer last answered below (where it stood in `kept`, and its lines): when
+  // they go on answering between quotes (interleaved), it is the first question and comes back.
+  let dropped: string[] = [];
+  let droppedAt = 0;
+  let answered: { at: number; lines: string[] } | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     if (i < keptUntil) {
@@ -125,12 +130,21 @@ export function removeQuotes(text: string): Unquoted {
       const quotedAttribution = isAttribution(unquoted(line), quotedAt(lines, i + 1));
       const after = announced || quotedAttribution ? i : nextUnquoted(lines, i);
       if (!announced && !quotedAttribution && !opensHistoryAt(lines, after)) {
+        if (answered) {
+          kept.splice(answered.at, 0, ...answered.lines);
+          answered = undefined;
+        }
         keptUntil = after;
         kept.push(line);
         continue;
       }
       found = true;
+      if (!announced || quotedAttribution) dropped = [];
       announced = true;
+      if (!quotedAttribution) {
+        if (!dropped.length) droppedAt = kept.length;
+        dropped.push(line);
+      }
       continue;
     }
     if (isBlank(line)) {
@@ -160,6 +174,8 @@ export function removeQuotes(text: string): Unquoted {
       i = end - 1;
       continue;
     }
+    if (announced && dropped.length) answered = { at: droppedAt, lines: dropped };
+    dropped = [];
     announced = false;
     kept.push(line);
   }
