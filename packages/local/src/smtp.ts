@@ -16,10 +16,15 @@ import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
  */
 export const LOCAL_AUTH_HEADER = 'X-Local-Authentication';
 
-function localVerdicts(raw: Buffer) {
-  const head = raw.subarray(0, Math.max(0, raw.indexOf('\r\n\r\n'))).toString('latin1');
+/**
+ * The verdicts a mail's header claims. The header ends at the first empty line, written CRLF or, as some
+ * local tools send it (Python's `msg.as_bytes()` through smtplib), LF alone.
+ */
+export function localVerdicts(raw: Buffer) {
+  const ends = [raw.indexOf('\r\n\r\n'), raw.indexOf('\n\n')].filter((i) => i >= 0);
+  const head = raw.subarray(0, ends.length ? Math.min(...ends) : 0).toString('latin1');
   const line = head
-    .split(/\r\n(?![ \t])/)
+    .split(/\r?\n(?![ \t])/)
     .find((l) => l.toLowerCase().startsWith(`${LOCAL_AUTH_HEADER.toLowerCase()}:`));
   const value = line
     ?.slice(LOCAL_AUTH_HEADER.length + 1)
