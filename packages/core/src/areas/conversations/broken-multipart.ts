@@ -1,10 +1,4 @@
 /**
- * A top-level multipart without a boundary, or whose boundary never appears, holds no part: the parser
- * then finds no text, no HTML and no file, and the customer's words were lost. Mail clients show such a
- * body as plain text; so does this: the raw mail with its top-level Content-Type header renamed (same
- * length, so nothing moves), so RFC 2045's default, text/plain, applies to the body.
- */
-/**
  * Whether a top-level Content-Type is a multipart that cannot hold a part: no boundary, an empty one,
  * or one whose delimiter line never appears in the mail. (A multipart whose parts are empty does hold
  * parts: it stays an empty mail.)
@@ -19,6 +13,12 @@ export function holdsNoPart(raw: Buffer, contentType: string): boolean {
   return !text.startsWith(delimiter) && !text.includes(`\n${delimiter}`);
 }
 
+/**
+ * A top-level multipart without a boundary, or whose boundary never appears, holds no part: the parser
+ * then finds no text, no HTML and no file, and the customer's words were lost. Mail clients show such a
+ * body as plain text; so does this: the raw mail with its top-level Content-Type header renamed (same
+ * length, so nothing moves), so RFC 2045's default, text/plain, applies to the body.
+ */
 export function asPlainText(raw: Buffer): Buffer {
   const text = raw.toString('latin1');
   const crlf = text.indexOf('\r\n\r\n');
