@@ -3,7 +3,7 @@ import { listApiKeys, revokeApiKey } from '@helpdesk/core/identity/keys';
 import { clearPrincipalCache, KEY_CACHE_TTL_MS, resolvePrincipal } from '@helpdesk/core/identity/principal';
 import { defineRoute } from '@helpdesk/core/kernel/api/route';
 import { pageQuery, uuid } from '@helpdesk/core/kernel/api/schemas';
-import { entityConfig, SERVICE } from '@helpdesk/core/kernel/db/client';
+import { dynamo, entityConfig, SERVICE } from '@helpdesk/core/kernel/db/client';
 import { errors } from '@helpdesk/core/kernel/errors/common';
 import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 import { Entity } from 'electrodb';
@@ -311,6 +311,42 @@ describe('rate limit', () => {
     const over = await get(key, randomUUID());
     expect(over.status).toBe(429);
     expect(over.headers['X-RateLimit-Limit']).toBe('4');
+  });
+
+  it("starts a key's count beside its account read when it reads the key, and counts each request once", async () => {
+    const t = await createTenant();
+    const id = randomUUID();
+    const log: string[] = [];
+    const name = 'requestOrder';
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const key = JSON.stringify((args.input as { Key?: unknown }).Key ?? '');
+        const what = `${context.commandName}${key.includes('ratewindow') ? ' window' : ''}`;
+        log.push(`start ${what}`);
+        try {
+          return await next(args);
+        } finally {
+          log.push(`end ${what}`);
+        }
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      clearPrincipalCache();
+      const cold = await get(t.liveKey, id);
+      expect(cold.status).toBe(404);
+      expect(cold.headers['X-RateLimit-Remaining']).toBe('99');
+      // Key read, then the count with the account's Query (not after it), then the route's own read.
+      expect(log.indexOf('start UpdateItemCommand window')).toBeGreaterThan(log.indexOf('end GetItemCommand'));
+      expect(log.indexOf('start UpdateItemCommand window')).toBeLessThan(log.indexOf('end QueryCommand'));
+      expect(log.filter((l) => l === 'start UpdateItemCommand window')).toHaveLength(1);
+      log.length = 0;
+      const warm = await get(t.liveKey, id);
+      expect(warm.headers['X-RateLimit-Remaining']).toBe('98');
+      expect(log.filter((l) => l.startsWith('start'))).not.toContain('start QueryCommand');
+    } finally {
+      dynamo.middlewareStack.remove(name);
+    }
   });
 
   it('honours a per-key override', async () => {

@@ -30,9 +30,13 @@ async function touch(hash: string) {
   }
 }
 
-async function load(hash: string): Promise<Principal | null> {
+/** What a caller may start as soon as the key is known to be live, beside the tenant read (the rate count). */
+export type OnKeyRead = (key: { keyId: string; rateLimit: number }) => void;
+
+async function load(hash: string, onKeyRead?: OnKeyRead): Promise<Principal | null> {
   const { data: key } = await ApiKey.get({ keyHash: hash }).go();
   if (!key || key.revokedAt) return null;
+  onKeyRead?.(key);
   const [{ account, projects }] = await Promise.all([loadTenant(key.accountId), touch(hash)]);
   if (!account) return null;
   const allowed = key.projectIds;
@@ -52,13 +56,20 @@ async function load(hash: string): Promise<Principal | null> {
   };
 }
 
-/** The principal behind a bearer secret, or null for an unknown, malformed or revoked key. */
-export async function resolvePrincipal(secret: string, now = Date.now()): Promise<Principal | null> {
+/**
+ * The principal behind a bearer secret, or null for an unknown, malformed or revoked key. `onKeyRead`
+ * runs only when the key is read from the table (not on a cache hit), once it is known to be live.
+ */
+export async function resolvePrincipal(
+  secret: string,
+  now = Date.now(),
+  onKeyRead?: OnKeyRead,
+): Promise<Principal | null> {
   if (!keyEnvironment(secret)) return null;
   const hash = hashKey(secret);
   const hit = cache.get(hash);
   if (hit && hit.expires > now) return hit.principal;
-  const principal = await load(hash);
+  const principal = await load(hash, onKeyRead);
   if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value ?? hash);
   cache.set(hash, { principal, expires: now + KEY_CACHE_TTL_MS });
   return principal;

@@ -1,6 +1,7 @@
 import { resolvePrincipal } from '../../../identity/principal.js';
 import { errors } from '../../../kernel/errors/common.js';
 import { problem } from '../../../kernel/errors/problem.js';
+import { countOnKeyRead } from './rate-limit.js';
 import { type Event, headerOf, type Middleware } from './state.js';
 
 const bearerOf = (event: Event) => {
@@ -16,12 +17,13 @@ export const authenticate = (): Middleware => ({
   before: async ({ event, internal }) => {
     if (internal.route?.tenancy === 'public') return;
     const secret = bearerOf(event);
+    const onKeyRead = countOnKeyRead(internal);
     if (internal.unknown) {
-      internal.principal = (secret && (await resolvePrincipal(secret))) || undefined;
+      internal.principal = (secret && (await resolvePrincipal(secret, Date.now(), onKeyRead))) || undefined;
       return;
     }
     if (!secret) throw errors.unauthorized();
-    const principal = await resolvePrincipal(secret);
+    const principal = await resolvePrincipal(secret, Date.now(), onKeyRead);
     if (!principal) throw problem('auth.unauthorized', { revoked: true });
     internal.principal = principal;
   },

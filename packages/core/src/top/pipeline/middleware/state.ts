@@ -20,6 +20,8 @@ export type PipelineState = {
   unknown?: { allowed?: string[] };
   principal?: Principal;
   ctx?: AccountContext | TenantContext;
+  /** The key's count, started by authentication when it read the key (rate-limit.ts countOnKeyRead). */
+  counting?: Promise<RateState>;
   rate?: RateState;
   params?: Record<string, unknown>;
   query?: Record<string, unknown>;
