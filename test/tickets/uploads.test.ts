@@ -148,7 +148,9 @@ describe('attaching uploads to a message', () => {
     const detail = await app.call('GET', `/tickets/${c.id}`, { key: t.liveKey });
     const shown = detail.body.messages[1].attachments[1];
     expect(shown).toMatchObject({ fileName: 'capture.bin', fileSize: 20_000_000 });
-    expect(shown.url).toContain(`${t.projects.main!.id}/live/tickets/${c.id}/${shown.id}/capture.bin`);
+    expect(new URL(shown.url).pathname).toMatch(
+      new RegExp(`/${t.projects.main!.id}/live/tickets/${c.id}/${shown.id}$`),
+    );
     const download = await fetch(shown.url);
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
@@ -162,6 +164,30 @@ describe('attaching uploads to a message', () => {
     expect((await readUsage(t.accountId)).storageBytes).toBe(0);
     // 20 MB through s3rver's files three times (PUT, copy, GET): seconds alone, far more beside other test files.
   }, 120_000);
+
+  it('a name of 255 characters, most of them beyond ASCII, is attached and downloaded under that name', async () => {
+    const t = await createTenant();
+    const c = await createTicket(app, t.liveKey);
+    // 4 bytes a character in UTF-8: longer than a file name may be on disk, or in the key it once was part of.
+    const fileName = `${'😀'.repeat(125)}.txt`;
+    expect(fileName).toHaveLength(254);
+    const upload = await startUpload(app, t.liveKey, { fileName, mimeType: 'text/plain', size: 5 });
+    await put(upload, Buffer.from('hello'));
+    const res = await app.call('POST', `/tickets/${c.id}/messages`, {
+      key: t.liveKey,
+      body: {
+        body: 'x',
+        attachments: [{ uploadId: upload.id }, { fileName, mimeType: 'text/plain', content: b64('inline') }],
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.attachments.map((a: { fileName: string }) => a.fileName)).toEqual([fileName, fileName]);
+    for (const [i, text] of ['hello', 'inline'].entries()) {
+      const download = await fetch(res.body.attachments[i].url);
+      expect(download.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent(fileName)}`);
+      expect(await download.text()).toBe(text);
+    }
+  });
 
   it('links an upload once: a second use, or the same id twice in one message, is 422 naming the item', async () => {
     const t = await createTenant();

@@ -16,8 +16,13 @@ export type GivenFile = { fileName: string; mimeType: string; content: string } 
 /** One file of a message: its bytes (inline) or the upload holding them. */
 type File = { fileName: string; mimeType: string; size: number } & ({ bytes: Buffer } | { upload: UploadItem });
 
-export const objectKeyOf = (ctx: TenantContext, ticketId: string, attachmentId: string, fileName: string) =>
-  `${ctx.projectId}/${ctx.env}/tickets/${ticketId}/${attachmentId}/${fileName}`;
+/**
+ * An attachment's object key. The file's name is not part of it: it is stored on the item and given
+ * to downloads as Content-Disposition, and a name of 255 characters (more bytes in UTF-8) would make
+ * keys the local stand-in cannot store as files.
+ */
+export const objectKeyOf = (ctx: TenantContext, ticketId: string, attachmentId: string) =>
+  `${ctx.projectId}/${ctx.env}/tickets/${ticketId}/${attachmentId}`;
 
 /**
  * Writes a message's original mail under its ticket's key (deleted with the ticket) and answers the
@@ -76,7 +81,7 @@ export async function prepareFiles(
       fileName: f.fileName,
       fileSize: f.size,
       mimeType: f.mimeType,
-      objectKey: objectKeyOf(ctx, ticketId, attachmentId, f.fileName),
+      objectKey: objectKeyOf(ctx, ticketId, attachmentId),
       createdAt,
     };
   });
