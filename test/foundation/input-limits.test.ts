@@ -275,5 +275,12 @@ describe('inputs that become part of a DynamoDB key', () => {
     const headers = await fetch(`${app.apiUrl}/tickets`, { headers: { 'x-padding': 'b'.repeat(20_000) } });
     expect(headers.status).toBe(431);
     expect(((await headers.json()) as { error: { code: string } }).error.code).toBe('validation.failed');
+    // Refused before any route runs, so every operation documents it.
+    const doc = JSON.parse(readFileSync('docs/openapi.json', 'utf8'));
+    const operations = Object.values(doc.paths).flatMap((p) =>
+      Object.values(p as Record<string, { responses: object }>),
+    );
+    expect(operations.length).toBeGreaterThan(50);
+    for (const op of operations) expect(Object.keys(op.responses)).toContain('431');
   });
 });

@@ -21,6 +21,24 @@ describe('route table', () => {
     expect(open.map((r) => r.id)).toEqual([]);
   });
 
+  it("matches as API Gateway does: a literal segment first, a parameter's route for other methods, each method once in Allow", async () => {
+    const { allRoutes } = await import('@helpdesk/core/top/routes/table');
+    const { createMatcher } = await import('@helpdesk/core/top/pipeline/match');
+    const match = createMatcher(allRoutes);
+    expect(match('GET', '/api/v1/tickets/metrics')).toMatchObject({ kind: 'route', route: { id: 'getTicketMetrics' } });
+    expect(match('PATCH', '/api/v1/tickets/metrics')).toMatchObject({
+      kind: 'route',
+      pathParameters: { ticketId: 'metrics' },
+    });
+    const refused = match('POST', '/api/v1/tickets/metrics');
+    expect(refused).toEqual({ kind: 'method-not-allowed', allowed: ['GET', 'PATCH', 'DELETE'] });
+    for (const route of allRoutes) {
+      const found = match('PUT', `/api/v1${route.path.replace(/\{\w+\}/g, 'x')}`);
+      if (found?.kind === 'method-not-allowed')
+        expect(new Set(found.allowed).size, route.path).toBe(found.allowed.length);
+    }
+  });
+
   it('refuses an empty PATCH body on every route (nothing to change is a mistake, not a no-op)', async () => {
     await import('@helpdesk/core/kernel/validation');
     const v = await import('valibot');

@@ -1172,6 +1172,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -1329,6 +1340,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -1425,6 +1447,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -1620,6 +1653,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -1788,6 +1832,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -1921,6 +1976,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -2165,6 +2231,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -2307,6 +2384,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -2590,6 +2678,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -2769,6 +2868,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -3052,6 +3162,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -3313,6 +3434,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -3511,6 +3643,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -3658,6 +3801,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -3815,6 +3969,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -3954,6 +4119,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -4073,6 +4249,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -4237,6 +4424,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -4368,6 +4566,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -4505,6 +4714,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -4678,6 +4898,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -4802,6 +5033,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -4975,6 +5217,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -5114,6 +5367,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -5249,6 +5513,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -5430,6 +5705,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -5562,6 +5848,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -5752,6 +6049,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -5899,6 +6207,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -6031,6 +6350,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -6231,6 +6561,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -6418,6 +6759,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -6574,6 +6926,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -6735,6 +7098,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -6892,6 +7266,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -7069,6 +7454,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -7231,6 +7627,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -7348,6 +7755,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -7476,6 +7894,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -7598,6 +8027,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -7765,6 +8205,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -7914,6 +8365,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -8038,6 +8500,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -8173,6 +8646,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -8340,6 +8824,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -8478,6 +8973,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -8659,6 +9165,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -8811,6 +9328,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -8924,6 +9452,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -9074,6 +9613,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -9209,6 +9759,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -9373,6 +9934,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -9507,6 +10079,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -9658,6 +10241,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -9795,6 +10389,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -9957,6 +10562,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -10141,6 +10757,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -10313,6 +10940,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -10490,6 +11128,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -10644,6 +11293,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -10779,6 +11439,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -10918,6 +11589,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -11053,6 +11735,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -11256,6 +11949,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -11406,6 +12110,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -11538,6 +12253,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -11751,6 +12477,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -11878,6 +12615,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -12039,6 +12787,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -12195,6 +12954,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -12328,6 +13098,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -12503,6 +13284,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -12635,6 +13427,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -12807,6 +13610,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -12954,6 +13768,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -13132,6 +13957,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -13315,6 +14151,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -13449,6 +14296,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -13614,6 +14472,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -13757,6 +14626,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -13805,6 +14685,17 @@ export interface operations {
             } & components["schemas"]["Problem.not_found"];
           });
           "text/html": string;
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
       /** @description - `internal`: unexpected error (logged) */
@@ -13920,6 +14811,17 @@ export interface operations {
           "text/html": string;
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -13996,6 +14898,17 @@ export interface operations {
             } & components["schemas"]["Problem.not_found"];
           });
           "text/html": string;
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
       /** @description - `internal`: unexpected error (logged) */
@@ -14144,6 +15057,17 @@ export interface operations {
           "text/html": string;
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -14272,6 +15196,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -14442,6 +15377,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -14575,6 +15521,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -14756,6 +15713,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -14894,6 +15862,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -15049,6 +16028,17 @@ export interface operations {
               /** @enum {string} */
               code?: "rate_limit.exceeded";
             } & components["schemas"]["Problem.rate_limit.exceeded"];
+          });
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
           });
         };
       };
@@ -15223,6 +16213,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -15381,6 +16382,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -15522,6 +16534,17 @@ export interface operations {
           });
         };
       };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description - `internal`: unexpected error (logged) */
       500: {
         content: {
@@ -15555,6 +16578,17 @@ export interface operations {
           "application/json": {
             [key: string]: unknown;
           };
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
       /** @description - `internal`: unexpected error (logged) */
@@ -15599,6 +16633,17 @@ export interface operations {
                 };
               }[];
           };
+        };
+      };
+      /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
+      431: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
       /** @description - `internal`: unexpected error (logged) */

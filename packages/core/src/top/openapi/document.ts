@@ -136,6 +136,17 @@ const gatewayTooLarge = {
   },
 };
 
+/**
+ * A request line and headers over the front door's limit, refused before any route runs, so on every
+ * operation. Only the error shape is typed (a union with API Gateway's `{ message }` would make every
+ * error of the typed client a union); the description says what API Gateway answers instead.
+ */
+const headersTooLarge = () => ({
+  description:
+    'Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`.',
+  content: { 'application/json': { schema: errorSchema(['validation.failed']) } },
+});
+
 /** The component holding one problem's `code` and `details` schema, which an error response's `error` is one of. */
 const problemRef = (code: ProblemCode) => `#/components/schemas/Problem.${code}`;
 
@@ -151,27 +162,29 @@ const problemSchemas = () =>
 
 /** An error status of an operation: the codes it can carry (an enum, and in the description), each with its details. */
 const errorResponse = (route: RouteDef, status: number, codes: ProblemCode[]) => {
-  const schema = {
-    allOf: [
-      { $ref: '#/components/schemas/Error' },
-      {
-        type: 'object',
-        properties: {
-          error: {
-            type: 'object',
-            properties: { code: { type: 'string', enum: codes } },
-            oneOf: codes.map((code) => ({ $ref: problemRef(code) })),
-          },
-        },
-      },
-    ],
-  };
-  const json = { 'application/json': { schema } };
+  const json = { 'application/json': { schema: errorSchema(codes) } };
   return {
     description: codes.map((code) => `- \`${code}\`: ${PROBLEMS[code].summary}`).join('\n'),
     content: answersHtml(route) && status < 500 ? { ...json, ...htmlContent } : json,
   };
 };
+
+/** The error shape with `error` one of these codes' problems. */
+const errorSchema = (codes: ProblemCode[]) => ({
+  allOf: [
+    { $ref: '#/components/schemas/Error' },
+    {
+      type: 'object',
+      properties: {
+        error: {
+          type: 'object',
+          properties: { code: { type: 'string', enum: codes } },
+          oneOf: codes.map((code) => ({ $ref: problemRef(code) })),
+        },
+      },
+    },
+  ],
+});
 
 /** The OpenAPI 3.1 document of the API, generated from the route table and its valibot schemas. */
 export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string; description: string }[]) {
@@ -194,6 +207,7 @@ export function buildOpenApiDocument(routes: RouteDef[], servers: { url: string;
           [...problemsByStatus(route)].map(([status, codes]) => [status, errorResponse(route, status, codes)]),
         ),
         ...(route.body ? { 413: gatewayTooLarge } : {}),
+        431: headersTooLarge(),
       },
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;

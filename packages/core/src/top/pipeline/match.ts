@@ -53,7 +53,8 @@ export function createMatcher(routes: RouteDef[]) {
       const pathParameters = Object.fromEntries(c.names.map((n, i) => [n, safeDecode(m[i + 1] ?? '')]));
       if (c.route.method === method)
         return { kind: 'route', route: c.route, routeKey: routeKey(c.route), pathParameters };
-      allowed.push(c.route.method);
+      // A literal path and a parameter path both matching (/tickets/metrics, /tickets/{ticketId}) name a method once.
+      if (!allowed.includes(c.route.method)) allowed.push(c.route.method);
     }
     return allowed.length ? { kind: 'method-not-allowed', allowed } : undefined;
   };
