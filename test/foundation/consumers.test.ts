@@ -121,7 +121,7 @@ describe('consumer()', () => {
       .filter(([m]) => String(m).startsWith('Poison'))
       .map(([, a]) => (a as { reason: string }).reason);
     expect(reasons.sort()).toEqual([
-      'Not a articleIndex message: env: Expected ("live" | "sandbox")',
+      'Not a articleIndex message: env: Expected one of live, sandbox',
       'The body is not JSON',
     ]);
   });

@@ -26,6 +26,9 @@ describe('validation messages', () => {
     expect(messages({ subject: 'a', count: 9 })).toEqual(['count: At most 3']);
     expect(messages({ subject: 'a', tags: [1] })).toEqual(['tags.0: Expected string']);
     expect(messages(null)).toEqual(['(body): Expected an object']);
+    expect(messages({ subject: 'a', priority: 'mid' })).toEqual(['priority: Expected one of low, high']);
+    const either = v.safeParse(v.object({ at: v.union([v.string(), v.number()]) }), { at: true });
+    expect(either.success ? [] : either.issues.map((i) => i.message)).toEqual(['Expected string or number']);
   });
 
   it('never quote the value received, and keep a message the schema gives', () => {

@@ -11,10 +11,21 @@ v.setGlobalConfig({ abortPipeEarly: true });
 /** At most this much of what a schema expects is named (a long picklist). */
 const EXPECTED_MAX = 200;
 
-/** What a schema expects, in words: valibot's `Object` and `Array` as JSON names them. */
+/**
+ * What a schema expects, in words: valibot's `Object` and `Array` as JSON names them, its union
+ * notation `("a" | "b")` as `one of a, b` (values) or `string or null` (types).
+ */
 function expectedWords(expected: string | null): string {
   if (!expected) return 'another value';
-  const words = expected.replace(/\bObject\b/g, 'an object').replace(/\bArray\b/g, 'an array');
+  const named = expected.replace(/\bObject\b/g, 'an object').replace(/\bArray\b/g, 'an array');
+  const options = (named.startsWith('(') && named.endsWith(')') ? named.slice(1, -1) : named).split(' | ');
+  const values = options.every((o) => o.length > 1 && o.startsWith('"') && o.endsWith('"'));
+  const words =
+    options.length < 2
+      ? named
+      : values
+        ? `one of ${options.map((o) => o.slice(1, -1)).join(', ')}`
+        : `${options.slice(0, -1).join(', ')} or ${options.at(-1)}`;
   return words.length > EXPECTED_MAX ? `${words.slice(0, EXPECTED_MAX)}…` : words;
 }
 
