@@ -106,6 +106,14 @@ describe('GET /tickets', () => {
     expect((await list({ assignee: `${alice},${bob}` })).total).toBe(4);
     expect(names((await list({ assignee: 'unassigned' })).tickets)).toEqual(['f', 'a']);
     expect(names((await list({ assignee: `unassigned,${bob}` })).tickets)).toEqual(['f', 'e', 'c', 'a']);
+    // UUIDs are case-insensitive: an id in capitals names the same member.
+    expect(names((await list({ assignee: ` ${alice.toUpperCase()} , unassigned` })).tickets)).toEqual([
+      'f',
+      'd',
+      'b',
+      'a',
+    ]);
+    expect((await app.call('GET', `/tickets/${ids.b!.toUpperCase()}`, { key })).body.id).toBe(ids.b);
     expect(names((await list({ number: numbers.c! })).tickets)).toEqual(['c']);
     expect((await list({ number: 999 })).tickets).toEqual([]);
   });

@@ -334,7 +334,8 @@ describe('PATCH /tickets/{ticketId}', () => {
     });
     const res = await app.call('PATCH', `/tickets/${c.id}`, {
       key: t.liveKey,
-      body: { priority: 'high', category: 'bug', assignedTo: m.memberId },
+      // In capitals: the same member (UUIDs are case-insensitive), stored and answered in lower case.
+      body: { priority: 'high', category: 'bug', assignedTo: m.memberId.toUpperCase() },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({

@@ -68,6 +68,7 @@ export const ticketRoutes = {
         `${UNASSIGNED}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}`,
         UNASSIGNED,
         'Expected member ids (UUIDs) or unassigned, separated by commas',
+        { lowerCase: true },
       ),
       number: intQuery({ min: 1 }),
       awaitingReply: boolQuery(false),

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 
 /** Shared valibot building blocks for parameters; areas compose their own schemas from these. */
-export const uuid = v.pipe(v.string(), v.uuid());
+/** A UUID in any case, answered in lower case: ids are stored and compared as the service writes them. */
+export const uuid = v.pipe(v.string(), v.uuid(), v.toLowerCase());
 export const integer = v.pipe(v.number(), v.integer());
 
 /** The paging fields every list answers beside its rows. */
@@ -48,14 +49,14 @@ export const boolQuery = (fallback: boolean) =>
  * expression source, anchored here), spaces around items allowed; one pattern, stated in the document
  * as it is checked (it is linear: items are separated by commas they cannot contain).
  */
-export const listQuery = (item: string, example: string, message: string) => {
+export const listQuery = (item: string, example: string, message: string, options: { lowerCase?: boolean } = {}) => {
   const pattern = new RegExp(`^ *(?:${item}) *(?:, *(?:${item}) *)*$`);
   return v.optional(
     v.pipe(
       v.string(),
       v.regex(pattern, message),
       v.metadata({ pattern: pattern.source, examples: [example] }),
-      v.transform((s) => [...new Set(s.split(',').map((x) => x.trim()))]),
+      v.transform((s) => [...new Set((options.lowerCase ? s.toLowerCase() : s).split(',').map((x) => x.trim()))]),
     ),
   );
 };
