@@ -97,6 +97,29 @@ describe('POST /tickets/{id}/merge', () => {
     expect(events.map((e) => e.data.source)).toEqual([{ id: source.id, number: source.number }]);
   });
 
+  it("takes the source's last message when it is later: a waiting customer stays waiting; unmerge gives it back", async () => {
+    const t = await createTenant();
+    const target = await createTicket(app, t.liveKey, { subject: 'Login', body: 'I cannot log in.' });
+    const answer = (await post(t, target.id, { body: 'Try resetting your password.' })).body;
+    const source = await createTicket(app, t.liveKey, { subject: 'Login again', body: 'Still locked out.' });
+    const row = async (id: string) =>
+      (await app.call('GET', '/tickets', { key: t.liveKey, query: { number: (await detail(t, id)).number } })).body
+        .tickets[0];
+    const waiting = async () =>
+      (await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: true } })).body.tickets.map(
+        (r: { id: string }) => r.id,
+      );
+    const sourceLast = (await row(source.id)).lastMessageAt;
+    expect(await waiting()).toEqual([source.id]);
+    expect((await merge(t, source.id, target.id)).status).toBe(200);
+    // The merge's own notes are records: the customer's message is the thread's last one.
+    expect(await row(target.id)).toMatchObject({ lastSenderType: 'customer', lastMessageAt: sourceLast });
+    expect(await waiting()).toEqual([target.id]);
+    expect((await unmerge(t, source.id)).status).toBe(200);
+    expect(await row(target.id)).toMatchObject({ lastSenderType: 'staff', lastMessageAt: answer.createdAt });
+    expect(await waiting()).toEqual([source.id]);
+  });
+
   it('makes the source read-only: every write is 409 ticket.merged naming the target', async () => {
     const t = await createTenant();
     const { source, target } = await pair(t);

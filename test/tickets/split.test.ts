@@ -59,7 +59,9 @@ describe('POST /tickets/{id}/messages/{messageId}/split', () => {
     const source = await detail(t, ticket.id);
     expect(source.messages.map((m: { id: string }) => m.id)).toEqual([first.id, reply.id]);
     expect(source.splitInto).toEqual([res.body.id]);
-    expect(source.lastSenderType).toBe('staff');
+    expect(source).toMatchObject({ lastSenderType: 'staff', lastMessageAt: reply.createdAt });
+    // The new ticket's last message is the note it took, at the note's time (not the split's).
+    expect(created).toMatchObject({ lastSenderType: 'staff', lastMessageAt: note.createdAt });
     const events = (await emitted(app)).filter((e) => e.name === 'ticket.created' && e.data.ticket.id === res.body.id);
     expect(events.map((e) => e.data.source)).toEqual(['split']);
   });
@@ -68,8 +70,35 @@ describe('POST /tickets/{id}/messages/{messageId}/split', () => {
     const t = await createTenant();
     const { ticket, second, note } = await thread(t);
     const res = await split(t, ticket.id, second.id);
-    expect((await detail(t, res.body.id)).messages.map((m: { id: string }) => m.id)).toEqual([second.id]);
-    expect((await detail(t, ticket.id)).messages.map((m: { id: string }) => m.id)).toContain(note.id);
+    const created = await detail(t, res.body.id);
+    expect(created.messages.map((m: { id: string }) => m.id)).toEqual([second.id]);
+    expect(created).toMatchObject({ status: 'new', lastSenderType: 'customer', lastMessageAt: second.createdAt });
+    const source = await detail(t, ticket.id);
+    expect(source.messages.map((m: { id: string }) => m.id)).toContain(note.id);
+    // The note it keeps is its last message: a staff one, so the source no longer awaits a reply.
+    expect(source).toMatchObject({ lastSenderType: 'staff', lastMessageAt: note.createdAt });
+  });
+
+  it('opens the new ticket when a public staff reply moves with the message, and it awaits no reply', async () => {
+    const t = await createTenant();
+    const ticket = await createTicket(app, t.liveKey);
+    const post = async (body: Record<string, unknown>) =>
+      (await app.call('POST', `/tickets/${ticket.id}/messages`, { key: t.liveKey, body })).body;
+    const asked = await post({ body: 'A second question.', senderType: 'customer' });
+    const answer = await post({ body: 'Here is the answer.' });
+    const res = await split(t, ticket.id, asked.id, { includeLater: true });
+    expect(res.status).toBe(200);
+    expect(await detail(t, res.body.id)).toMatchObject({
+      status: 'open',
+      lastSenderType: 'staff',
+      lastMessageAt: answer.createdAt,
+    });
+    const waiting = await app.call('GET', '/tickets', { key: t.liveKey, query: { awaitingReply: true } });
+    expect(waiting.body.tickets.map((r: { id: string }) => r.id)).toEqual([ticket.id]);
+    // Both are open: the source since the reply it had, the new ticket since the reply it took.
+    const open = await app.call('GET', '/tickets', { key: t.liveKey, query: { status: 'open' } });
+    expect(open.body.tickets.map((r: { id: string }) => r.id).sort()).toEqual([ticket.id, res.body.id].sort());
+    expect((await app.call('GET', '/tickets', { key: t.liveKey, query: { status: 'new' } })).body.total).toBe(0);
   });
 
   it('refuses a staff reply, a note, a split of everything, and ids it cannot see', async () => {

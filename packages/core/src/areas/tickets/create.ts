@@ -10,7 +10,17 @@ import { activeFields, usedFields } from '../ticket-fields/definitions.js';
 import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
 import { eventItem } from '../webhooks/emit.js';
 import { memberCheck, unknownMember } from './assignee.js';
-import { Attachment, CustomerTicket, Message, Tag, Ticket, TicketNumber, UNASSIGNED } from './entities.js';
+import {
+  Attachment,
+  CustomerTicket,
+  Message,
+  type SenderType,
+  type Status,
+  Tag,
+  Ticket,
+  TicketNumber,
+  UNASSIGNED,
+} from './entities.js';
 import { type GivenFile, prepareFiles, storeOriginal } from './files.js';
 import type { AttachmentItem, MessageItem, OriginalMail } from './present.js';
 import { eventCustomer, eventTicket, type TicketItem, valuesOf } from './present.js';
@@ -37,8 +47,15 @@ export type CreateTicketInput = CreateTicketBody & {
   /**
    * A split: the first message is an existing one, keeping its id, time and original, its attachments'
    * items moving with it (their files stay where they are); the ticket names the one it came from.
+   * `last` is the latest of the messages it takes (its time and sender), `status` what they make it.
    */
-  moved?: { from: string; message: MessageItem; attachments: AttachmentItem[] };
+  moved?: {
+    from: string;
+    message: MessageItem;
+    attachments: AttachmentItem[];
+    last: { at: string; sender: SenderType };
+    status: Status;
+  };
 };
 
 /**
@@ -64,8 +81,8 @@ async function fieldsFor(ctx: TenantContext, input: CreateTicketInput, fresh = f
  */
 export async function createTicket(ctx: TenantContext, input: CreateTicketInput) {
   const facets: Facets = {
-    status: 'new',
-    lastSenderType: 'customer',
+    status: input.moved?.status ?? 'new',
+    lastSenderType: input.moved?.last.sender ?? 'customer',
     assignee: input.assignedTo ?? UNASSIGNED,
     priority: input.priority ?? 'medium',
     category: input.category ?? 'other',
@@ -110,7 +127,7 @@ export async function createTicket(ctx: TenantContext, input: CreateTicketInput)
         customerId: customer.id,
         customerEmail: customer.email,
         customerName: input.customer.name ?? customer.name ?? customer.email,
-        lastMessageAt: now,
+        lastMessageAt: input.moved?.last.at ?? now,
         attachmentBytes: files.totalBytes + movedBytes,
         customFields: fields.values,
         ...(input.followUpOf ? { followUpOf: input.followUpOf } : {}),

@@ -7,9 +7,10 @@ import { eventItem } from '../webhooks/emit.js';
 import { Message, Ticket, TicketNumber } from './entities.js';
 import { ticketChangeEvents } from './events.js';
 import { eventCustomer, eventTicket, type TicketItem, toDetail } from './present.js';
+import { countsUpdate, sumDeltas } from './stats.js';
 import { loadThread } from './thread.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
-import { MERGED_PER_TICKET, type Status, UNMERGE_DAYS } from './values.js';
+import { MERGED_PER_TICKET, type SenderType, type Status, UNMERGE_DAYS } from './values.js';
 import { assertWritable } from './writable.js';
 
 /** A customer a merge added to the target (`from`: the merged ticket they came with). */
@@ -26,6 +27,8 @@ export interface MergeRecord {
   at: string;
   status: Status;
   closedAt?: string;
+  /** The target's last message before the merge, when the merged thread's was later (unmerge gives it back). */
+  targetLast?: { at: string; sender: SenderType };
 }
 
 const keyOf = (ctx: TenantContext, ticketId: string) => ({ projectId: ctx.projectId, env: ctx.env, ticketId });
@@ -110,21 +113,31 @@ export async function mergeTicket(ctx: TenantContext, ticketId: string, into: st
     const shown = [...(target.mergedFrom ?? []), ticketId, ...(source.mergedFrom ?? [])];
     if (shown.length > MERGED_PER_TICKET) throw problem('ticket.merge_too_many', { limit: MERGED_PER_TICKET });
     const now = new Date().toISOString();
+    // The target's thread shows the source's messages: its last message is the later of the two (the
+    // merge's own notes are records, not messages, and move neither).
+    const adopts = source.lastMessageAt > target.lastMessageAt;
     const record: MergeRecord = {
       into: target.ticketId,
       at: now,
       status: source.status,
       ...(source.closedAt ? { closedAt: source.closedAt } : {}),
+      ...(adopts ? { targetLast: { at: target.lastMessageAt, sender: target.lastSenderType } } : {}),
     };
-    const closing = applyChanges(ctx, source, { status: 'closed', mergedInto: target.ticketId, merge: record }, now);
+    const closing = applyChanges(ctx, source, { status: 'closed', mergedInto: target.ticketId, merge: record }, now, {
+      countsApart: true,
+    });
     // A source whose customer waits for an answer hands that wait to the target: its clock counts it.
     const waiting = source.lastSenderType === 'customer' && source.status !== 'resolved' && source.status !== 'closed';
     const joining = applyChanges(
       ctx,
       target,
-      { mergedFrom: shown, otherCustomers: joinedCustomers(target, source) },
+      {
+        mergedFrom: shown,
+        otherCustomers: joinedCustomers(target, source),
+        ...(adopts ? { lastMessageAt: source.lastMessageAt, lastSenderType: source.lastSenderType } : {}),
+      },
       now,
-      waiting ? { activity: 'customerMessage' } : {},
+      { countsApart: true, ...(waiting ? { activity: 'customerMessage' as const } : {}) },
     );
     return { source, target, sourceChange: closing, targetChange: joining, now };
   };
@@ -175,6 +188,8 @@ async function commitPair(
       return {
         source: next.sourceChange.writes,
         target: next.targetChange.writes,
+        // Both tickets may move the list counts (the source closes, the target's last sender changes).
+        counts: countsUpdate(ctx, sumDeltas(next.sourceChange.deltas, next.targetChange.deltas)),
         notes: [
           auditNote(ctx, next.source.ticketId, onSource, next.now),
           auditNote(ctx, next.target.ticketId, onTarget, next.now),
@@ -218,12 +233,14 @@ export async function unmergeTicket(ctx: TenantContext, ticketId: string) {
     assertWritable(target);
     const leaving = new Set([ticketId, ...(source.mergedFrom ?? [])]);
     const now = new Date().toISOString();
+    // The target's last message goes back to its own when it is still the one the merge gave it.
+    const restore = record.targetLast && target.lastMessageAt === source.lastMessageAt ? record.targetLast : undefined;
     const reopening = applyChanges(
       ctx,
       source,
       { status: record.status, closedAt: record.closedAt, mergedInto: undefined, merge: undefined },
       now,
-      { unmerging: true },
+      { unmerging: true, countsApart: true },
     );
     const leavingTarget = applyChanges(
       ctx,
@@ -231,8 +248,10 @@ export async function unmergeTicket(ctx: TenantContext, ticketId: string) {
       {
         mergedFrom: (target.mergedFrom ?? []).filter((id) => !leaving.has(id)),
         otherCustomers: otherCustomersOf(target).filter((c) => !leaving.has(c.from)),
+        ...(restore ? { lastMessageAt: restore.at, lastSenderType: restore.sender } : {}),
       },
       now,
+      { countsApart: true },
     );
     return { source, target, sourceChange: reopening, targetChange: leavingTarget, now };
   };

@@ -1,6 +1,7 @@
 import { put, remove, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
+import { must } from '../../kernel/must.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { createTicket } from './create.js';
 import { Attachment, Message, SPLIT_LIMIT } from './entities.js';
@@ -42,8 +43,14 @@ export async function splitTicket(ctx: TenantContext, ticketId: string, messageI
   const movingFiles = moving.flatMap(filesOf);
   if (moving.length + movingFiles.length > SPLIT_LIMIT) throw problem('ticket.split_too_large', { limit: SPLIT_LIMIT });
 
-  const lastPublic = [...staying].reverse().find((m) => m.visibility === 'public');
+  // Every message counts for the last one, notes too (they are staff messages); a public staff reply
+  // among those moving opens the new ticket, as it would have opened a new one.
+  const remaining = ordered.filter((m) => !moving.includes(m));
+  // Neither is empty: the first message moves, and split_everything refused a split that leaves none.
+  const lastStaying = must(remaining.at(-1), 'message staying');
+  const lastMoving = must(moving.at(-1), 'message moving');
   const later = moving.slice(1);
+  const answered = later.some((m) => m.senderType === 'staff' && m.visibility === 'public');
   const created = await createTicket(ctx, {
     subject: source.subject,
     body: first.body,
@@ -52,14 +59,21 @@ export async function splitTicket(ctx: TenantContext, ticketId: string, messageI
     category: source.category,
     ...(Object.keys(valuesOf(source)).length ? { customFields: valuesOf(source) } : {}),
     source: 'split',
-    moved: { from: ticketId, message: first, attachments: filesOf(first) },
+    moved: {
+      from: ticketId,
+      message: first,
+      attachments: filesOf(first),
+      last: { at: lastMoving.createdAt, sender: lastMoving.senderType },
+      status: answered ? 'open' : 'new',
+    },
     alsoCommit: (ticket) => {
       const { writes } = applyChanges(
         ctx,
         source,
         {
           attachmentBytes: Math.max(0, source.attachmentBytes - movingFiles.reduce((n, a) => n + a.fileSize, 0)),
-          ...(lastPublic ? { lastMessageAt: lastPublic.createdAt, lastSenderType: lastPublic.senderType } : {}),
+          lastMessageAt: lastStaying.createdAt,
+          lastSenderType: lastStaying.senderType,
           splitInto: [...(source.splitInto ?? []), ticket.ticketId],
         },
         new Date().toISOString(),

@@ -34,6 +34,13 @@ export function countDeltas(before: Facets | undefined, after: Facets | undefine
   return [...deltas].filter(([, n]) => n !== 0);
 }
 
+/** Deltas of several ticket writes in one transaction, which may update the stats item once. */
+export function sumDeltas(...lists: [string, number][][]): [string, number][] {
+  const sum = new Map<string, number>();
+  for (const [k, n] of lists.flat()) sum.set(k, (sum.get(k) ?? 0) + n);
+  return [...sum].filter(([, n]) => n !== 0);
+}
+
 const statsKey = (ctx: TenantContext) =>
   TicketStats.get({ projectId: ctx.projectId, env: ctx.env }).params().Key as Record<string, string>;
 

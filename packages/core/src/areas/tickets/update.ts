@@ -49,6 +49,8 @@ export interface ChangeOptions {
   facts?: Awaited<ReturnType<typeof factsOf>>;
   /** The policy is chosen again though priority and category stay (the tags changed). */
   rechoose?: boolean;
+  /** The list counts' deltas are answered, not written: the caller writes two tickets' in one update (merge). */
+  countsApart?: boolean;
 }
 
 /**
@@ -72,12 +74,14 @@ export function applyChanges(
     ...clocked,
     metrics: changedMetrics(before, clocked, options.activity === 'staffReply', now),
   };
+  const deltas = countDeltas(before, after);
   return {
     after,
+    deltas,
     writes: [
       ticketWrite(before, after, now),
       searchItemPut(after),
-      ...countsUpdate(ctx, countDeltas(before, after)),
+      ...(options.countsApart ? [] : countsUpdate(ctx, deltas)),
       ...timerItems(ctx, before.ticketId, clockOf(before), clockOf(after), now),
       ...dueWrites(before, clockOf(before), clockOf(after)),
       ...metricsWrites(ctx, before, after, now),
