@@ -235,6 +235,9 @@ describe('project and environment', () => {
     expect(bySlug.body.projectId).toBe(t.projects.beta!.id);
     const byIdQuery = await create(t.liveKey, 'x', { query: { project: t.projects.alpha!.id } });
     expect(byIdQuery.body.projectId).toBe(t.projects.alpha!.id);
+    // An id in capitals is the same project (UUIDs are case-insensitive).
+    const upper = await create(t.liveKey, 'x', { headers: { 'Service-Project': t.projects.beta!.id.toUpperCase() } });
+    expect(upper.body.projectId).toBe(t.projects.beta!.id);
 
     const single = await t.key({ projects: ['alpha'] });
     expect((await create(single, 'x')).body.projectId).toBe(t.projects.alpha!.id);

@@ -57,7 +57,8 @@ export function resolveTenant(
 
   const wanted = given.project[0]?.value.trim();
   if (wanted) {
-    const project = principal.projects.find((p) => p.id === wanted || p.slug === wanted);
+    // An id in any case (UUIDs are case-insensitive); slugs are lower case by their pattern.
+    const project = principal.projects.find((p) => p.id === wanted.toLowerCase() || p.slug === wanted);
     if (!project) {
       throw problem('project.forbidden', { wanted, projects: choices(principal) });
     }
