@@ -189,6 +189,9 @@ export function awsClientConfig(service: keyof typeof REQUEST_TIMEOUT_MS) {
   if (!endpoint) return { requestHandler };
   return {
     requestHandler,
+    // DynamoDB Local answers a write that waited too long for its lock with a 500 real DynamoDB never
+    // gives ("will succeed in actual DynamoDB"): more of the SDK's backed-off attempts than its 3.
+    maxAttempts: 6,
     endpoint,
     region: env.localRegion,
     credentials: localCredentials(service === 's3' ? 's3' : 'other'),
