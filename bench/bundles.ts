@@ -13,6 +13,7 @@ import {
   separateSdkMetafile,
 } from '../infra/constructs/bundle.js';
 import { FUNCTIONS_ROOT, REPO_ROOT } from '../infra/paths.js';
+import { lambdaNode } from './lambda-node.js';
 import { progress } from './stack.js';
 
 /** A chunk loaded on first use: the module a route imports with `await import()` and what only it needs. */
@@ -89,7 +90,7 @@ const bytesOf = (metafile: Metafile, files: Iterable<string>) =>
   [...files].reduce((n, f) => n + metafile.outputs[f]!.bytes, 0);
 
 function child(entry: string, lazy?: string) {
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], {
+  const run = spawnSync(lambdaNode().node, ['--input-type=module', '-e', CHILD], {
     env: {
       ...lambdaEnv,
       BENCH_BUNDLE: pathToFileURL(entry).href,

@@ -11,6 +11,7 @@ import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { BUNDLE_ENTRY_FILE, buildFunction } from '../infra/constructs/bundle.js';
 import { FUNCTIONS_ROOT, REPO_ROOT } from '../infra/paths.js';
 import { toApiGatewayEvent } from '../packages/local/src/http-server.js';
+import { lambdaNode } from './lambda-node.js';
 import { progress, type Stack } from './stack.js';
 
 /**
@@ -96,7 +97,7 @@ function eventFor(request: { method: string; path: string; body?: unknown }, key
 }
 
 function run(bundle: string, event: unknown) {
-  const out = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD], {
+  const out = spawnSync(lambdaNode().node, ['--input-type=module', '-e', CHILD], {
     env: {
       ...process.env,
       LOG_LEVEL: 'CRITICAL',

@@ -29,6 +29,7 @@ import {
   writeFloorDollars,
 } from './cost.js';
 import { LARGE_ITEMS, largestItems } from './item-sizes.js';
+import { lambdaNode, runtimeMajor } from './lambda-node.js';
 import { type LoadSpec, SEARCH_WORDS } from './load-ops.js';
 import { loadPages, measurePages, PORTAL_ARTICLES, seedPortal } from './portal.js';
 import { measureRoutes, split } from './routes.js';
@@ -509,7 +510,9 @@ const header = [
     `${n0(os.totalmem() / 2 ** 30)} GB memory, load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')} at the end; Node ${process.version}.`,
+      .join(
+        ' ',
+      )} at the end; Node ${process.version} (bundles and cold requests on Node ${lambdaNode().version}${lambdaNode().matchesRuntime ? ', the deployed runtime' : `, not the deployed runtime's ${runtimeMajor()}`}).`,
   '',
   `Targets: ${passed} pass, ${missed} miss.`,
 ].join('\n');

@@ -246,11 +246,12 @@ describe('POST /tickets/{id}/merge', () => {
   it(`refuses a target that would show more than ${MERGED_PER_TICKET} merged tickets`, async () => {
     const t = await createTenant();
     const target = await createTicket(app, t.liveKey);
-    for (let i = 0; i < MERGED_PER_TICKET; i++) {
-      const source = await createTicket(app, t.liveKey);
-      expect((await merge(t, source.id, target.id)).status).toBe(200);
-    }
-    const one = await createTicket(app, t.liveKey);
+    const [one, sources] = await Promise.all([
+      createTicket(app, t.liveKey),
+      Promise.all(Array.from({ length: MERGED_PER_TICKET }, () => createTicket(app, t.liveKey))),
+    ]);
+    // One after another: merges into one target conflict with each other.
+    for (const source of sources) expect((await merge(t, source.id, target.id)).status).toBe(200);
     const res = await merge(t, one.id, target.id);
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'ticket.merge_too_many', details: { limit: MERGED_PER_TICKET } });
