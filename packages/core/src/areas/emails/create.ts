@@ -12,6 +12,7 @@ import { CUSTOM_REF, EmailContent, EmailLog } from './entities.js';
 import type { EmailRow } from './present.js';
 import type { DeliveryMessage } from './queue.js';
 import { emailsQueue } from './queue.js';
+import type { BlockReason } from './schemas.js';
 import { suppressionOf } from './suppression.js';
 
 /** What the email consumer receives: the row to deliver and the tenant it belongs to. */
@@ -41,6 +42,11 @@ export interface EmailDraft {
     | { kind: 'custom'; subject: string; body: string; layout?: string };
   /** Live customer sends take a unit of the monthly allowance; system mails do not. */
   countQuota: boolean;
+  /**
+   * The recipient's suppression when the caller has read it already (a batch reads all its recipients
+   * in one BatchGetItem): its reason, or `null` for none. Absent: read here.
+   */
+  suppression?: BlockReason | null;
 }
 
 const deliveryMessage = (ctx: TenantContext, emailId: string): DeliveryMessage => {
@@ -130,7 +136,8 @@ export const deliveryItem = (ctx: TenantContext, emailId: string, at?: Date) =>
  */
 export async function createEmail(ctx: TenantContext, draft: EmailDraft): Promise<EmailRow> {
   const emailId = randomUUID();
-  const blockReason = await suppressionOf(ctx, draft.to);
+  const blockReason =
+    draft.suppression === undefined ? await suppressionOf(ctx, draft.to) : (draft.suppression ?? undefined);
   const countQuota = draft.countQuota && !blockReason && ctx.env === 'live';
   if (countQuota) await consumeQuota(ctx, 'emails', 1);
   const { row, put: created, content } = emailWrites(ctx, emailId, draft, { blockReason, quotaCounted: countQuota });

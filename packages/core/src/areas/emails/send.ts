@@ -11,7 +11,8 @@ import { checkLayout, renderSubject } from '../templates/subject.js';
 import { createEmail, type EmailDraft } from './create.js';
 import { idempotent } from './idempotency.js';
 import { type SendResult, toSendResult } from './present.js';
-import { batchItem, idempotencyKey, MAX_SCHEDULE_DAYS, type SendBody } from './schemas.js';
+import { type BlockReason, batchItem, idempotencyKey, MAX_SCHEDULE_DAYS, type SendBody } from './schemas.js';
+import { suppressedAmong } from './suppression.js';
 
 /** Variables are kept on the log row until delivery; DynamoDB items cap at 400 KB. */
 const MAX_VARIABLES_JSON = 100_000;
@@ -54,7 +55,7 @@ async function contentOf(ctx: TenantContext, body: SendBody): Promise<EmailDraft
   return { kind: 'template', templateKey: body.templateKey, templateVersion: template.version, variables, subject };
 }
 
-async function send(ctx: TenantContext, body: SendBody): Promise<SendResult> {
+async function send(ctx: TenantContext, body: SendBody, suppression?: BlockReason | null): Promise<SendResult> {
   const scheduledAt = body.scheduledAt === undefined ? undefined : scheduleTime(body.scheduledAt);
   const row = await createEmail(ctx, {
     to: body.to,
@@ -68,6 +69,7 @@ async function send(ctx: TenantContext, body: SendBody): Promise<SendResult> {
     scheduledAt,
     content: await contentOf(ctx, body),
     countQuota: true,
+    suppression,
   });
   return toSendResult(ctx, row);
 }
@@ -92,11 +94,19 @@ const idempotencyView = (body: SendBody) => ({
   bcc: body.bcc?.map(bareAddress),
 });
 
-/** POST /emails/send: quota, suppression, template check, the log row and the queue (or a schedule). */
-export function sendEmail(ctx: TenantContext, body: SendBody, idempotencyKey?: string): Promise<SendResult> {
+/**
+ * POST /emails/send: quota, suppression, template check, the log row and the queue (or a schedule).
+ * `suppression`: the recipient's, when a batch has read it with the others.
+ */
+export function sendEmail(
+  ctx: TenantContext,
+  body: SendBody,
+  idempotencyKey?: string,
+  suppression?: BlockReason | null,
+): Promise<SendResult> {
   return idempotencyKey === undefined
-    ? send(ctx, body)
-    : idempotent(ctx, idempotencyKey, idempotencyView(body), () => send(ctx, body));
+    ? send(ctx, body, suppression)
+    : idempotent(ctx, idempotencyKey, idempotencyView(body), () => send(ctx, body, suppression));
 }
 
 export type BatchOutcome = SendResult | { index: number; error: { code: string; message: string } };
@@ -111,12 +121,16 @@ function parseItem(item: unknown, index: number): ParsedItem {
   return { index, body, idempotencyKey };
 }
 
-async function sendItem(ctx: TenantContext, item: ParsedItem): Promise<BatchOutcome> {
+async function sendItem(
+  ctx: TenantContext,
+  item: ParsedItem,
+  suppressed: Map<string, BlockReason>,
+): Promise<BatchOutcome> {
   const { index } = item;
   if (item.invalid !== undefined || !item.body)
     return { index, error: { code: 'validation.failed', message: item.invalid ?? 'Invalid item' } };
   try {
-    return await sendEmail(ctx, item.body, item.idempotencyKey);
+    return await sendEmail(ctx, item.body, item.idempotencyKey, suppressed.get(bareAddress(item.body.to)) ?? null);
   } catch (err) {
     const known = err instanceof Problem && err.status < 500 ? err : undefined;
     if (!known) logger.error('Batch item failed', { index, error: err as Error });
@@ -138,10 +152,15 @@ export async function sendBatch(ctx: TenantContext, items: unknown[]): Promise<{
     lanes.set(lane, [...(lanes.get(lane) ?? []), item]);
   });
   const queue = [...lanes.values()];
+  // Every recipient's suppression in one BatchGetItem rather than a GetItem per item.
+  const suppressed = await suppressedAmong(
+    ctx,
+    queue.flat().flatMap((item) => (item.body ? [item.body.to] : [])),
+  );
   const results: BatchOutcome[] = new Array(items.length);
   const worker = async () => {
     for (let lane = queue.shift(); lane; lane = queue.shift()) {
-      for (const item of lane) results[item.index] = await sendItem(ctx, item);
+      for (const item of lane) results[item.index] = await sendItem(ctx, item, suppressed);
     }
   };
   await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, queue.length) }, worker));

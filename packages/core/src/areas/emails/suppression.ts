@@ -16,14 +16,23 @@ export async function suppressionOf(scope: Scope, address: string): Promise<Bloc
   return data?.reason;
 }
 
-/** The suppressed addresses among several (keyed by bare address, lower-cased), in one BatchGetItem. */
+/**
+ * The suppressed addresses among several (keyed by bare address, lower-cased), in one BatchGetItem per
+ * 100. Keys DynamoDB leaves unprocessed (throttling) are read one by one: an address not read must
+ * never pass for one not suppressed.
+ */
 export async function suppressedAmong(scope: Scope, addresses: string[]): Promise<Map<string, BlockReason>> {
   const unique = [...new Set(addresses.map(bareAddress))];
   if (unique.length === 0) return new Map();
-  const { data } = await Suppression.get(
+  const { data, unprocessed } = await Suppression.get(
     unique.map((email) => ({ projectId: scope.projectId, env: scope.env, email })),
   ).go();
-  return new Map(data.map((s) => [s.email, s.reason]));
+  const found = new Map(data.map((s) => [s.email, s.reason]));
+  for (const { email } of unprocessed) {
+    const reason = await suppressionOf(scope, email);
+    if (reason) found.set(email, reason);
+  }
+  return found;
 }
 
 /**
