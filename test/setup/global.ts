@@ -19,11 +19,6 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Before the stand-ins' modules load: without Java the run stops at once with what to install.
   requireJava();
-  // DynamoDB Local's JVM with its first-tier compiler only (and one GC thread): a test run is too short
-  // for C2's compiles to pay back, and they took most of the CPU of 2-core CI (three test files took
-  // 157 s of CPU and 88 s of wall time with the defaults, 95 s and 57 s with these). Set before the
-  // JVMs start (they inherit it); JAVA_TOOL_OPTIONS given to the run wins.
-  process.env.JAVA_TOOL_OPTIONS ??= '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
   const { startDynamoDbLocal, startEmulators } = await import('../../packages/local/src/emulators.js');
   const workers = Math.max(1, Number(project.globalConfig.maxWorkers) || 1);
   const [emulators, ...more] = await Promise.all([
