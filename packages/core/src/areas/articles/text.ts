@@ -1,8 +1,8 @@
 import { Marked, type MarkedExtension } from 'marked';
-import { linkable } from '../../kernel/links/linkable.js';
 import { boundMarkdown } from '../../kernel/markdown-bounds.js';
 import { trimChars } from '../../kernel/text.js';
 import { escapeHtml } from '../templates/escape.js';
+import { safeLinks } from '../templates/safe-links.js';
 import { articleHtmlToText } from './plain-text.js';
 
 const MAX_SLUG = 80;
@@ -18,20 +18,13 @@ export function slugify(text: string): string {
   return slug || 'article';
 }
 
-const title = (text: string | null | undefined) => (text ? ` title="${escapeHtml(text)}"` : '');
-
 /**
  * bodyHtml is safe to embed in a help center page: raw HTML inside the Markdown is shown as text, and
  * a link or image with any other target (`javascript:`, `data:`, `vbscript:`) keeps only its text.
  */
 const safeRenderer = {
   html: ({ text }) => escapeHtml(text),
-  link({ href, title: hint, tokens }) {
-    const text = this.parser.parseInline(tokens);
-    return linkable(href) ? `<a href="${escapeHtml(href)}"${title(hint)}>${text}</a>` : text;
-  },
-  image: ({ href, title: hint, text }: { href: string; title?: string | null; text: string }) =>
-    linkable(href) ? `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title(hint)}>` : escapeHtml(text),
+  ...safeLinks,
 } satisfies MarkedExtension['renderer'];
 
 const markdown = new Marked({ gfm: true, hooks: { preprocess: boundMarkdown }, renderer: safeRenderer });

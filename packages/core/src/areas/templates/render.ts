@@ -1,15 +1,14 @@
 import { Marked } from 'marked';
 import { problem } from '../../kernel/errors/problem.js';
-import { linkable } from '../../kernel/links/linkable.js';
 import { boundMarkdown } from '../../kernel/markdown-bounds.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import type { PartialCall, Reads } from './analyze.js';
 import { type Compiled, compileVersion } from './compile.js';
-import { escapeHtml } from './escape.js';
 import { layoutRefOf } from './heads.js';
 import { bareKey, parseRef, qualifiedKey } from './keys.js';
 import { helperParts, loadRenderSet, type RenderSet } from './render-set.js';
 import { refuseUnknownHelpers, templateNotFound } from './resolve.js';
+import { safeLinks } from './safe-links.js';
 import { wrapInShell } from './shell.js';
 import { getHead, getVersion, type Head, type Owner, versionId } from './store.js';
 import { renderStep, subjectCacheKey } from './subject.js';
@@ -155,14 +154,7 @@ export function renderTemplate(set: RenderSet, variables: Record<string, unknown
 const customMarkdown = new Marked({
   gfm: true,
   hooks: { preprocess: boundMarkdown },
-  renderer: {
-    link({ href, tokens }) {
-      return linkable(href) ? false : this.parser.parseInline(tokens);
-    },
-    image({ href, text }) {
-      return linkable(href) ? false : escapeHtml(text);
-    },
-  },
+  renderer: safeLinks,
 });
 
 async function renderCustom(
