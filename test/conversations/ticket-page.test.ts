@@ -177,6 +177,9 @@ describe("the customer's ticket page refuses bad input with a 4xx", () => {
       { body: 42 },
       { body: 'x'.repeat(10_001) },
       { body: 'ok', attachments: [{ fileName: 'a', mimeType: 'bad', content: '!' }] },
+      // Fields a customer has no say in are refused, not ignored.
+      { body: 'ok', visibility: 'internal' },
+      { body: 'ok', senderType: 'staff' },
     ]) {
       const res = await app.call('POST', path, { body });
       expect(res.status, JSON.stringify(body).slice(0, 50)).toBe(422);

@@ -106,6 +106,17 @@ describe('POST /customers and GET /customers/{id}', () => {
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('validation.failed');
     }
+    // A key out of bounds is told in words, never by the pattern that checks it.
+    for (const key of ['', 'k'.repeat(101)]) {
+      const res = await app.call('POST', '/customers', {
+        key: t.liveKey,
+        body: { email: unique(), metadata: { [key]: 'v' } },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body.error.details.fields).toEqual([
+        { field: 'metadata', in: 'body', message: 'Keys are 1 to 100 characters' },
+      ]);
+    }
   });
 });
 

@@ -274,7 +274,17 @@ describe('POST /tickets/{id}/unmerge', () => {
     const t = await createTenant();
     const { source, target } = await pair(t);
     await merge(t, source.id, target.id);
-    const res = await unmerge(t, source.id);
+    // The operation takes no body: one with fields, or not JSON, is refused before anything moves.
+    for (const body of [{ reason: 'oops' }, '{bad json']) {
+      const refused = await app.call('POST', `/tickets/${source.id}/unmerge`, {
+        key: t.liveKey,
+        ...(typeof body === 'string' ? { rawBody: body, headers: { 'content-type': 'application/json' } } : { body }),
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe('validation.failed');
+    }
+    expect((await detail(t, source.id)).mergedInto).toBe(target.id);
+    const res = await app.call('POST', `/tickets/${source.id}/unmerge`, { key: t.liveKey, body: {} });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ id: source.id, status: 'pending', mergedInto: null, mergedAt: null });
     const back = await detail(t, target.id);

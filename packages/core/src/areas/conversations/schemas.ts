@@ -29,7 +29,8 @@ export const customerTicket = v.object({
 });
 
 /** The page's answer: JSON with inline files (as POST /tickets/{id}/messages takes them), or the page's form with files. */
-export const pageAnswer = v.object({
+/** Strict like every body: the page's form has no other field, and JSON callers get unknown keys refused. */
+export const pageAnswer = v.strictObject({
   body: v.pipe(v.string(), v.trim(), v.minLength(1, 'Write an answer'), v.maxLength(BODY_MAX)),
   attachments: v.optional(v.pipe(v.array(inlineFile), v.maxLength(ATTACHMENTS_PER_MESSAGE))),
   /** The form's file input (one part, or several); a browser sends an empty part when no file was chosen. */

@@ -7,7 +7,10 @@ export const customerEmail = v.pipe(v.string(), v.trim(), v.maxLength(254), v.em
 export const customerName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 const externalId = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
 const phone = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50));
-const metadata = stringMap({ maxKeys: MAX_METADATA_KEYS, key: /^[\s\S]{1,100}$/ });
+const metadata = stringMap({
+  maxKeys: MAX_METADATA_KEYS,
+  key: { pattern: /^[\s\S]{1,100}$/, says: 'Keys are 1 to 100 characters' },
+});
 
 /** Profile fields; null clears one on update. */
 const profile = {

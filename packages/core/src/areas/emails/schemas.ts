@@ -49,14 +49,20 @@ const isReservedHeader = (name: string) =>
   RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('x-ses-');
 
 const headerMap = v.pipe(
-  stringMap({ maxKeys: 50, key: /^[A-Za-z0-9-]{1,100}$/ }),
+  stringMap({
+    maxKeys: 50,
+    key: { pattern: /^[A-Za-z0-9-]{1,100}$/, says: 'Header names are 1 to 100 letters, digits or hyphens' },
+  }),
   v.check(
     (m) => Object.keys(m).every((name) => !isReservedHeader(name)),
     'From, To, Cc, Bcc, Subject, Reply-To, Sender, Date, Message-Id, Content-Type, Content-Transfer-Encoding, MIME-Version, Return-Path and X-SES-* headers are set by the service',
   ),
 );
 
-const metadataMap = stringMap({ maxKeys: 50, key: /^[\s\S]{1,100}$/ });
+const metadataMap = stringMap({
+  maxKeys: 50,
+  key: { pattern: /^[\s\S]{1,100}$/, says: 'Keys are 1 to 100 characters' },
+});
 
 export const idempotencyKey = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
 

@@ -164,7 +164,8 @@ const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
  */
 /** The longest value of a string map unless it says otherwise. */
 export const MAP_VALUE_MAX = 1000;
-export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegExp }) =>
+/** `key`: what every key must match, and how the refusal says it (never the pattern itself). */
+export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: { pattern: RegExp; says: string } }) =>
   v.pipe(
     jsonObject,
     v.metadata({ additionalProperties: { type: 'string' }, maxProperties: opts.maxKeys }),
@@ -179,7 +180,7 @@ export const stringMap = (opts: { maxKeys: number; maxValue?: number; key?: RegE
         ),
       `Values must be at most ${opts.maxValue ?? MAP_VALUE_MAX} characters without control characters or line breaks`,
     ),
-    v.check((o) => !opts.key || Object.keys(o).every((k) => opts.key?.test(k)), `Every key must match ${opts.key}`),
+    v.check((o) => !opts.key || Object.keys(o).every((k) => opts.key?.pattern.test(k)), opts.key?.says ?? ''),
     v.transform((o) => o as Record<string, string>),
   );
 

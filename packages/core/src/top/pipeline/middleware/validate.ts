@@ -87,6 +87,9 @@ function assertSafeMultipart(event: Event) {
   }
 }
 
+/** Names JavaScript reads as an object's prototype or class wherever the object is copied. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** 8. Path, query and body validation against the route's valibot schemas. */
 export const validate = (multipart: MultipartParser | undefined): Middleware => ({
   before: async (request) => {
@@ -105,7 +108,11 @@ export const validate = (multipart: MultipartParser | undefined): Middleware => 
       const family: Record<string, string | undefined> = {};
       for (const [param, value] of Object.entries(rawQuery))
         if (param.startsWith(`${name}.`)) {
-          family[param.slice(name.length + 1)] = value;
+          const key = param.slice(name.length + 1);
+          // A key no object can carry as data (valibot's records drop them): refused, never ignored.
+          if (PROTOTYPE_KEYS.has(key))
+            throw errors.validation([{ field: param, in: 'query', message: 'Not a key this filter takes' }]);
+          family[key] = value;
           delete rawQuery[param];
         }
       if (Object.keys(family).length === 0) continue;
@@ -125,7 +132,16 @@ export const validate = (multipart: MultipartParser | undefined): Middleware => 
       internal.query = parsed.output;
     }
     Object.assign(internal.query, groups);
-    if (!route.body) return;
+    if (!route.body) {
+      // An API operation that takes no body refuses one (its JSON and type checked as any body's), never
+      // ignores it: the caller meant something by it. Nothing, or `{}` as many clients send, is no body.
+      if (route.produces === undefined && decodeBody(event).trim() !== '') {
+        const sent = parseBody(event, route) as object;
+        if (Object.keys(sent).length > 0)
+          throw errors.validation([{ field: '(body)', in: 'body', message: 'This operation takes no body' }]);
+      }
+      return;
+    }
     // Bodies are read as sent: a compressed one would be parsed as its bytes.
     const encoding = headerOf(event, 'content-encoding')?.trim().toLowerCase();
     if (encoding && encoding !== 'identity' && event.body)
