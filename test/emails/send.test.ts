@@ -320,12 +320,15 @@ describe('POST /emails/send (live)', () => {
     await importer(app, t.liveKey)('hello.hbs', '{{!-- subject: Hi {{name}} --}}<p>Hello</p>');
     const to = uniqueAddress();
     for (const name of ['x\r\nBcc: evil@example.com', 'bell\u0007', 'line\u2028sep']) {
-      const res = await app.call('POST', '/emails/send', {
-        key: t.liveKey,
-        body: { to, templateKey: 'hello', variables: { name } },
-      });
-      expect(res.status, JSON.stringify(name)).toBe(422);
-      expect(res.body.error.details.fields).toEqual([expect.objectContaining({ field: 'variables', in: 'body' })]);
+      // Preview answers what a send would: the same refusal, never a subject a send could not have.
+      for (const [path, body] of [
+        ['/emails/send', { to, templateKey: 'hello', variables: { name } }],
+        ['/emails/preview', { templateKey: 'hello', variables: { name } }],
+      ] as const) {
+        const res = await app.call('POST', path, { key: t.liveKey, body });
+        expect(res.status, `${path} ${JSON.stringify(name)}`).toBe(422);
+        expect(res.body.error.details.fields).toEqual([expect.objectContaining({ field: 'variables', in: 'body' })]);
+      }
     }
     expect(
       (

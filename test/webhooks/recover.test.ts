@@ -84,6 +84,15 @@ describe('recovering failed deliveries', () => {
       body: { since: '2020-01-01T00:00:00Z' },
     });
     expect(recoverDisabled.status).toBe(409);
+    // A reversed window is refused, not answered with nothing found.
+    const reversed = await app.call('POST', `/webhooks/${hookId}/recover`, {
+      key: t.liveKey,
+      body: { since: '2026-11-28T00:00:00Z', until: '2026-11-27T00:00:00Z' },
+    });
+    expect(reversed.status).toBe(422);
+    expect(reversed.body.error.details.fields).toEqual([
+      { field: 'since', in: 'body', message: 'Must not be after until' },
+    ]);
 
     await app.call('PATCH', `/webhooks/${hookId}`, { key: t.liveKey, body: { enabled: true } });
     state.healthy = true;

@@ -3,11 +3,10 @@ import { errors } from '../../kernel/errors/common.js';
 import { Problem } from '../../kernel/errors/problem.js';
 import { logger } from '../../kernel/logger.js';
 import { bareAddress } from '../../kernel/mail/mailbox.js';
-import { PLAIN_LINE } from '../../kernel/mail/plain-line.js';
 import { must } from '../../kernel/must.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { resolveTemplate, templateNotFound } from '../templates/resolve.js';
-import { checkLayout, renderSubject } from '../templates/subject.js';
+import { checkLayout, refuseUnplainSubject, renderSubject } from '../templates/subject.js';
 import { createEmail, type EmailDraft } from './create.js';
 import { idempotent } from './idempotency.js';
 import { type SendResult, toSendResult } from './present.js';
@@ -45,13 +44,7 @@ async function contentOf(ctx: TenantContext, body: SendBody): Promise<EmailDraft
   const template = await resolveTemplate(ctx, body.templateKey);
   if (!template) throw templateNotFound(body.templateKey);
   const subject = await renderSubject(ctx, template.head, variables);
-  // A header value: what a custom subject may not hold, variables may not bring in (no header injection).
-  if (!PLAIN_LINE.test(subject)) {
-    throw invalid(
-      'variables',
-      "The template's subject, rendered with these variables, holds control characters or line breaks.",
-    );
-  }
+  refuseUnplainSubject(subject);
   return { kind: 'template', templateKey: body.templateKey, templateVersion: template.version, variables, subject };
 }
 

@@ -11,6 +11,7 @@ import {
 } from './render.js';
 import { templateNotFound } from './resolve.js';
 import { type Head, listHeads } from './store.js';
+import { refuseUnplainSubject } from './subject.js';
 
 const byKey = (a: Head, b: Head) => a.key.localeCompare(b.key) || a.type.localeCompare(b.type);
 
@@ -45,6 +46,7 @@ export async function previewEmail(ctx: TenantContext, input: RenderInput & { fo
     const set = await loadTemplate(ctx, input.templateKey);
     if (!set) throw templateNotFound(input.templateKey);
     rendered = renderTemplate(set, input.variables);
+    refuseUnplainSubject(rendered.subject);
     detectedVariables = templateVariables(set);
   } else {
     rendered = await renderEmail(ctx, input);

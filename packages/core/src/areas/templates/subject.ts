@@ -1,5 +1,7 @@
+import { errors } from '../../kernel/errors/common.js';
 import { Problem, problem } from '../../kernel/errors/problem.js';
 import { logger } from '../../kernel/logger.js';
+import { PLAIN_LINE } from '../../kernel/mail/plain-line.js';
 import { layoutRefOf, loadHeads } from './heads.js';
 import { parseRef, qualifiedKey } from './keys.js';
 import { type Part, refuseUnknownHelpers } from './resolve.js';
@@ -71,4 +73,19 @@ export async function renderSubject(owner: Owner, head: Head, variables: Record<
     ({ partials: renderPartials } = await loadRenderSet(owner, head));
   }
   return renderStep({ part: 'subject', key }, () => subject.render(variables, { partials: renderPartials })).trim();
+}
+
+/**
+ * A template's subject as rendered with a send's variables is a header value: what a custom subject may
+ * not hold, variables may not bring in (no header injection). Send and preview refuse it alike.
+ */
+export function refuseUnplainSubject(subject: string): void {
+  if (!PLAIN_LINE.test(subject))
+    throw errors.validation([
+      {
+        field: 'variables',
+        in: 'body',
+        message: "The template's subject, rendered with these variables, holds control characters or line breaks.",
+      },
+    ]);
 }

@@ -132,7 +132,14 @@ export const webhookRoutes = {
     summary:
       'Queue again every delivery of the endpoint that failed for good (dead-lettered) in [since, until], with its original webhook-id and payload',
     params: idParams,
-    body: v.strictObject({ since: isoDateTime, until: v.optional(isoDateTime) }),
+    body: v.pipe(
+      v.strictObject({ since: isoDateTime, until: v.optional(isoDateTime) }),
+      // A reversed window is refused as on every list that takes a range, not answered with nothing found.
+      v.forward(
+        v.check((w) => w.until === undefined || Date.parse(w.since) <= Date.parse(w.until), 'Must not be after until'),
+        ['since'],
+      ),
+    ),
     response: v.object({ queued: integer, since: isoDateTime, until: v.nullable(isoDateTime) }),
     problems: ['webhook.disabled'],
   }),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isoDateTime, uuid } from '../../kernel/api/schemas.js';
+import { plainLine } from '../../kernel/mail/plain-line.js';
 import { EVENT_NAMES, FILTER_PREFIXES } from './catalog.js';
 
 export const eventName = v.picklist(EVENT_NAMES);
@@ -11,7 +12,7 @@ export const events = v.pipe(
   v.minLength(1, 'Choose at least one event, or leave events out for all.'),
 );
 export const format = v.picklist(['json', 'chat']);
-export const description = v.pipe(v.string(), v.maxLength(500));
+export const description = v.pipe(v.string(), v.maxLength(500), plainLine);
 export const rateLimitPerSecond = v.pipe(
   v.number(),
   v.integer(),
@@ -24,6 +25,8 @@ export const rateLimitPerSecond = v.pipe(
 export const url = v.pipe(
   v.string(),
   v.maxLength(2048),
+  // A URL parser drops tabs and line breaks, so the endpoint stored would not be the one called.
+  plainLine,
   v.url(),
   v.check((s) => /^https?:\/\//i.test(s), 'The URL must use http or https.'),
   v.check((s) => {
