@@ -316,6 +316,8 @@ describe('GET /tickets?field.<key>=', () => {
       ['field.constructor', '1'],
       ['field.__proto__', 'x'],
       ['field.prototype', 'x'],
+      // Longer than any value the field can hold.
+      ['field.order_id', 'x'.repeat(501)],
     ]) {
       const res = await list(t, { [param!]: value! });
       expect(res.status, param).toBe(422);

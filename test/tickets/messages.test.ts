@@ -119,6 +119,9 @@ describe('POST /tickets/{ticketId}/messages', () => {
     for (const body of [
       {},
       { body: '' },
+      // Blank, and not Unicode text (a lone surrogate): refused as the create's body is.
+      { body: '  \n ' },
+      { body: 'a\ud800b' },
       { body: 'x'.repeat(10_001) },
       { body: 'x', visibility: 'private' },
       { body: 'x', cc: 'y' },

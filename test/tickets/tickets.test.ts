@@ -409,7 +409,7 @@ describe('tags', () => {
   it('validates the tag and is 404 across projects and environments', async () => {
     const t = await createTenant({ projects: ['a', 'b'] });
     const c = await createTicket(app, t.liveKey, {}, { 'Service-Project': 'a' });
-    for (const tag of ['', '   ', 'x'.repeat(51)]) {
+    for (const tag of ['', '   ', 'x'.repeat(51), 'a\nb', 'a\u0000b']) {
       const res = await app.call('POST', `/tickets/${c.id}/tags`, {
         key: t.liveKey,
         headers: { 'Service-Project': 'a' },

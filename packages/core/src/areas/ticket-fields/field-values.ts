@@ -7,7 +7,7 @@ import type { TenantKey } from '../../kernel/tenant.js';
 import { wellFormed } from '../../kernel/text.js';
 import type { FieldDef } from './definitions.js';
 import { TicketField } from './entities.js';
-import { type FieldType, TEXT_VALUE_MAX } from './values.js';
+import { EMAIL_VALUE_MAX, type FieldType, TEXT_VALUE_MAX, URL_VALUE_MAX } from './values.js';
 
 /** A stored value: text, url, email, select, date and datetime are strings; multi-select a list. */
 export type FieldValue = string | number | boolean | string[];
@@ -62,12 +62,12 @@ function schemaOf(def: FieldDef): v.GenericSchema<unknown, FieldValue> {
       );
     case 'url':
       return v.pipe(
-        text(2048),
+        text(URL_VALUE_MAX),
         v.url(),
         v.check((u) => /^https?:\/\//i.test(u), 'An http or https URL'),
       );
     case 'email':
-      return v.pipe(text(254), v.trim(), v.email(), v.toLowerCase());
+      return v.pipe(text(EMAIL_VALUE_MAX), v.trim(), v.email(), v.toLowerCase());
     case 'select':
       return v.picklist(options, `One of: ${options.join(', ')}`);
     case 'multi-select':

@@ -7,7 +7,7 @@ import { wellFormed } from '../../kernel/text.js';
 import type { FieldDef } from './definitions.js';
 import { encodeValue, type FieldValue, type FieldValues, realDate, utcTime, valuePartition } from './field-values.js';
 import type { FieldFilterQuery } from './schemas.js';
-import { IN_MAX } from './values.js';
+import { EMAIL_VALUE_MAX, IN_MAX, TEXT_VALUE_MAX, URL_VALUE_MAX } from './values.js';
 
 /** One field's filter: the values it must equal (any of them), or the range it must fall in. */
 export interface FieldFilter {
@@ -36,7 +36,12 @@ function scalarOf(def: FieldDef, raw: string): string | number | boolean | undef
     case 'datetime':
       return utcTime(raw);
     case 'email':
-      return raw.toLowerCase();
+      return raw.length <= EMAIL_VALUE_MAX ? raw.toLowerCase() : undefined;
+    // Longer than any stored value: refused, as an exact-match filter not of its form is.
+    case 'text':
+      return raw.length <= TEXT_VALUE_MAX ? raw : undefined;
+    case 'url':
+      return raw.length <= URL_VALUE_MAX ? raw : undefined;
     default:
       return raw;
   }

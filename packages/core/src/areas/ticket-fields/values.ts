@@ -21,6 +21,8 @@ export const OPTIONS_MAX = 100;
 export const OPTION_MAX = 100;
 /** Characters of a text value (url and email values have their own bounds). */
 export const TEXT_VALUE_MAX = 500;
+export const URL_VALUE_MAX = 2048;
+export const EMAIL_VALUE_MAX = 254;
 /** Field filters one list request may combine. */
 export const FILTERS_MAX = 5;
 /** Values an `in` filter may name. */

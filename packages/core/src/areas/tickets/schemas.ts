@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { plainLine } from '../../kernel/mail/plain-line.js';
 import { wellFormed } from '../../kernel/text.js';
 import { ticketMetrics, ticketSla } from '../sla/schemas.js';
 import { customFieldsInput } from '../ticket-fields/schemas.js';
@@ -19,7 +20,10 @@ import {
 } from './values.js';
 
 export const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
+/** A tag as a filter or a removal names it. */
 export const tag = text(TAG_MAX);
+/** A tag being added is a label: one line, no control characters (one stored earlier can still be removed). */
+export const newTag = v.pipe(tag, plainLine);
 export const status = v.picklist(STATUSES);
 export const priority = v.picklist(PRIORITIES);
 export const category = v.picklist(CATEGORIES);
@@ -155,7 +159,7 @@ export const createTicketBody = v.strictObject({
   }),
   priority: v.optional(priority),
   category: v.optional(category),
-  tags: v.optional(v.pipe(v.array(tag), v.maxLength(TAGS_PER_CREATE))),
+  tags: v.optional(v.pipe(v.array(newTag), v.maxLength(TAGS_PER_CREATE))),
   assignedTo: v.optional(uuid),
   /** Values of the project's ticket fields by key, each checked against its definition (422 naming `customFields.<key>`). */
   customFields: v.optional(customFieldsInput),
@@ -177,7 +181,14 @@ export const updateTicketBody = patchBody(
 /** POST /tickets/{ticketId}/messages. */
 export const postMessageBody = v.pipe(
   v.strictObject({
-    body: v.pipe(v.string(), v.minLength(1), v.maxLength(BODY_MAX)),
+    // Kept as written (indentation matters), but never blank, as the create's body and the page's answer.
+    body: v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(BODY_MAX),
+      v.check((s) => s.trim() !== '', 'Write at least one character that is not white space'),
+      v.check(wellFormed, 'Valid Unicode text'),
+    ),
     visibility: v.optional(v.picklist(VISIBILITIES)),
     senderType: v.optional(v.picklist(SENDER_TYPES)),
     attachments: v.optional(
