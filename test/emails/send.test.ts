@@ -459,6 +459,10 @@ describe('GET /emails', () => {
 
     const byTo = await app.call('GET', '/emails', { key: t.liveKey, query: { to: ada.toUpperCase() } });
     expect(byTo.body.emails.map((e: { id: string }) => e.id)).toEqual([sent[0]]);
+    // A value no recipient can have is the caller's mistake, told rather than answered with nothing.
+    const notAnAddress = await app.call('GET', '/emails', { key: t.liveKey, query: { to: 'notanemail' } });
+    expect(notAnAddress.status).toBe(422);
+    expect(notAnAddress.body.error.details.fields[0]).toMatchObject({ field: 'to', in: 'query' });
     const byTemplate = await app.call('GET', '/emails', { key: t.liveKey, query: { templateKey: 'receipt' } });
     expect(byTemplate.body.emails.map((e: { id: string }) => e.id)).toEqual([sent[1]]);
     const byStatus = await app.call('GET', '/emails', { key: t.liveKey, query: { status: 'blocked' } });

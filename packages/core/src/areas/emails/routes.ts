@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
 import { dateQuery, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
-import { MAX_MAILBOX_FIELD } from '../../kernel/mail/mailbox.js';
+import { mailbox } from '../../kernel/mail/mailbox.js';
 import { batchBody, batchResult, EMAIL_STATUSES, emailRow, sendBody, sendResult, TEMPLATE_KEY_MAX } from './schemas.js';
 
 const common = {
@@ -56,7 +56,8 @@ export const emailRoutes = {
     query: {
       ...pageQuery(),
       status: v.optional(v.picklist(EMAIL_STATUSES)),
-      to: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_MAILBOX_FIELD))),
+      // One recipient, as a send names it: anything else cannot match and is refused (decisions: exact-match filters).
+      to: v.optional(mailbox),
       templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(TEMPLATE_KEY_MAX))),
       dateFrom: dateQuery,
       dateTo: dateQuery,

@@ -23,7 +23,7 @@ export const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1)
 /** A tag as a filter or a removal names it. */
 export const tag = text(TAG_MAX);
 /** A tag being added is a label: one line, no control characters (one stored earlier can still be removed). */
-export const newTag = v.pipe(tag, plainLine);
+export const newTag = v.pipe(tag, plainLine, v.metadata({ examples: ['billing'] }));
 export const status = v.picklist(STATUSES);
 export const priority = v.picklist(PRIORITIES);
 export const category = v.picklist(CATEGORIES);

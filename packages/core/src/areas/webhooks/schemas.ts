@@ -12,7 +12,7 @@ export const events = v.pipe(
   v.minLength(1, 'Choose at least one event, or leave events out for all.'),
 );
 export const format = v.picklist(['json', 'chat']);
-export const description = v.pipe(v.string(), v.maxLength(500), plainLine);
+export const description = v.pipe(v.string(), v.maxLength(500), plainLine, v.metadata({ examples: ['Order sync'] }));
 export const rateLimitPerSecond = v.pipe(
   v.number(),
   v.integer(),
@@ -28,6 +28,7 @@ export const url = v.pipe(
   // A URL parser drops tabs and line breaks, so the endpoint stored would not be the one called.
   plainLine,
   v.url(),
+  v.metadata({ examples: ['https://example.com/webhooks/helpdesk'] }),
   v.check((s) => /^https?:\/\//i.test(s), 'The URL must use http or https.'),
   v.check((s) => {
     const u = URL.canParse(s) ? new URL(s) : undefined;
