@@ -1,4 +1,4 @@
-import { TICKET_LIST_GSI_NAMES } from '@helpdesk/core/kernel/db/table';
+import { NARROW_LISTS, type NarrowList } from '@helpdesk/core/kernel/db/table';
 import { parseMailbox } from '@helpdesk/core/kernel/mail/mailbox';
 import type { Node } from 'constructs';
 
@@ -28,10 +28,15 @@ export interface StackSettings {
    * `migrating` while a table made by an earlier release gains the ticket list indexes (docs/architecture.md,
    * Upgrading): tickets write both sets of list entries and lists read the earlier ones. Default `narrow`.
    */
-  ticketLists: 'narrow' | 'migrating';
+  ticketLists: ListsStep;
   /** How many of the four ticket list indexes the table has: CloudFormation adds one per update. Default 4. */
   ticketListIndexes: number;
+  /** The same for the email list indexes (Email Logs rows): `-c emailLists=migrating -c emailListIndexes=0..4`. */
+  emailLists: ListsStep;
+  emailListIndexes: number;
 }
+
+type ListsStep = 'narrow' | 'migrating';
 
 const str = (node: Node, key: string): string | undefined => {
   const value: unknown = node.tryGetContext(key);
@@ -74,20 +79,26 @@ function inboundDomainOf(node: Node): string | undefined {
   return domain;
 }
 
-/** The ticket list migration's step; lists read the new indexes only once the table has all four. */
-function ticketListsOf(node: Node): Pick<StackSettings, 'ticketLists' | 'ticketListIndexes'> {
-  const ticketLists = str(node, 'ticketLists') ?? 'narrow';
-  if (ticketLists !== 'narrow' && ticketLists !== 'migrating')
-    throw new Error(`Context ticketLists must be narrow or migrating, got ${ticketLists}`);
-  const raw = str(node, 'ticketListIndexes') ?? String(TICKET_LIST_GSI_NAMES.length);
-  const ticketListIndexes = Number(raw);
-  if (!Number.isInteger(ticketListIndexes) || ticketListIndexes < 0 || ticketListIndexes > TICKET_LIST_GSI_NAMES.length)
-    throw new Error(`Context ticketListIndexes must be 0 to ${TICKET_LIST_GSI_NAMES.length}, got ${raw}`);
-  if (ticketListIndexes < TICKET_LIST_GSI_NAMES.length && ticketLists !== 'migrating')
+/**
+ * A list migration's step (`ticketLists`/`ticketListIndexes`, `emailLists`/`emailListIndexes`); lists read
+ * the new indexes only once the table has all four.
+ */
+function listsOf<E extends NarrowList>(node: Node, entity: E) {
+  const stepKey = `${entity}Lists` as const;
+  const countKey = `${entity}ListIndexes` as const;
+  const all = NARROW_LISTS[entity].length;
+  const step = str(node, stepKey) ?? 'narrow';
+  if (step !== 'narrow' && step !== 'migrating')
+    throw new Error(`Context ${stepKey} must be narrow or migrating, got ${step}`);
+  const raw = str(node, countKey) ?? String(all);
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 0 || count > all)
+    throw new Error(`Context ${countKey} must be 0 to ${all}, got ${raw}`);
+  if (count < all && step !== 'migrating')
     throw new Error(
-      `Context ticketListIndexes=${ticketListIndexes} needs -c ticketLists=migrating: lists read the new indexes only once all exist`,
+      `Context ${countKey}=${count} needs -c ${stepKey}=migrating: lists read the new indexes only once all exist`,
     );
-  return { ticketLists, ticketListIndexes };
+  return { [stepKey]: step, [countKey]: count } as Record<typeof stepKey, ListsStep> & Record<typeof countKey, number>;
 }
 
 export function readSettings(node: Node): StackSettings {
@@ -122,6 +133,7 @@ export function readSettings(node: Node): StackSettings {
     apiThrottleRateLimit: num(node, 'apiThrottleRateLimit', 50),
     apiThrottleBurstLimit: num(node, 'apiThrottleBurstLimit', 100),
     logRetentionDays: num(node, 'logRetentionDays', 30),
-    ...ticketListsOf(node),
+    ...listsOf(node, 'ticket'),
+    ...listsOf(node, 'email'),
   };
 }

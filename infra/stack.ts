@@ -64,7 +64,7 @@ export class HelpdeskStack extends Stack {
     this.data = new Data(this, 'Data', {
       removalPolicy,
       deletionProtection: prod,
-      ticketListIndexes: settings.ticketListIndexes,
+      listIndexes: { ticket: settings.ticketListIndexes, email: settings.emailListIndexes },
     });
     this.files = new Files(this, 'Files', { accessLogRetentionDays: prod ? 365 : 30 });
     this.async = new Async(this, 'Async', { removalPolicy });
@@ -140,6 +140,7 @@ export class HelpdeskStack extends Stack {
       EMBEDDING_MODEL_ID: settings.embeddingModelId,
       ...(settings.inboundDomain ? { INBOUND_DOMAIN: settings.inboundDomain } : {}),
       TICKET_LISTS: settings.ticketLists,
+      EMAIL_LISTS: settings.emailLists,
       // ALLOW_PRIVATE_WEBHOOK_TARGETS is deliberately absent: deployed stages never deliver to private networks.
     };
     if ('ALLOW_PRIVATE_WEBHOOK_TARGETS' in environment)

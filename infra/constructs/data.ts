@@ -1,4 +1,4 @@
-import { gsisOf, STREAM, TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
+import { gsisOf, type ListIndexCounts, STREAM, TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
@@ -6,8 +6,8 @@ import { Construct } from 'constructs';
 export interface DataProps {
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
-  /** The ticket list indexes the table has (fewer while an existing table gains them, one per deploy). */
-  ticketListIndexes: number;
+  /** The list indexes the table has (fewer while an existing table gains them, one per deploy). */
+  listIndexes: ListIndexCounts;
 }
 
 /** The one table, shaped by packages/core/src/kernel/db/table.ts (the same shape DynamoDB Local gets). */
@@ -30,7 +30,7 @@ export class Data extends Construct {
       stream: dynamodb.StreamViewType[STREAM.StreamViewType],
       removalPolicy: props.removalPolicy,
     });
-    for (const gsi of gsisOf(props.ticketListIndexes)) {
+    for (const gsi of gsisOf(props.listIndexes)) {
       this.table.addGlobalSecondaryIndex({
         indexName: gsi.name,
         partitionKey: { name: gsi.partitionKey, type: S },

@@ -50,22 +50,19 @@ describe('the default sender of a stage', () => {
   });
 });
 
-describe('the ticket list migration', () => {
+describe.each(['ticket', 'email'])('the %s list migration', (entity) => {
+  const step = `${entity}Lists`;
+  const count = `${entity}ListIndexes`;
   it('defaults to the narrow lists on all four indexes', () => {
-    expect(settings({})).toMatchObject({ ticketLists: 'narrow', ticketListIndexes: 4 });
+    expect(settings({})).toMatchObject({ [step]: 'narrow', [count]: 4 });
   });
 
   it('takes fewer indexes only while migrating, and refuses what is not a step', () => {
-    expect(settings({ ticketLists: 'migrating', ticketListIndexes: 0 })).toMatchObject({
-      ticketLists: 'migrating',
-      ticketListIndexes: 0,
-    });
-    expect(settings({ ticketLists: 'migrating' })).toMatchObject({ ticketListIndexes: 4 });
-    expect(() => settings({ ticketListIndexes: 2 })).toThrow(/ticketListIndexes=2 needs -c ticketLists=migrating/);
-    expect(() => settings({ ticketLists: 'wide' })).toThrow(/ticketLists must be narrow or migrating/);
+    expect(settings({ [step]: 'migrating', [count]: 0 })).toMatchObject({ [step]: 'migrating', [count]: 0 });
+    expect(settings({ [step]: 'migrating' })).toMatchObject({ [count]: 4 });
+    expect(() => settings({ [count]: 2 })).toThrow(`${count}=2 needs -c ${step}=migrating`);
+    expect(() => settings({ [step]: 'wide' })).toThrow(`${step} must be narrow or migrating`);
     for (const bad of [5, -1, 1.5, 'two'])
-      expect(() => settings({ ticketLists: 'migrating', ticketListIndexes: bad }), String(bad)).toThrow(
-        /ticketListIndexes must be 0 to 4/,
-      );
+      expect(() => settings({ [step]: 'migrating', [count]: bad }), String(bad)).toThrow(`${count} must be 0 to 4`);
   });
 });

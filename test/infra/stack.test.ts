@@ -1,7 +1,14 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GROUPS, type Group, type RouteDef, routeKey } from '@helpdesk/core/kernel/api/route';
-import { projectionOf, TTL_ATTRIBUTE, tableKeys } from '@helpdesk/core/kernel/db/table';
+import {
+  gsisOf,
+  NARROW_LISTS,
+  type NarrowList,
+  projectionOf,
+  TTL_ATTRIBUTE,
+  tableKeys,
+} from '@helpdesk/core/kernel/db/table';
 import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/top/queues/registry';
 import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { App } from 'aws-cdk-lib';
@@ -215,6 +222,10 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
       ['gsi6', 'INCLUDE'],
       ['gsi7', 'INCLUDE'],
       ['gsi8', 'INCLUDE'],
+      ['gsi9', 'INCLUDE'],
+      ['gsi10', 'INCLUDE'],
+      ['gsi11', 'INCLUDE'],
+      ['gsi12', 'INCLUDE'],
     ]);
     // DynamoDB allows 100 projected attributes over all of a table's indexes.
     expect(
@@ -224,26 +235,25 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
       const variables = (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties
         .Environment?.Variables;
-      if (variables?.TABLE_NAME) expect(variables.TICKET_LISTS).toBe('narrow');
+      if (variables?.TABLE_NAME) expect([variables.TICKET_LISTS, variables.EMAIL_LISTS]).toEqual(['narrow', 'narrow']);
     }
   });
 
-  it('adds the ticket list indexes one per update while migrating, and tells the functions', () => {
+  it.each([
+    ['ticket', 'TICKET_LISTS', ['gsi5', 'gsi6']],
+    ['email', 'EMAIL_LISTS', ['gsi9', 'gsi10']],
+  ])('adds the %s list indexes one per update while migrating, and tells the functions', (entity, setting, added) => {
     const { template: migrating } = synth('dev', {
       bundle: false,
-      context: { ticketLists: 'migrating', ticketListIndexes: '2' },
+      context: { [`${entity}Lists`]: 'migrating', [`${entity}ListIndexes`]: '2' },
     });
     const [table] = Object.values(migrating.findResources('AWS::DynamoDB::Table')) as {
       Properties: { GlobalSecondaryIndexes: { IndexName: string }[] };
     }[];
-    expect(table?.Properties.GlobalSecondaryIndexes.map((g) => g.IndexName)).toEqual([
-      'gsi1',
-      'gsi2',
-      'gsi3',
-      'gsi4',
-      'gsi5',
-      'gsi6',
-    ]);
+    const others = gsisOf().filter((g) => !NARROW_LISTS[entity as NarrowList].some((list) => list.name === g.name));
+    expect(table?.Properties.GlobalSecondaryIndexes.map((g) => g.IndexName).sort()).toEqual(
+      [...others.map((g) => g.name), ...added].sort(),
+    );
     const variables = Object.values(migrating.findResources('AWS::Lambda::Function')).flatMap(
       (fn): Record<string, unknown>[] => {
         const env = (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties
@@ -252,7 +262,7 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
       },
     );
     expect(variables.length).toBeGreaterThan(10);
-    expect(variables.filter((v) => v.TABLE_NAME).every((v) => v.TICKET_LISTS === 'migrating')).toBe(true);
+    expect(variables.filter((v) => v.TABLE_NAME).every((v) => v[setting] === 'migrating')).toBe(true);
   });
 
   it('gives every queue of QUEUES a dead-letter queue, SSE and TLS-only access', () => {

@@ -21,8 +21,10 @@ Object.assign(process.env, handlerEnvironment(endpoints, resources), {
   // Tests search the moment an index is written; test/articles/search-cache.test.ts covers the cache itself.
   SEARCH_STATE_MAX_AGE_SECONDS: '0',
   AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: '1',
-  // A table made here has every index (test/tickets/list-migration.test.ts plays an upgrade).
+  // A table made here has every index (test/tickets/list-migration.test.ts and
+  // test/emails/list-migration.test.ts play an upgrade).
   TICKET_LISTS: 'narrow',
+  EMAIL_LISTS: 'narrow',
 });
 (globalThis as { __testResources?: Resources }).__testResources = resources;
 (globalThis as { __testEndpoints?: typeof endpoints }).__testEndpoints = endpoints;

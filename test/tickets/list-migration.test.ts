@@ -1,29 +1,20 @@
-import {
-  CreateTableCommand,
-  DeleteTableCommand,
-  DescribeTableCommand,
-  DynamoDBClient,
-  UpdateTableCommand,
-} from '@aws-sdk/client-dynamodb';
-import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { LEGACY_LIST_KEYS } from '@helpdesk/core/areas/tickets/entities';
-import { reindexTicketLists } from '@helpdesk/core/areas/tickets/list-reindex';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { LEGACY_LIST_KEYS, LIST_KEYS, ticketListMigration } from '@helpdesk/core/areas/tickets/entities';
 import { documentClient } from '@helpdesk/core/kernel/db/client';
+import { reindexLists } from '@helpdesk/core/kernel/db/list-reindex';
 import {
   createTableInput,
-  GSI_NAMES,
-  gsiInputOf,
   gsisOf,
-  keyAttributesOf,
   TICKET_LIST_ATTRIBUTES,
   TICKET_LIST_GSI_NAMES,
 } from '@helpdesk/core/kernel/db/table';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../packages/cli/src/commands.js';
-import { startDynamoDbLocal } from '../../packages/local/src/emulators.js';
 import { provision } from '../../packages/local/src/provision.js';
 import { startTestApp } from '../support/app.js';
-import { setEnv, testEndpoints, testResources } from '../support/env.js';
+import { earlierTable } from '../support/earlier-table.js';
+import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
 import { createTicket } from './helpers.js';
 
@@ -33,37 +24,14 @@ import { createTicket } from './helpers.js';
  * stack then gains the four indexes one at a time, the service runs `migrating`, the backfill runs, lists
  * switch to the new indexes and the earlier entries are dropped. Every list answer stays the same.
  */
-const tableName = testResources().tableName;
-// A DynamoDB Local of the file's own: on the suite's shared one, an index built on an existing table
-// waits for a quiet moment of every table, which a full run never has.
-const own = await startDynamoDbLocal();
-afterAll(() => own.stop());
-const endpoints = { ...testEndpoints(), dynamodb: own.endpoint };
-const dynamo = new DynamoDBClient({
-  endpoint: own.endpoint,
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-});
-await dynamo.send(new CreateTableCommand(createTableInput(tableName, 0)));
-setEnv({ DYNAMODB_ENDPOINT: own.endpoint, TICKET_LISTS: 'migrating' });
-
+const table = await earlierTable({ ticket: 0 }, { TICKET_LISTS: 'migrating' });
+const { tableName, endpoints, dynamo } = table;
 const app = await startTestApp({ endpoints });
 let t: TenantFixture;
 let key: string;
 let alice: string;
 
-const ticketItems = async () => {
-  const { Items = [] } = await documentClient.send(
-    new ScanCommand({
-      TableName: tableName,
-      FilterExpression: '#e = :ticket',
-      ExpressionAttributeNames: { '#e': '__edb_e__' },
-      ExpressionAttributeValues: { ':ticket': 'ticket' },
-    }),
-  );
-  return Items;
-};
-const LIST_KEYS = TICKET_LIST_GSI_NAMES.flatMap((name) => [`${name}pk`, `${name}sk`]);
+const ticketItems = () => table.items(ticketListMigration);
 
 /** The list answers a user sees, under several filters and across pages. */
 async function lists() {
@@ -124,16 +92,7 @@ beforeAll(async () => {
   });
   expect(reply.status, reply.text).toBe(200);
   // As the earlier release wrote them: the shared indexes' keys only.
-  for (const item of await ticketItems()) {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: `REMOVE ${LIST_KEYS.map((_, n) => `#k${n}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(LIST_KEYS.map((k, n) => [`#k${n}`, k])),
-      }),
-    );
-  }
+  await table.asWrittenBefore(ticketListMigration);
 });
 
 describe('upgrading a table to the ticket list indexes', () => {
@@ -147,28 +106,10 @@ describe('upgrading a table to the ticket list indexes', () => {
     const earlier = await lists();
 
     // The stack gains the indexes one per update, as CloudFormation allows.
-    for (const gsi of gsisOf().slice(GSI_NAMES.length)) {
-      await dynamo.send(
-        new UpdateTableCommand({
-          TableName: tableName,
-          AttributeDefinitions: keyAttributesOf(gsi),
-          GlobalSecondaryIndexUpdates: [{ Create: gsiInputOf(gsi) }],
-        }),
-      );
-      // As CloudFormation does, the next update waits for the index to be built.
-      await expect
-        .poll(
-          async () => {
-            const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
-            return Table?.GlobalSecondaryIndexes?.every((g) => g.IndexStatus === 'ACTIVE');
-          },
-          { timeout: 60_000, interval: 100 },
-        )
-        .toBe(true);
-    }
-    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
-    expect(Table?.GlobalSecondaryIndexes?.map((g) => g.IndexName).sort()).toEqual(
-      [...GSI_NAMES, ...TICKET_LIST_GSI_NAMES].sort(),
+    expect(await table.gainIndexes(TICKET_LIST_GSI_NAMES)).toEqual(
+      gsisOf()
+        .map((g) => g.name)
+        .sort(),
     );
     expect(await lists()).toEqual(earlier);
 
@@ -185,8 +126,18 @@ describe('upgrading a table to the ticket list indexes', () => {
     const changed = (await ticketItems()).find((item) => item.ticketId === ids[4]);
     expect(changed?.gsi6pk).toEqual(expect.any(String));
     expect(changed?.gsi5pk).toBeUndefined();
-    expect(await reindexTicketLists({ dropLegacy: false })).toEqual({ tickets: 6, indexed: 5, skipped: 0, dropped: 0 });
-    expect(await reindexTicketLists({ dropLegacy: false })).toEqual({ tickets: 6, indexed: 0, skipped: 0, dropped: 0 });
+    expect(await reindexLists(ticketListMigration, { dropLegacy: false })).toEqual({
+      items: 6,
+      indexed: 5,
+      skipped: 0,
+      dropped: 0,
+    });
+    expect(await reindexLists(ticketListMigration, { dropLegacy: false })).toEqual({
+      items: 6,
+      indexed: 0,
+      skipped: 0,
+      dropped: 0,
+    });
     // The earlier entries cannot go while lists read them.
     await expect(commands['tickets:reindex-lists']!.run({ 'drop-legacy': true })).rejects.toThrow(/TICKET_LISTS/);
 
@@ -208,7 +159,7 @@ describe('upgrading a table to the ticket list indexes', () => {
 
     // The earlier entries are dropped; lists and writes go on without them.
     expect(await commands['tickets:reindex-lists']!.run({ 'drop-legacy': true })).toEqual({
-      tickets: 6,
+      items: 6,
       indexed: 0,
       skipped: 0,
       dropped: 6,
@@ -227,12 +178,16 @@ describe('upgrading a table to the ticket list indexes', () => {
 
   it('gives a local table kept from before the indexes them when the local stack starts', async () => {
     const kept = `${tableName}-kept`;
-    await dynamo.send(new CreateTableCommand(createTableInput(kept, 0)));
+    await dynamo.send(new CreateTableCommand(createTableInput(kept, { ticket: 0 })));
     await provision(endpoints, { tableName: kept, queuePrefix: `${kept}-q`, bucket: `${kept}-b` });
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: kept }));
     expect(
       Table?.GlobalSecondaryIndexes?.map((g) => [g.IndexName, g.Projection?.ProjectionType, g.IndexStatus]).sort(),
-    ).toEqual(gsisOf().map((g) => [g.name, g.projection.type, 'ACTIVE']));
+    ).toEqual(
+      gsisOf()
+        .map((g) => [g.name, g.projection.type, 'ACTIVE'])
+        .sort(),
+    );
     await dynamo.send(new DeleteTableCommand({ TableName: kept }));
   });
 });

@@ -1,8 +1,8 @@
-import { EmailLog } from '@helpdesk/core/areas/emails/entities';
+import { EmailLog, emailListMigration } from '@helpdesk/core/areas/emails/entities';
 import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { checkProjectSender } from '@helpdesk/core/areas/emails/sender';
 import { SES_EVENT_KINDS, sesNotification } from '@helpdesk/core/areas/emails/ses-notification';
-import { reindexTicketLists } from '@helpdesk/core/areas/tickets/list-reindex';
+import { ticketListMigration } from '@helpdesk/core/areas/tickets/entities';
 import { resealWebhookSecrets } from '@helpdesk/core/areas/webhooks/reseal';
 import {
   addMember,
@@ -17,6 +17,7 @@ import { createApiKey, revokeApiKey } from '@helpdesk/core/identity/keys';
 import { tenantOfProject } from '@helpdesk/core/identity/tenant';
 import { SCOPES } from '@helpdesk/core/kernel/api/route';
 import { env } from '@helpdesk/core/kernel/config';
+import { type ListMigration, reindexLists } from '@helpdesk/core/kernel/db/list-reindex';
 import { outboxRecord, putOutbox, redriveOutbox, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { rotateSigningSecret } from '@helpdesk/core/kernel/secrets';
 import { ENVIRONMENTS, type Environment, PLANS, type Plan } from '@helpdesk/core/kernel/tenant';
@@ -45,7 +46,27 @@ async function tenantOf(accountId: string) {
   return tenant;
 }
 
-export const commands: Record<string, { usage: string; run(flags: Flags): Promise<unknown> }> = {
+interface Command {
+  usage: string;
+  run(flags: Flags): Promise<unknown>;
+}
+
+/** `tickets:reindex-lists`, `emails:reindex-lists`: an entity's list migration (docs/architecture.md, Upgrading). */
+function reindexListsCommand(entity: string, migration: ListMigration, step: () => 'narrow' | 'migrating'): Command {
+  const setting = `${entity.toUpperCase()}_LISTS`;
+  return {
+    usage: `[--drop-legacy] after upgrading (docs/architecture.md, Upgrading): gives every ${entity} its ${entity} list entries; with --drop-legacy, once lists read them, removes the earlier ones`,
+    async run(flags) {
+      const dropLegacy = flags['drop-legacy'];
+      if (dropLegacy !== undefined && dropLegacy !== true) throw new UsageError('--drop-legacy takes no value');
+      if (dropLegacy && step() === 'migrating')
+        throw new UsageError(`--drop-legacy needs ${setting}=narrow: lists still read the earlier entries`);
+      return await reindexLists(migration, { dropLegacy: dropLegacy === true });
+    },
+  };
+}
+
+export const commands: Record<string, Command> = {
   'secret:rotate': {
     usage: '[--overlap-days 90]',
     async run(flags) {
@@ -127,17 +148,8 @@ export const commands: Record<string, { usage: string; run(flags: Flags): Promis
       return { projects: await reindexProjects() };
     },
   },
-  'tickets:reindex-lists': {
-    usage:
-      '[--drop-legacy] after upgrading (docs/architecture.md, Upgrading): gives every ticket its ticket list entries; with --drop-legacy, once lists read them, removes the earlier ones',
-    async run(flags) {
-      const dropLegacy = flags['drop-legacy'];
-      if (dropLegacy !== undefined && dropLegacy !== true) throw new UsageError('--drop-legacy takes no value');
-      if (dropLegacy && env.ticketLists === 'migrating')
-        throw new UsageError('--drop-legacy needs TICKET_LISTS=narrow: lists still read the earlier entries');
-      return await reindexTicketLists({ dropLegacy: dropLegacy === true });
-    },
-  },
+  'tickets:reindex-lists': reindexListsCommand('ticket', ticketListMigration, () => env.ticketLists),
+  'emails:reindex-lists': reindexListsCommand('email', emailListMigration, () => env.emailLists),
   'project:create': {
     usage: '--account ID --slug S --name N [--sender "Name <address@verified-domain>"]',
     async run(flags) {

@@ -9,6 +9,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import {
   createTableInput,
+  type Gsi,
   gsiInputOf,
   gsisOf,
   keyAttributesOf,
@@ -37,6 +38,23 @@ async function untilIndexesActive(dynamo: DynamoDBClient, TableName: string) {
   throw new Error(`The indexes of ${TableName} were not built within two minutes`);
 }
 
+/**
+ * Adds indexes to a table one at a time, each once the one before is built, as a stack update does
+ * (CloudFormation: one index per update). The migration tests play an upgrade with it.
+ */
+export async function addIndexes(dynamo: DynamoDBClient, tableName: string, gsis: Gsi[]) {
+  for (const gsi of gsis) {
+    await dynamo.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: keyAttributesOf(gsi),
+        GlobalSecondaryIndexUpdates: [{ Create: gsiInputOf(gsi) }],
+      }),
+    );
+    await untilIndexesActive(dynamo, tableName);
+  }
+}
+
 /** Creates the table (if missing), the queues with their dead-letter queues, and the attachments bucket. */
 export async function provision(
   endpoints: Endpoints,
@@ -51,16 +69,11 @@ export async function provision(
     // One from before the ticket list indexes: add them as a stack update would, one at a time (the
     // demo seed then gives its tickets their keys: seed.ts).
     const present = new Set(Table?.GlobalSecondaryIndexes?.map((g) => g.IndexName));
-    for (const gsi of gsisOf().filter((g) => !present.has(g.name))) {
-      await dynamo.send(
-        new UpdateTableCommand({
-          TableName: names.tableName,
-          AttributeDefinitions: keyAttributesOf(gsi),
-          GlobalSecondaryIndexUpdates: [{ Create: gsiInputOf(gsi) }],
-        }),
-      );
-      await untilIndexesActive(dynamo, names.tableName);
-    }
+    await addIndexes(
+      dynamo,
+      names.tableName,
+      gsisOf().filter((g) => !present.has(g.name)),
+    );
   } catch (err) {
     if ((err as Error).name !== 'ResourceNotFoundException') throw err;
     await dynamo.send(new CreateTableCommand(createTableInput(names.tableName)));

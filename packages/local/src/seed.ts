@@ -1,4 +1,5 @@
-import { reindexTicketLists } from '@helpdesk/core/areas/tickets/list-reindex';
+import { emailListMigration } from '@helpdesk/core/areas/emails/entities';
+import { ticketListMigration } from '@helpdesk/core/areas/tickets/entities';
 import {
   addMember,
   createAccount,
@@ -8,6 +9,7 @@ import {
   reindexProjects,
 } from '@helpdesk/core/identity/accounts';
 import { createApiKey } from '@helpdesk/core/identity/keys';
+import { reindexLists } from '@helpdesk/core/kernel/db/list-reindex';
 
 /**
  * The demo tenant: account (plan pro) with projects demo and docs. Keys are hashed at rest and so can
@@ -16,9 +18,9 @@ import { createApiKey } from '@helpdesk/core/identity/keys';
 export const DEMO_ADMIN = 'admin@demo.example';
 
 export async function seedDemo(existingAccountId?: string) {
-  // Data kept from an older version: projects and tickets get the indexes added since (cheap on a local table).
+  // Data kept from an older version: projects, tickets and emails get the indexes added since (cheap on a local table).
   await reindexProjects();
-  await reindexTicketLists({ dropLegacy: true });
+  for (const lists of [ticketListMigration, emailListMigration]) await reindexLists(lists, { dropLegacy: true });
   let accountId = existingAccountId;
   if (!accountId || !(await loadTenant(accountId)).account) {
     const account = await createAccount({ name: 'Demo', plan: 'pro' });

@@ -54,6 +54,8 @@ const Settings = v.object({
    * entries in both the old and the new indexes, and lists read the old ones (docs/architecture.md, Upgrading).
    */
   TICKET_LISTS: v.optional(v.picklist(['narrow', 'migrating']), 'narrow'),
+  /** The same step for the email list indexes (Email Logs rows). */
+  EMAIL_LISTS: v.optional(v.picklist(['narrow', 'migrating']), 'narrow'),
 });
 
 /** What a deployed stage cannot run without (the stack sets each; the local stack has defaults). */
@@ -117,6 +119,7 @@ function parse(source: NodeJS.ProcessEnv) {
     searchStateMaxAgeSeconds: s.SEARCH_STATE_MAX_AGE_SECONDS,
     embeddingModelId: s.EMBEDDING_MODEL_ID,
     ticketLists: s.TICKET_LISTS,
+    emailLists: s.EMAIL_LISTS,
     /** Endpoint overrides, set only by the local stack and the tests. */
     endpoint: (service: Service) => endpoints[service],
     queueUrl: (name: string) => queueUrls.get(name.toUpperCase()),

@@ -32,13 +32,17 @@ const createdRange = (f: EmailFilters) => {
 /**
  * GET /emails: reads the most selective index for the filters given (recipient, template, status,
  * or all by date), bounded by the date range on its sort key, newest first; other filters apply to
- * what that one Query returns.
+ * what that one Query returns. Entries are narrow (kernel/db/indexes.ts), so the page's rows are then
+ * read whole: one BatchGetItem per 100.
  */
 export async function listEmails(ctx: TenantContext, f: EmailFilters) {
   const tenant = { projectId: ctx.projectId, env: ctx.env };
   const { from, until } = createdRange(f);
   // BETWEEN on the createdAt prefix: a full sort key at exactly `until` sorts after it, so the bound is exclusive.
   const recipient = f.to === undefined ? undefined : bareAddress(f.to);
+  // An entry carries what the filters beside its index's own key read (kernel/db/indexes.ts); a key is
+  // lower-cased, so a template key is compared as given.
+  const byStatus = !recipient && !f.templateKey && f.status !== undefined;
   const query = recipient
     ? EmailLog.query.byRecipient({ ...tenant, recipient })
     : f.templateKey
@@ -47,14 +51,27 @@ export async function listEmails(ctx: TenantContext, f: EmailFilters) {
         ? EmailLog.query.byStatus({ ...tenant, status: f.status })
         : EmailLog.query.byCreated(tenant);
   const { data } = await query.between({ createdAt: from }, { createdAt: until }).go({ order: 'desc', pages: 'all' });
-  const rows = (data as EmailRow[]).filter(
-    (r) =>
-      (!f.status || r.status === f.status) &&
-      (!f.templateKey || r.templateKey === f.templateKey) &&
-      (!recipient || r.recipient === recipient),
+  const entries = data.filter(
+    (r) => (byStatus || !f.status || r.status === f.status) && (!f.templateKey || r.templateRef === f.templateKey),
   );
-  const { rows: page, ...rest } = paginate(rows, f.page, f.limit);
-  return { emails: page.map(toLogRow), ...rest };
+  const { rows: page, ...rest } = paginate(entries, f.page, f.limit);
+  const rows = await emailsByIds(
+    ctx,
+    page.map((r) => r.emailId),
+  );
+  return { emails: rows.map(toLogRow), ...rest };
+}
+
+/** The rows with these ids in their order, missing ones (deleted since the list read) left out. */
+async function emailsByIds(ctx: TenantContext, emailIds: string[]): Promise<EmailRow[]> {
+  const found = new Map<string, EmailRow>();
+  let pending = emailIds.map((emailId) => ({ projectId: ctx.projectId, env: ctx.env, emailId }));
+  while (pending.length) {
+    const { data, unprocessed } = await EmailLog.get(pending).go();
+    for (const row of data) found.set(row.emailId, row);
+    pending = unprocessed;
+  }
+  return emailIds.flatMap((id) => found.get(id) ?? []);
 }
 
 /** One GetItem; another project's or environment's id is simply not found. */

@@ -1,8 +1,9 @@
-import { Entity, type EntityItem, Service } from 'electrodb';
+import { Entity, Service } from 'electrodb';
 import { env } from '../../kernel/config.js';
 import { entityConfig, SERVICE } from '../../kernel/db/client.js';
-import { GSI_NAMES, TICKET_LIST_ATTRIBUTES, TICKET_LIST_GSI_NAMES } from '../../kernel/db/indexes.js';
+import { TICKET_LIST_ATTRIBUTES, TICKET_LIST_GSI_NAMES } from '../../kernel/db/indexes.js';
 import { forward, lazy } from '../../kernel/db/lazy.js';
+import { listMigration } from '../../kernel/db/list-reindex.js';
 import { tenantAttributes } from '../../kernel/db/tenant-attributes.js';
 import { customerCopy } from '../customers/copies.js';
 import { CATEGORIES, PRIORITIES, SENDER_TYPES, STATUSES, VISIBILITIES } from './values.js';
@@ -143,16 +144,9 @@ const migratingTicket = lazy(
     ),
 );
 
-/** The list keys of a ticket as the list indexes hold it (`admin tickets:reindex-lists` writes them). */
-export function listKeysOf(item: EntityItem<typeof narrowTicket>): Record<string, string> {
-  const { Item } = narrowTicket.put(item).params<{ Item: Record<string, unknown> }>();
-  return Object.fromEntries(LIST_KEYS.map((key) => [key, String(Item[key])]));
-}
-
-export const LIST_KEYS = TICKET_LIST_GSI_NAMES.flatMap((name) => [`${name}pk`, `${name}sk`]);
-
-/** The earlier release's list keys on a ticket item: what `admin tickets:reindex-lists --drop-legacy` removes. */
-export const LEGACY_LIST_KEYS = GSI_NAMES.flatMap((name) => [`${name}pk`, `${name}sk`]);
+/** `admin tickets:reindex-lists` (kernel/db/list-reindex.ts): the list keys an item gets, and the earlier ones. */
+export const ticketListMigration = listMigration(ticketModel.entity, TICKET_LIST_GSI_NAMES, narrowTicket);
+export const { keys: LIST_KEYS, legacyKeys: LEGACY_LIST_KEYS } = ticketListMigration;
 
 /** The ticket entity the configuration names; both read and write the same items. */
 export const Ticket = forward(() =>

@@ -36,3 +36,31 @@ export const TICKET_LIST_ATTRIBUTES = [
   'createdAt',
   'updatedAt',
 ] as const;
+
+/**
+ * The email list's indexes (areas/emails/entities.ts), email rows only, one per filter. A row changes status
+ * several times after its send (sending, sent, delivered, opened…) and its list answer is most of the row,
+ * so an entry carries only the id and what the list filters on beside the index's own key; the page's rows
+ * are then read whole (one BatchGetItem). Small also because DynamoDB allows 100 projected attributes per
+ * table, summed over its indexes, and the ticket list's take 76 of them.
+ */
+export const EMAIL_LIST_INDEXES = {
+  byCreated: { name: 'gsi9', attributes: ['emailId'] },
+  byRecipient: { name: 'gsi10', attributes: ['emailId', 'status', 'templateRef'] },
+  byTemplate: { name: 'gsi11', attributes: ['emailId', 'status', 'templateRef'] },
+  byStatus: { name: 'gsi12', attributes: ['emailId'] },
+} as const;
+export const EMAIL_LIST_GSI_NAMES = ['gsi9', 'gsi10', 'gsi11', 'gsi12'] as const;
+
+/**
+ * The entities whose lists have indexes of their own, each with the attributes its entries carry: a table
+ * made by an earlier release gains them one per stack update while the entity runs `migrating`
+ * (docs/architecture.md, Upgrading).
+ */
+export const NARROW_LISTS: Record<NarrowList, readonly { name: string; attributes: readonly string[] }[]> = {
+  ticket: TICKET_LIST_GSI_NAMES.map((name) => ({ name, attributes: TICKET_LIST_ATTRIBUTES })),
+  email: Object.values(EMAIL_LIST_INDEXES),
+};
+export type NarrowList = 'ticket' | 'email';
+/** How many of each entity's list indexes a table has (all when not named). */
+export type ListIndexCounts = Partial<Record<NarrowList, number>>;

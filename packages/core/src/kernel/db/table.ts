@@ -2,16 +2,26 @@
  * The one table's physical shape. CDK, the local stack and the tests all build the table from this,
  * so the key and index names ElectroDB writes to exist everywhere.
  */
-import { GSI_NAMES, TICKET_LIST_ATTRIBUTES, TICKET_LIST_GSI_NAMES } from './indexes.js';
+import {
+  type EMAIL_LIST_GSI_NAMES,
+  GSI_NAMES,
+  type ListIndexCounts,
+  NARROW_LISTS,
+  type NarrowList,
+  type TICKET_LIST_GSI_NAMES,
+} from './indexes.js';
+
+export * from './indexes.js';
 
 export const TTL_ATTRIBUTE = 'expiresAt';
 
-export { GSI_NAMES, TICKET_LIST_ATTRIBUTES, TICKET_LIST_GSI_NAMES };
-
-export type GsiName = (typeof GSI_NAMES)[number] | (typeof TICKET_LIST_GSI_NAMES)[number];
+export type GsiName =
+  | (typeof GSI_NAMES)[number]
+  | (typeof TICKET_LIST_GSI_NAMES)[number]
+  | (typeof EMAIL_LIST_GSI_NAMES)[number];
 
 type Projection = { type: 'ALL' } | { type: 'INCLUDE'; attributes: readonly string[] };
-interface Gsi {
+export interface Gsi {
   name: GsiName;
   partitionKey: string;
   sortKey: string;
@@ -26,13 +36,15 @@ const gsi = (name: GsiName, projection: Projection): Gsi => ({
 });
 
 /**
- * The ticket list indexes a table has: all four, or fewer while an existing table gains them (CloudFormation
- * adds one index per stack update; docs/architecture.md, Upgrading).
+ * The indexes a table has: the shared ones and each entity's list indexes, all of them or fewer while an
+ * existing table gains them (CloudFormation adds one index per stack update; docs/architecture.md, Upgrading).
  */
-export const gsisOf = (ticketListIndexes: number = TICKET_LIST_GSI_NAMES.length): Gsi[] => [
+export const gsisOf = (counts: ListIndexCounts = {}): Gsi[] => [
   ...GSI_NAMES.map((name) => gsi(name, { type: 'ALL' })),
-  ...TICKET_LIST_GSI_NAMES.slice(0, ticketListIndexes).map((name) =>
-    gsi(name, { type: 'INCLUDE', attributes: TICKET_LIST_ATTRIBUTES }),
+  ...Object.entries(NARROW_LISTS).flatMap(([entity, indexes]) =>
+    indexes
+      .slice(0, counts[entity as NarrowList] ?? indexes.length)
+      .map(({ name, attributes }) => gsi(name as GsiName, { type: 'INCLUDE', attributes })),
   ),
 ];
 
@@ -66,11 +78,11 @@ export const gsiInputOf = (g: Gsi) => ({
 });
 
 /**
- * CreateTable input for DynamoDB Local and the tests (CDK declares the same in infra/). `ticketListIndexes`
- * below four builds a table as an earlier release left it (the migration test).
+ * CreateTable input for DynamoDB Local and the tests (CDK declares the same in infra/). Fewer list indexes
+ * build a table as an earlier release left it (the migration tests).
  */
-export const createTableInput = (tableName: string, ticketListIndexes?: number) => {
-  const gsis = gsisOf(ticketListIndexes);
+export const createTableInput = (tableName: string, counts?: ListIndexCounts) => {
+  const gsis = gsisOf(counts);
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
