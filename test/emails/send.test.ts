@@ -472,6 +472,20 @@ describe('GET /emails', () => {
       query: { status: 'sent', templateKey: 'receipt' },
     });
     expect(sentOnes.body.total).toBe(1);
+    // Only a template's key can match; a repeated filter is not two of them, nor a key with control characters.
+    for (const path of ['/emails?templateKey=receipt&templateKey=receipt', '/emails?templateKey=a%00b']) {
+      const refused = await app.call('GET', path, { key: t.liveKey });
+      expect(refused.status, path).toBe(422);
+      expect(refused.body.error.details.fields[0]).toMatchObject({ field: 'templateKey', in: 'query' });
+    }
+
+    // A bound finer than a millisecond rounds inward: a row made in that millisecond, before the instant, is out.
+    const first = (await app.call('GET', `/emails/${sent[0]}`, { key: t.liveKey })).body.createdAt as string;
+    const justAfter = first.replace(/Z$/, '1Z');
+    const from = await app.call('GET', '/emails', { key: t.liveKey, query: { dateFrom: justAfter } });
+    expect(from.body.emails.map((e: { id: string }) => e.id)).not.toContain(sent[0]);
+    const until = await app.call('GET', '/emails', { key: t.liveKey, query: { dateTo: justAfter } });
+    expect(until.body.emails.map((e: { id: string }) => e.id)).toContain(sent[0]);
 
     const today = new Date().toISOString().slice(0, 10);
     const inclusive = await app.call('GET', '/emails', { key: t.liveKey, query: { dateFrom: today, dateTo: today } });

@@ -1,3 +1,4 @@
+import { firstMs, LATEST, lastMs } from '../../kernel/api/date-bounds.js';
 import { paginate } from '../../kernel/api/list.js';
 import { errors } from '../../kernel/errors/common.js';
 import { bareAddress } from '../../kernel/mail/mailbox.js';
@@ -16,15 +17,10 @@ export interface EmailFilters {
   dateTo?: string;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
-
-/** [from, until) as ISO strings: a date-only `dateTo` includes its whole day. */
-const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+/** [from, until) as ISO strings (kernel/api/date-bounds.ts). */
 const createdRange = (f: EmailFilters) => {
-  const from = f.dateFrom ? Date.parse(f.dateFrom) : 0;
-  // Capped: past year 9999 an ISO string gains a sign and would sort before every real date.
-  const until = Math.min(LATEST, f.dateTo ? Date.parse(f.dateTo) + (isDateOnly(f.dateTo) ? DAY_MS : 1) : LATEST);
+  const from = f.dateFrom ? firstMs(f.dateFrom) : 0;
+  const until = f.dateTo ? Math.min(LATEST, lastMs(f.dateTo) + 1) : LATEST;
   if (from >= until) throw errors.validation([{ field: 'dateFrom', in: 'query', message: 'Must not be after dateTo' }]);
   return { from: new Date(from).toISOString(), until: new Date(until).toISOString() };
 };

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
 import { dateQuery, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
 import { mailbox } from '../../kernel/mail/mailbox.js';
+import { REF_PATTERN } from '../templates/keys.js';
 import { batchBody, batchResult, EMAIL_STATUSES, emailRow, sendBody, sendResult, TEMPLATE_KEY_MAX } from './schemas.js';
 
 const common = {
@@ -58,7 +59,18 @@ export const emailRoutes = {
       status: v.optional(v.picklist(EMAIL_STATUSES)),
       // One recipient, as a send names it: anything else cannot match and is refused (decisions: exact-match filters).
       to: v.optional(mailbox),
-      templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(TEMPLATE_KEY_MAX))),
+      // A template as a send names it (`@account/` for account templates): anything else cannot match.
+      templateKey: v.optional(
+        v.pipe(
+          v.string(),
+          v.maxLength(TEMPLATE_KEY_MAX),
+          v.regex(
+            REF_PATTERN,
+            'Expected a template key (letters, digits, . _ -), with @account/ for account templates',
+          ),
+          v.metadata({ examples: ['welcome'] }),
+        ),
+      ),
       dateFrom: dateQuery,
       dateTo: dateQuery,
     },

@@ -1,3 +1,4 @@
+import { firstMs, lastMs } from '../../kernel/api/date-bounds.js';
 import { paginate } from '../../kernel/api/list.js';
 import { isExpired } from '../../kernel/db/client.js';
 import { errors } from '../../kernel/errors/common.js';
@@ -18,15 +19,15 @@ export interface LogQuery {
   limit: number;
 }
 
-const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
-const normalise = (s: string) => (isDateOnly(s) ? s : new Date(s).toISOString());
 /**
- * Sort-key bounds on `timestamp`. A key continues past the timestamp (`#eventid_…`), so the upper
- * bound gets a suffix above `#`: an inclusive dateTo then keeps every event at that instant or day.
+ * Sort-key bounds on `timestamp` (kernel/api/date-bounds.ts). A key continues past the timestamp
+ * (`#eventid_…`), so the upper bound gets a suffix above `#`: an inclusive dateTo then keeps every event at
+ * that instant or day.
  */
+const iso = (ms: number) => new Date(ms).toISOString();
 const bounds = (q: LogQuery) => ({
-  from: q.dateFrom ? normalise(q.dateFrom) : '',
-  to: q.dateTo ? `${normalise(q.dateTo)}~` : '~',
+  from: q.dateFrom ? iso(firstMs(q.dateFrom)) : '',
+  to: q.dateTo ? `${iso(lastMs(q.dateTo))}~` : '~',
 });
 
 /**
