@@ -126,7 +126,8 @@ describe('inputs that become part of a DynamoDB key', () => {
       ['/articles/search', { category: wide(200) }],
       // A mailbox as a send names it, 319 of its 320 characters: a wide display name and a 64-character local part.
       ['/emails', { to: `${wide(240)} <${long(64)}@example.com>` }],
-      ['/emails', { templateKey: wide(200) }],
+      // The longest reference a send can name: an account template's key of 100 characters.
+      ['/emails', { templateKey: `@account/${long(100)}` }],
       ['/customers', { externalId: wide(255) }],
       ['/logs', { scope: wide(200), fingerprint: wide(1000) }],
       ['/log-issues', { scope: wide(200) }],
