@@ -1,3 +1,4 @@
+import { emailsQueue } from '@helpdesk/core/areas/emails/queue';
 import { assertDeployedConfig, config, env, reloadConfig } from '@helpdesk/core/kernel/config';
 import { signingSecret } from '@helpdesk/core/kernel/secrets';
 import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
@@ -25,7 +26,7 @@ describe('configuration of a deployed stage', () => {
     process.env.TABLE_NAME = 'helpdesk-prod';
     expect(() => assertDeployedConfig()).toThrow(/Stage prod cannot start: SIGNING_SECRET_ARN is not set/);
     expect(() => createGroupHandler({}, {})).toThrow(/SIGNING_SECRET_ARN/);
-    expect(() => consumer('emails', { each: () => Promise.resolve() })).toThrow(/SIGNING_SECRET_ARN/);
+    expect(() => consumer(emailsQueue, { each: () => Promise.resolve() })).toThrow(/SIGNING_SECRET_ARN/);
     delete process.env.TABLE_NAME;
     expect(() => assertDeployedConfig()).toThrow(/TABLE_NAME, SIGNING_SECRET_ARN are not set/);
     process.env.TABLE_NAME = 'helpdesk-prod';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { articleIndexQueue } from '@helpdesk/core/areas/articles/queue';
 import { issueIdFor } from '@helpdesk/core/areas/logs/fingerprint';
 import { PLAN_ALLOWANCES } from '@helpdesk/core/identity/plans';
 import { logger } from '@helpdesk/core/kernel/logger';
@@ -92,7 +93,7 @@ const tenantOf = (t: TenantFixture) => ({ projectId: t.projects.main!.id, env: '
 describe('consumer()', () => {
   it('validates each record, runs the valid ones, and reports only the failed ones', async () => {
     const seen: string[] = [];
-    const handle = consumer('articleIndex', {
+    const handle = consumer(articleIndexQueue, {
       groupBy: (m) => m.projectId,
       together: (messages) => {
         if (messages.some((m) => m.articleId === 'boom')) return Promise.reject(new Error('index down'));
@@ -130,7 +131,7 @@ describe('consumer()', () => {
     const order: string[] = [];
     let running = 0;
     let most = 0;
-    const handle = consumer('articleIndex', {
+    const handle = consumer(articleIndexQueue, {
       inOrderBy: (m) => m.projectId,
       each: async (m) => {
         running++;

@@ -2,9 +2,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { assertDeployedConfig } from '../../kernel/config.js';
 import { logger, withLogContext } from '../../kernel/logger.js';
-import { groupOf } from '../../kernel/ports/queue.js';
+import { groupOf, type QueueMessage, type QueueSpec } from '../../kernel/ports/queue.js';
 import { loadSigningSecret } from '../../kernel/secrets.js';
-import { QUEUES, type QueueMessage, type QueueName } from './registry.js';
 
 /**
  * How a consumer works through the valid messages of a batch:
@@ -20,17 +19,17 @@ export type ConsumerWork<M> =
 type Read<M> = { ok: true; message: M } | { ok: false; reason: string };
 
 /** A record's body as the queue's message, or why it can never be one. */
-function readRecord<Q extends QueueName>(queue: Q, record: Pick<SQSRecord, 'body'>): Read<QueueMessage<Q>> {
+function readRecord<Q extends QueueSpec>(queue: Q, record: Pick<SQSRecord, 'body'>): Read<QueueMessage<Q>> {
   let body: unknown;
   try {
     body = JSON.parse(record.body);
   } catch {
     return { ok: false, reason: 'The body is not JSON' };
   }
-  const parsed = v.safeParse(QUEUES[queue].message, body);
+  const parsed = v.safeParse(queue.message, body);
   if (parsed.success) return { ok: true, message: parsed.output as QueueMessage<Q> };
   const issues = parsed.issues.slice(0, 5).map((issue) => `${v.getDotPath(issue) ?? '(message)'}: ${issue.message}`);
-  return { ok: false, reason: `Not a ${queue} message: ${issues.join('; ')}` };
+  return { ok: false, reason: `Not a ${queue.name} message: ${issues.join('; ')}` };
 }
 
 /**
@@ -40,7 +39,7 @@ function readRecord<Q extends QueueName>(queue: Q, record: Pick<SQSRecord, 'body
  * or not the queue's schema) is logged with its id and reported too: SQS redelivers it up to the
  * queue's maxReceiveCount and then moves it to the dead-letter queue, where it can be inspected.
  */
-export function consumer<Q extends QueueName>(queue: Q, work: ConsumerWork<QueueMessage<Q>>) {
+export function consumer<Q extends QueueSpec>(queue: Q, work: ConsumerWork<QueueMessage<Q>>) {
   assertDeployedConfig();
   type M = QueueMessage<Q>;
   // Read at cold start, awaited by every batch (a no-op once read, until its refresh is due).
@@ -53,7 +52,7 @@ export function consumer<Q extends QueueName>(queue: Q, work: ConsumerWork<Queue
       const read = readRecord(queue, record);
       if (!read.ok) {
         logger.error('Poison message: it can never be processed; SQS will move it to the dead-letter queue', {
-          queue,
+          queue: queue.name,
           messageId: record.messageId,
           receiveCount: record.attributes?.ApproximateReceiveCount,
           reason: read.reason,
@@ -68,7 +67,7 @@ export function consumer<Q extends QueueName>(queue: Q, work: ConsumerWork<Queue
     const attempt = (items: { record: SQSRecord; message: M }[], run: () => Promise<unknown>) => {
       const messageIds = items.map((item) => item.record.messageId);
       const fields = {
-        queue,
+        queue: queue.name,
         messageId: messageIds.length === 1 ? messageIds[0] : messageIds,
         tenant: groupOf(items[0]?.message),
       };
