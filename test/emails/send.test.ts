@@ -340,6 +340,34 @@ describe('POST /emails/send (live)', () => {
     ).toBe('Hi Ann');
   });
 
+  it('refuses a template send without a subject at request time: none imported, or one that renders empty', async () => {
+    const t = await createTenant();
+    const imp = importer(app, t.liveKey);
+    await imp('bare.hbs', '<p>{{a}}</p>');
+    await imp('titled.hbs', '<p>{{a}}</p>', { subject: '{{title}}' });
+    const to = uniqueAddress();
+    const send = (templateKey: string, variables: Record<string, unknown>) =>
+      app.call('POST', '/emails/send', { key: t.liveKey, body: { to, templateKey, variables } });
+    const bare = await send('bare', { a: 1 });
+    expect(bare.status).toBe(422);
+    expect(bare.body.error.details.fields).toEqual([
+      {
+        field: 'templateKey',
+        in: 'body',
+        message: 'The template bare has no subject: import it with one (the subject field or a subject comment).',
+      },
+    ]);
+    const empty = await send('titled', { a: 1 });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.details.fields).toEqual([
+      { field: 'variables', in: 'body', message: "The template's subject renders empty with these variables." },
+    ]);
+    const sent = await send('titled', { a: 1, title: 'Your receipt' });
+    expect(sent.body).toMatchObject({ status: 'queued', subject: 'Your receipt' });
+    await app.drain();
+    expect((await app.call('GET', `/emails/${sent.body.id}`, { key: t.liveKey })).body.status).toBe('sent');
+    expect((await app.call('GET', '/emails', { key: t.liveKey })).body.emails).toHaveLength(1);
+  });
   it('needs the emails:send scope', async () => {
     const t = await createTenant();
     const key = await t.key({ scopes: ['tickets:read'] });

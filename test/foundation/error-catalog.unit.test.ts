@@ -77,6 +77,26 @@ describe('error catalog', () => {
     // @ts-expect-error reason is missing
     expect(() => problem('plan.ticket_limit', { current: 1, allowance: 1, ceiling: 3 })).not.toThrow();
   });
+
+  it('names the first 20 field issues of a bad request, with the count of the rest, and cuts long field paths', () => {
+    const issues = Array.from({ length: 20_000 }, (_, i) => ({
+      field: `events.${i}`,
+      in: 'body' as const,
+      message: 'Expected an object',
+    }));
+    const e = problem('validation.failed', { fields: issues });
+    const body = e.toBody() as unknown as { error: { message: string; details: { fields: unknown[] } } };
+    expect(body.error.details.fields).toEqual(issues.slice(0, 20));
+    expect(body.error.message).toMatch(
+      /^Invalid request: events\.0: Expected an object; .*events\.19: Expected an object; and 19980 more$/,
+    );
+    expect(JSON.stringify(body).length).toBeLessThan(3_000);
+    const long = problem('validation.failed', {
+      fields: [{ field: 'k'.repeat(100_000), in: 'body', message: 'Unknown field' }],
+    });
+    expect((long.details as { fields: { field: string }[] }).fields[0]!.field).toBe(`${'k'.repeat(200)}…`);
+    expect(long.message.length).toBeLessThan(300);
+  });
 });
 
 describe('contract check', () => {

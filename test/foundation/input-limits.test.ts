@@ -123,7 +123,8 @@ describe('inputs that become part of a DynamoDB key', () => {
     }
     // At the documented limits, in four-byte characters: within the key limit, so an ordinary empty answer.
     const fine: [string, Record<string, string>][] = [
-      ['/articles/search', { category: wide(200) }],
+      // A category slug of 200 characters (slugs are lower-case letters, digits and dashes).
+      ['/articles/search', { category: long(200) }],
       // A mailbox as a send names it, 319 of its 320 characters: a wide display name and a 64-character local part.
       ['/emails', { to: `${wide(240)} <${long(64)}@example.com>` }],
       // The longest reference a send can name: an account template's key of 100 characters.

@@ -164,3 +164,85 @@ describe('dates and date-times', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('text people read', () => {
+  it('refuses control characters in names and titles, and in bodies all but tabs and line breaks', async () => {
+    const t = await createTenant({ plan: 'pro' });
+    const post = (path: string, body: unknown) => app.call('POST', path, { key: t.liveKey, body });
+    const refused = async (path: string, body: unknown, field: string) => {
+      const res = await post(path, body);
+      expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(422);
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+    };
+    await refused('/articles', { title: 'Ctl\u0000\u001b[31mTitle\u0007', body: 'b', status: 'published' }, 'title');
+    await refused('/articles', { title: 'Two\nlines', body: 'b' }, 'title');
+    await refused('/article-categories', { name: 'Bell\u0007' }, 'name');
+    await refused('/customers', { email: 'ctl@example.com', externalId: 'a\u0000b' }, 'externalId');
+    await refused('/tickets', { subject: 'Hi\u0000', body: 'b', customer: { email: 'c@example.com' } }, 'subject');
+    await refused('/tickets', { subject: 'Hi', body: 'nul \u0000 here', customer: { email: 'c@example.com' } }, 'body');
+    await refused('/feedback/conversations', { customer: { email: 'c@example.com' }, body: 'esc \u001b[2J' }, 'body');
+    // Tabs and line breaks are text in a body.
+    const ticket = await post('/tickets', {
+      subject: 'Indented',
+      body: 'Line one\r\n\tLine two',
+      customer: { email: 'c@example.com' },
+    });
+    expect(ticket.status).toBe(200);
+    const message = await app.call('POST', `/tickets/${ticket.body.id}/messages`, {
+      key: t.liveKey,
+      body: { body: 'vertical \u000b tab' },
+    });
+    expect(message.status).toBe(422);
+  });
+
+  it('counts text limits in characters, as the OpenAPI maxLength does: an emoji is one', async () => {
+    const t = await createTenant();
+    const emoji = '\u{1F600}';
+    const create = (subject: string, body: string) =>
+      app.call('POST', '/tickets', { key: t.liveKey, body: { subject, body, customer: { email: 'e@example.com' } } });
+    const ticket = await create(emoji.repeat(200), emoji.repeat(10_000));
+    expect(ticket.status).toBe(200);
+    expect(ticket.body.subject).toBe(emoji.repeat(200));
+    const over = await create(emoji.repeat(201), emoji.repeat(10_001));
+    expect(over.status).toBe(422);
+    expect(over.body.error.details.fields).toEqual([
+      { field: 'subject', in: 'body', message: 'At most 200 characters' },
+      { field: 'body', in: 'body', message: 'At most 10000 characters' },
+    ]);
+    const message = (body: string) =>
+      app.call('POST', `/tickets/${ticket.body.id}/messages`, {
+        key: t.liveKey,
+        body: { body, visibility: 'internal' },
+      });
+    expect((await message(emoji.repeat(10_000))).status).toBe(200);
+    expect((await message(emoji.repeat(10_001))).status).toBe(422);
+    const preview = (subject: string) =>
+      app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject, body: emoji.repeat(50_000) } });
+    expect((await preview(emoji.repeat(200))).status).toBe(200);
+    expect((await preview(emoji.repeat(201))).status).toBe(422);
+  });
+
+  it('refuses a search category that is no slug, as every exact-match filter', async () => {
+    const t = await createTenant();
+    for (const category of ['', 'A_B', '1,2', '\u0000'])
+      expect((await app.call('GET', '/articles/search', { key: t.liveKey, query: { q: 'x', category } })).status).toBe(
+        422,
+      );
+    expect(
+      (await app.call('GET', '/articles/search', { key: t.liveKey, query: { q: 'x', category: 'getting-started' } }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('answers a list of 20,000 bad items with the first 20 issues', async () => {
+    const t = await createTenant();
+    const res = await app.call('POST', '/logs', {
+      key: t.liveKey,
+      rawBody: JSON.stringify({ events: Array.from({ length: 20_000 }, () => 0) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error.details.fields).toHaveLength(20);
+    expect(res.text.length).toBeLessThan(5_000);
+  });
+});

@@ -64,6 +64,42 @@ describe('nesting limit and our own error messages', () => {
       details: { in: 'template', key: 'looping' },
     });
   });
+
+  it('stops a render that fans out past its limits: partials that call the next ten times, loops in loops', async () => {
+    const t = await createTenant();
+    const imp = importer(app, t.liveKey);
+    // Six partials of ten calls each: a million leaves from 90 bytes of source.
+    await imp('wide.hbs', '{{> w1}}'.repeat(10));
+    for (let level = 1; level <= 5; level++)
+      await imp(`w${level}.hbs`, `{{> w${level + 1}}}`.repeat(10), { type: 'partial' });
+    await imp('w6.hbs', 'leaf ', { type: 'partial' });
+    const started = Date.now();
+    const wide = await preview(t.liveKey, 'wide');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(wide.status).toBe(422);
+    expect(wide.body.error).toEqual({
+      code: 'template.render_failed',
+      message:
+        'The template wide could not be rendered: with these variables its partials and loops render more than an email can hold.',
+      details: { in: 'template', key: 'wide' },
+    });
+    // Loops in loops over the variables, inline partials alike.
+    await imp('square.hbs', '{{#each items}}{{#each ../items}}{{#each ../../items}}.{{/each}}{{/each}}{{/each}}');
+    const items = Array.from({ length: 100 }, (_, i) => i);
+    expect((await preview(t.liveKey, 'square', { items })).body.error?.code).toBe('template.render_failed');
+    await imp(
+      'inline.hbs',
+      `{{#*inline "a"}}${'{{> b}}'.repeat(10)}{{/inline}}{{#*inline "b"}}${'x'.repeat(50_000)}{{/inline}}${'{{> a}}'.repeat(50)}`,
+    );
+    expect((await preview(t.liveKey, 'inline')).body.error?.code).toBe('template.render_failed');
+    // An ordinary invoice: a thousand lines through a partial each.
+    await imp('line.hbs', '<tr><td>{{name}}</td><td>{{price}}</td></tr>', { type: 'partial' });
+    await imp('invoice.hbs', '<table>{{#each lines}}{{> line}}{{/each}}</table>');
+    const lines = Array.from({ length: 1000 }, (_, i) => ({ name: `Item ${i}`, price: i }));
+    const invoice = await preview(t.liveKey, 'invoice', { lines });
+    expect(invoice.status).toBe(200);
+    expect(invoice.body.html.match(/<tr>/g)).toHaveLength(1000);
+  });
 });
 
 describe('inline partials', () => {

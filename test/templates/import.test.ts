@@ -165,6 +165,23 @@ describe('POST /email-templates/import', () => {
     expect(empty.body).toMatchObject({ layoutKey: null, layoutLinked: false });
   });
 
+  it('warns that a layout or subject comment in a layout or partial is ignored, as it does for the fields', async () => {
+    const t = await createTenant();
+    const imp = importer(app, t.liveKey);
+    await imp('outer.hbs', '<main>{{{body}}}</main>', { type: 'layout' });
+    const layout = await imp('inner.hbs', '{{!-- layout: outer --}}\n<div>{{{body}}}</div>', { type: 'layout' });
+    expect(layout.status).toBe(200);
+    expect(layout.body).toMatchObject({ layoutKey: null, layoutLinked: false });
+    expect(layout.body.warnings).toEqual(['The layout comment applies to templates only and was ignored.']);
+    const partial = await imp('card.hbs', '{{!-- subject: Hi --}}{{!-- layout: outer --}}<p>{{x}}</p>', {
+      type: 'partial',
+    });
+    expect(partial.body.warnings).toEqual([
+      'The subject comment applies to templates only and was ignored.',
+      'The layout comment applies to templates only and was ignored.',
+    ]);
+  });
+
   it('still imports when the layout does not resolve, with a warning, and sends render unwrapped', async () => {
     const t = await createTenant();
     const imp = importer(app, t.liveKey);

@@ -614,7 +614,7 @@ export interface components {
       /** @constant */
       code: "conflict";
     };
-    /** @description the input breaks its schema; details.fields lists each bad field */
+    /** @description the input breaks its schema; details.fields lists each bad field (the first 20) */
     "Problem.validation.failed": {
       /** @constant */
       code: "validation.failed";
@@ -1150,7 +1150,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -1316,7 +1316,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `portal.handle_taken`: another project has this portal handle (handles are unique across the service)
        */
       422: {
@@ -1428,7 +1428,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -1631,7 +1631,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -1808,7 +1808,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket.unknown_member`: assignedTo is not a member of the account
        */
       422: {
@@ -1957,7 +1957,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -2209,7 +2209,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -2365,7 +2365,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -2654,7 +2654,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket.unknown_member`: assignedTo is not a member of the account
        */
       422: {
@@ -2844,7 +2844,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket.split_not_customer`: only a customer's message starts a split
        * - `ticket.split_everything`: the split would leave the ticket without messages
        * - `ticket.split_too_large`: the split would move more messages and files than one transaction holds
@@ -3135,7 +3135,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket.merge_into_self`: a ticket cannot be merged into itself
        * - `ticket.merge_loop`: the target is (through its merges) merged into this ticket: the merge would make a loop
        * - `ticket.merge_other_project`: the target ticket is in another project: tickets merge within one project
@@ -3409,7 +3409,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket.not_merged`: the ticket is not merged into another: nothing to unmerge
        * - `ticket.merge_final`: the merge is older than the undo period and is final
        */
@@ -3616,7 +3616,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket.upload_not_found`: an uploadId names no unexpired upload of this project and environment
        * - `ticket.upload_used`: an upload is already attached to a message, or named twice in one
        * - `ticket.upload_incomplete`: nothing, or a size other than declared, was uploaded for an uploadId
@@ -3782,7 +3782,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -3947,7 +3947,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -4097,7 +4097,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -4230,7 +4230,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -4399,7 +4399,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket_field.key_taken`: another ticket field of this project has this key (a deleted one keeps it until its values are removed)
        * - `ticket_field.limit`: the project has as many ticket fields as it may
        */
@@ -4547,7 +4547,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -4695,7 +4695,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -4874,7 +4874,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket_field.type_in_use`: a field's type cannot change while tickets hold its values
        */
       422: {
@@ -5014,7 +5014,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -5193,7 +5193,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `sla.limit`: the project has as many business calendars or SLA policies as it may
        */
       422: {
@@ -5345,7 +5345,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -5492,7 +5492,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `sla.calendar_in_use`: SLA policies (details.policyIds) use the calendar: point them elsewhere first
        */
       422: {
@@ -5683,7 +5683,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -5829,7 +5829,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -6024,7 +6024,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `sla.limit`: the project has as many business calendars or SLA policies as it may
        * - `sla.unknown_calendar`: no business calendar of this project and environment has the id given as calendarId
        */
@@ -6185,7 +6185,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -6331,7 +6331,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -6537,7 +6537,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `sla.unknown_calendar`: no business calendar of this project and environment has the id given as calendarId
        */
       422: {
@@ -6732,7 +6732,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `idempotency.mismatch`: the Idempotency-Key was used with a different request body
        * - `template.not_found`: no template (details.templateKey) or layout (details.layout) with that key
        * - `template.render_failed`: a part of the send (subject, template, layout or partial) could not be rendered; details name it
@@ -6907,7 +6907,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -7076,7 +7076,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -7247,7 +7247,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -7430,7 +7430,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `email.not_cancelable`: only a scheduled send can be canceled; details.status is its status
        */
       422: {
@@ -7600,7 +7600,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `template.not_found`: no template (details.templateKey) or layout (details.layout) with that key
        * - `template.invalid`: the file is not valid Handlebars, or nests blocks deeper than the limit; details give the line and column
        * - `template.render_failed`: a part of the send (subject, template, layout or partial) could not be rendered; details name it
@@ -7736,7 +7736,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -7872,7 +7872,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -8008,7 +8008,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -8180,7 +8180,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `template.invalid`: the file is not valid Handlebars, or nests blocks deeper than the limit; details give the line and column
        * - `template.too_large`: the file does not compress small enough to be stored
        */
@@ -8340,7 +8340,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `template.invalid`: the file is not valid Handlebars, or nests blocks deeper than the limit; details give the line and column
        * - `template.too_large`: the file does not compress small enough to be stored
        */
@@ -8481,7 +8481,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -8627,7 +8627,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -8799,7 +8799,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `article.category_not_found`: categoryId names no category of this project and environment
        * - `article.slug_taken`: another article has this slug
        */
@@ -8954,7 +8954,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -9140,7 +9140,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `article.category_not_found`: categoryId names no category of this project and environment
        * - `article.slug_taken`: another article has this slug
        */
@@ -9306,7 +9306,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -9433,7 +9433,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -9589,7 +9589,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `category.slug_taken`: another category has this slug
        */
       422: {
@@ -9738,7 +9738,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `category.not_empty`: the category still holds articles
        */
       422: {
@@ -9910,7 +9910,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `category.slug_taken`: another category has this slug
        */
       422: {
@@ -10060,7 +10060,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -10219,7 +10219,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -10370,7 +10370,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -10543,7 +10543,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -10733,7 +10733,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `log_issue.already_merged`: the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only
        */
       422: {
@@ -10918,7 +10918,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `log_issue.merge_into_self`: a log issue cannot be merged into itself
        * - `log_issue.already_merged`: the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only
        */
@@ -11106,7 +11106,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -11271,7 +11271,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -11420,7 +11420,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -11567,7 +11567,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -11716,7 +11716,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -11924,7 +11924,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `log_alert.limit`: the project has as many log alert rules as it may
        * - `log_alert.unknown_member`: a member id in actions.email.memberIds is not a member of the account
        */
@@ -12088,7 +12088,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -12234,7 +12234,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -12453,7 +12453,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `log_alert.unknown_member`: a member id in actions.email.memberIds is not a member of the account
        */
       422: {
@@ -12596,7 +12596,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -12762,7 +12762,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `customer.email_taken`: another customer has this email
        * - `customer.external_id_taken`: another customer has this externalId
        */
@@ -12932,7 +12932,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -13079,7 +13079,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -13259,7 +13259,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `customer.email_immutable`: a customer's email cannot be changed
        * - `customer.external_id_taken`: another customer has this externalId
        */
@@ -13408,7 +13408,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -13588,7 +13588,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -13749,7 +13749,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -13938,7 +13938,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -14127,7 +14127,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `feedback.conversation_closed`: the conversation is closed
        */
       422: {
@@ -14277,7 +14277,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -14450,7 +14450,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -14604,7 +14604,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -14799,7 +14799,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -15031,7 +15031,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `ticket.attachments_too_large`: the inline attachments of one message are over 4,000,000 bytes (send larger files through POST /attachments)
        */
       422: {
@@ -15177,7 +15177,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -15353,7 +15353,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `webhook.url_not_allowed`: the URL is not an allowed webhook target (not https, or a private address)
        */
       422: {
@@ -15502,7 +15502,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -15689,7 +15689,7 @@ export interface operations {
         };
       };
       /**
-       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
        * - `webhook.url_not_allowed`: the URL is not an allowed webhook target (not https, or a private address)
        */
       422: {
@@ -15843,7 +15843,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -16009,7 +16009,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -16191,7 +16191,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -16360,7 +16360,7 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
@@ -16512,7 +16512,7 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field */
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({

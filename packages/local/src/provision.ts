@@ -89,35 +89,38 @@ export async function provision(
   const sqs = new SQSClient({ endpoint: endpoints.sqs, region, credentials });
   const queueUrls = {} as Record<QueueName, string>;
   const dlqUrls = {} as Record<QueueName, string>;
-  for (const name of QUEUE_NAMES) {
-    const spec = QUEUES[name];
-    // A FIFO queue's name ends in .fifo and its dead-letter queue is FIFO too (as SQS requires).
-    const fifo = isFifo(name);
-    const suffix = fifo ? '.fifo' : '';
-    const fifoAttributes: Record<string, string> = fifo
-      ? { FifoQueue: 'true', ContentBasedDeduplication: 'false' }
-      : {};
-    const dlq = await sqs.send(
-      new CreateQueueCommand({ QueueName: `${names.queuePrefix}-${name}-dlq${suffix}`, Attributes: fifoAttributes }),
-    );
-    const dlqArn = (
-      await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))
-    ).Attributes?.QueueArn;
-    if (!dlqArn || !dlq.QueueUrl) throw new Error(`The queue stand-in did not create ${name}'s dead-letter queue`);
-    const queue = await sqs.send(
-      new CreateQueueCommand({
-        QueueName: `${names.queuePrefix}-${name}${suffix}`,
-        Attributes: {
-          ...fifoAttributes,
-          VisibilityTimeout: String(spec.visibilityTimeout),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: spec.maxReceiveCount }),
-        },
-      }),
-    );
-    if (!queue.QueueUrl) throw new Error(`The queue stand-in did not create ${name}`);
-    queueUrls[name] = queue.QueueUrl;
-    dlqUrls[name] = dlq.QueueUrl;
-  }
+  // Side by side: each test file provisions its own ten pairs before its first test.
+  await Promise.all(
+    QUEUE_NAMES.map(async (name) => {
+      const spec = QUEUES[name];
+      // A FIFO queue's name ends in .fifo and its dead-letter queue is FIFO too (as SQS requires).
+      const fifo = isFifo(name);
+      const suffix = fifo ? '.fifo' : '';
+      const fifoAttributes: Record<string, string> = fifo
+        ? { FifoQueue: 'true', ContentBasedDeduplication: 'false' }
+        : {};
+      const dlq = await sqs.send(
+        new CreateQueueCommand({ QueueName: `${names.queuePrefix}-${name}-dlq${suffix}`, Attributes: fifoAttributes }),
+      );
+      const dlqArn = (
+        await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))
+      ).Attributes?.QueueArn;
+      if (!dlqArn || !dlq.QueueUrl) throw new Error(`The queue stand-in did not create ${name}'s dead-letter queue`);
+      const queue = await sqs.send(
+        new CreateQueueCommand({
+          QueueName: `${names.queuePrefix}-${name}${suffix}`,
+          Attributes: {
+            ...fifoAttributes,
+            VisibilityTimeout: String(spec.visibilityTimeout),
+            RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: spec.maxReceiveCount }),
+          },
+        }),
+      );
+      if (!queue.QueueUrl) throw new Error(`The queue stand-in did not create ${name}`);
+      queueUrls[name] = queue.QueueUrl;
+      dlqUrls[name] = dlq.QueueUrl;
+    }),
+  );
   sqs.destroy();
 
   const s3 = new S3Client({

@@ -9,8 +9,9 @@ import {
   categoryFields,
   fullArticle,
   searchResult,
+  slug,
 } from './schemas.js';
-import { ARTICLE_STATUSES, SEARCH_MODES, SLUG_MAX } from './values.js';
+import { ARTICLE_STATUSES, SEARCH_MODES } from './values.js';
 
 const articleId = { articleId: uuid };
 const categoryId = { categoryId: uuid };
@@ -26,7 +27,7 @@ export const articleRoutes = {
     scope: 'articles:read',
     query: {
       q: v.optional(v.pipe(v.string(), v.maxLength(500)), ''),
-      category: v.optional(v.pipe(v.string(), v.maxLength(SLUG_MAX))),
+      category: v.optional(slug),
       mode: v.optional(v.picklist(SEARCH_MODES), 'keyword'),
       ...pageQuery({ defaultLimit: 20 }),
     },

@@ -1,14 +1,15 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, lineText, patchBody, uuid } from '../../kernel/api/schemas.js';
 import { ARTICLE_STATUSES, SLUG_MAX, SLUG_RE } from './values.js';
 
-const slug = v.pipe(
+/** An article's or category's slug; also the form GET /articles/search's `category` must have to match one. */
+export const slug = v.pipe(
   v.string(),
   v.maxLength(SLUG_MAX),
   v.regex(SLUG_RE, 'Use lowercase letters, digits and single dashes'),
   v.metadata({ examples: ['getting-started'] }),
 );
-const title = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
+const title = lineText(200);
 
 const articleFields = {
   title,
@@ -60,7 +61,7 @@ export const category = v.object({
   articleCount: integer,
 });
 export const categoryFields = {
-  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
+  name: lineText(100),
   slug: v.optional(slug),
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000)))),
   position: v.optional(v.pipe(integer, v.integer(), v.minValue(0), v.maxValue(1_000_000))),

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { filePart, isoDateTime, uuid } from '../../kernel/api/schemas.js';
+import { bodyText, filePart, isoDateTime, uuid } from '../../kernel/api/schemas.js';
 import { inlineFile } from '../tickets/schemas.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, STATUSES } from '../tickets/values.js';
 
@@ -31,7 +31,7 @@ export const customerTicket = v.object({
 /** The page's answer: JSON with inline files (as POST /tickets/{id}/messages takes them), or the page's form with files. */
 /** Strict like every body: the page's form has no other field, and JSON callers get unknown keys refused. */
 export const pageAnswer = v.strictObject({
-  body: v.pipe(v.string(), v.trim(), v.minLength(1, 'Write an answer'), v.maxLength(BODY_MAX)),
+  body: bodyText(BODY_MAX, { required: 'Write an answer' }),
   attachments: v.optional(v.pipe(v.array(inlineFile), v.maxLength(ATTACHMENTS_PER_MESSAGE))),
   /** The form's file input (one part, or several); a browser sends an empty part when no file was chosen. */
   file: v.optional(

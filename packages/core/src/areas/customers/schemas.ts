@@ -1,11 +1,18 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, patchBody, stringMap, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, lineText, patchBody, stringMap, uuid } from '../../kernel/api/schemas.js';
+import { plainLine } from '../../kernel/mail/plain-line.js';
 
 export const MAX_METADATA_KEYS = 50;
 
 export const customerEmail = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
-export const customerName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
-const externalId = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
+export const customerName = lineText(200);
+const externalId = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(255),
+  plainLine,
+  v.metadata({ examples: ['cus_1042'] }),
+);
 const phone = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50));
 const metadata = stringMap({
   maxKeys: MAX_METADATA_KEYS,

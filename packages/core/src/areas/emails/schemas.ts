@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, jsonObject, stringMap, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, jsonObject, maxChars, stringMap, uuid } from '../../kernel/api/schemas.js';
 import { mailbox } from '../../kernel/mail/mailbox.js';
 import { plainLine } from '../../kernel/mail/plain-line.js';
 
@@ -87,15 +87,9 @@ const sendEntries = {
   templateKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(TEMPLATE_KEY_MAX))),
   variables: v.optional(jsonObject),
   subject: v.optional(
-    v.pipe(
-      v.string(),
-      v.minLength(1),
-      v.maxLength(200),
-      plainLine,
-      v.metadata({ examples: ['Your order has shipped'] }),
-    ),
+    v.pipe(v.string(), v.minLength(1), maxChars(200), plainLine, v.metadata({ examples: ['Your order has shipped'] })),
   ),
-  body: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50000))),
+  body: v.optional(v.pipe(v.string(), v.minLength(1), maxChars(50000))),
   layout: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
 };
 

@@ -49,6 +49,14 @@ async function contentOf(ctx: TenantContext, body: SendBody): Promise<EmailDraft
   if (!template) throw templateNotFound(body.templateKey);
   const subject = await renderSubject(ctx, template.head, variables);
   refuseUnplainSubject(subject);
+  // A mail needs a subject (a custom send's is 1 to 200 characters): refused now, not at delivery.
+  if (!subject)
+    throw template.head.subject.trim()
+      ? invalid('variables', "The template's subject renders empty with these variables.")
+      : invalid(
+          'templateKey',
+          `The template ${body.templateKey} has no subject: import it with one (the subject field or a subject comment).`,
+        );
   return { kind: 'template', templateKey: body.templateKey, templateVersion: template.version, variables, subject };
 }
 
@@ -112,8 +120,15 @@ type ParsedItem = { index: number; body?: SendBody; idempotencyKey?: string; inv
 
 function parseItem(item: unknown, index: number): ParsedItem {
   const parsed = v.safeParse(batchItem, item);
-  if (!parsed.success)
-    return { index, invalid: parsed.issues.map((i) => `${v.getDotPath(i) ?? '(item)'}: ${i.message}`).join('; ') };
+  if (!parsed.success) {
+    // The catalog's message: the first issues only (a list of 20,000 bad addresses is one line of them).
+    const issues = parsed.issues.map((i) => ({
+      field: v.getDotPath(i) ?? '(item)',
+      in: 'body' as const,
+      message: i.message,
+    }));
+    return { index, invalid: errors.validation(issues).message };
+  }
   const { idempotencyKey, ...body } = parsed.output;
   return { index, body, idempotencyKey };
 }

@@ -1,5 +1,15 @@
 import * as v from 'valibot';
-import { csvQuery, integer, isoDateTime, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
+import {
+  bodyText,
+  csvQuery,
+  integer,
+  isoDateTime,
+  lineText,
+  maxChars,
+  pageMeta,
+  pageQuery,
+  uuid,
+} from '../../kernel/api/schemas.js';
 import { customerEmail, customerName } from '../customers/schemas.js';
 import { CONVERSATION_STATUSES, SENDER_TYPES, SENTIMENTS, SOURCES } from './values.js';
 
@@ -8,13 +18,13 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 const RATING = 'Expected an integer from 1 to 5';
 const rating = v.pipe(v.number(RATING), v.integer(RATING), v.minValue(1, RATING), v.maxValue(5, RATING));
-const messageBody = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(10000));
+const messageBody = bodyText(10000, { example: 'The new export saves me an hour a week.' });
 const customerInput = v.strictObject({ email: customerEmail, name: v.optional(customerName) });
 
 export const createConversationBody = v.strictObject({
   customer: customerInput,
   body: messageBody,
-  subject: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
+  subject: v.optional(lineText(200)),
   rating: v.optional(rating),
 });
 export const updateConversationBody = v.strictObject({ status: v.picklist(CONVERSATION_STATUSES) });
@@ -22,7 +32,7 @@ export const replyBody = v.strictObject({ body: messageBody });
 export const createRequestBody = v.strictObject({
   customer: customerInput,
   ticketId: v.optional(uuid),
-  message: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(2000))),
+  message: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(2000))),
 });
 
 /** The rating form posts strings; JSON clients send numbers. */
@@ -35,7 +45,7 @@ export const submitRatingBody = v.strictObject({
     v.pipe(
       v.string(),
       v.trim(),
-      v.maxLength(5000),
+      maxChars(5000),
       v.transform((s) => s || undefined),
     ),
   ),

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, isPlainObject, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, isPlainObject, lineText, patchBody, uuid } from '../../kernel/api/schemas.js';
 import { alertFields } from '../../kernel/log-alert-terms.js';
 import { eventScope } from './schemas.js';
 import { ALERT_TRIGGERS, LOG_LEVELS, MAX_ALERT_RECIPIENTS, MAX_WINDOW_MINUTES } from './values.js';
 
-const name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
+const name = lineText(100);
 const count = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000_000));
 const windowMinutes = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_WINDOW_MINUTES));
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { patchBody } from '../../kernel/api/schemas.js';
+import { maxChars, patchBody } from '../../kernel/api/schemas.js';
 import { contrastWithWhite } from './contrast.js';
 import { FOOTER_MAX, HANDLE_RE, MIN_CONTRAST, RESERVED_HANDLES } from './values.js';
 
@@ -64,19 +64,9 @@ export const portalRequest = v.object({
     v.maxLength(254, 'At most 254 characters'),
     v.email('Give a valid email address'),
   ),
-  name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'At most 200 characters'))),
-  subject: v.pipe(
-    v.string('Give a subject'),
-    v.trim(),
-    v.minLength(1, 'Give a subject'),
-    v.maxLength(200, 'At most 200 characters'),
-  ),
-  message: v.pipe(
-    v.string('Write your message'),
-    v.trim(),
-    v.minLength(1, 'Write your message'),
-    v.maxLength(10_000, 'At most 10,000 characters'),
-  ),
+  name: v.optional(v.pipe(v.string(), v.trim(), maxChars(200))),
+  subject: v.pipe(v.string('Give a subject'), v.trim(), v.minLength(1, 'Give a subject'), maxChars(200)),
+  message: v.pipe(v.string('Write your message'), v.trim(), v.minLength(1, 'Write your message'), maxChars(10_000)),
   website: v.optional(v.string()),
   file: v.optional(v.unknown()),
 });

@@ -1,5 +1,13 @@
 import * as v from 'valibot';
-import { isoDate, isoDateTime, isPlainObject, MAP_VALUE_MAX, patchBody, uuid } from '../../kernel/api/schemas.js';
+import {
+  isoDate,
+  isoDateTime,
+  isPlainObject,
+  lineText,
+  MAP_VALUE_MAX,
+  patchBody,
+  uuid,
+} from '../../kernel/api/schemas.js';
 import { CATEGORIES, PRIORITIES, TAG_MAX, TICKET_SOURCES } from '../../kernel/ticket-terms.js';
 import { isTimeZone } from './business-time.js';
 import {
@@ -11,11 +19,10 @@ import {
   WEEKDAYS,
 } from './values.js';
 
-const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
-const tag = text(TAG_MAX);
+const tag = lineText(TAG_MAX);
 const metadataKey = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 const metadataValue = v.pipe(v.string(), v.minLength(1), v.maxLength(MAP_VALUE_MAX));
-const name = text(100);
+const name = lineText(100);
 const clockTime = v.pipe(
   v.string(),
   v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'A time HH:MM from 00:00 to 24:00'),

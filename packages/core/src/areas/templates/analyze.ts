@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import { problem } from '../../kernel/errors/problem.js';
+import { countPieces } from './budget.js';
 import { sendGridHelpers } from './helpers.js';
 import { parseRef, qualifiedKey, type Scope } from './keys.js';
 import { MAX_NESTING, tooDeep } from './nesting.js';
@@ -15,6 +16,7 @@ type PathExpression = hbs.AST.PathExpression;
  */
 export const handlebars = Handlebars.create();
 handlebars.registerHelper(sendGridHelpers);
+countPieces(handlebars);
 
 /**
  * Helpers a source may call; any other name called with arguments is reported, never rendered.

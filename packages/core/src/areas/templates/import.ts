@@ -86,6 +86,10 @@ async function prepare(
   const isTemplate = input.type === 'template';
   if (!isTemplate && input.subject !== undefined) warnings.push(`subject applies to templates only and was ignored.`);
   if (!isTemplate && input.layout !== undefined) warnings.push(`layout applies to templates only and was ignored.`);
+  if (!isTemplate && input.subject === undefined && directives.subject !== undefined)
+    warnings.push(`The subject comment applies to templates only and was ignored.`);
+  if (!isTemplate && input.layout === undefined && directives.layout !== undefined)
+    warnings.push(`The layout comment applies to templates only and was ignored.`);
 
   const subject = isTemplate ? (input.subject ?? directives.subject ?? existing?.subject ?? '') : '';
   // The form field is checked by its schema; a subject comment follows the same rule.

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { filePart, integer, isoDateTime, jsonObject, uuid } from '../../kernel/api/schemas.js';
+import { filePart, integer, isoDateTime, jsonObject, maxChars, uuid } from '../../kernel/api/schemas.js';
 import { plainLine } from '../../kernel/mail/plain-line.js';
 import { REF_MAX, TEMPLATE_TYPES } from './keys.js';
 
@@ -77,11 +77,11 @@ export const previewBody = v.variant(
       subject: v.pipe(
         v.string(),
         v.minLength(1),
-        v.maxLength(200),
+        maxChars(200),
         plainLine,
         v.metadata({ examples: ['Welcome, {{name}}'] }),
       ),
-      body: v.pipe(v.string(), v.minLength(1), v.maxLength(50000)),
+      body: v.pipe(v.string(), v.minLength(1), maxChars(50000)),
       layout: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(REF_MAX))),
       format,
     }),

@@ -2,23 +2,29 @@ import { errors } from '../../kernel/errors/common.js';
 import { Problem, problem } from '../../kernel/errors/problem.js';
 import { logger } from '../../kernel/logger.js';
 import { PLAIN_LINE } from '../../kernel/mail/plain-line.js';
+import { RenderTooLarge, withinLimits } from './budget.js';
 import { layoutRefOf, loadHeads } from './heads.js';
 import { parseRef, qualifiedKey } from './keys.js';
 import { type Part, refuseUnknownHelpers } from './resolve.js';
 import { getHead, type Head, type Owner, versionId } from './store.js';
 
 /**
- * Runs one render step. A failure left after the import-time checks (a partial that includes itself
- * without end, a dynamic partial name that does not exist) is the sender's 422, in our words: the
- * exception's own text is logged, never answered.
+ * Runs one render step under the render limits (budget.ts). A failure left after the import-time checks
+ * (a partial that includes itself without end, a dynamic partial name that does not exist, a render past
+ * the limits) is the sender's 422, in our words: the exception's own text is logged, never answered.
  */
 export function renderStep(where: Omit<Part, 'unknownHelpers'>, render: () => string): string {
   try {
-    return render();
+    return withinLimits(render);
   } catch (err) {
     if (err instanceof Problem) throw err;
     logger.warn('Template render failed', { ...where, error: err as Error });
-    throw problem('template.render_failed', { in: where.part, key: where.key, endless: err instanceof RangeError });
+    throw problem('template.render_failed', {
+      in: where.part,
+      key: where.key,
+      endless: err instanceof RangeError,
+      tooLarge: err instanceof RenderTooLarge,
+    });
   }
 }
 

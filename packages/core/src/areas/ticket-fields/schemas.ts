@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, isPlainObject, patchBody } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, isPlainObject, lineText, patchBody } from '../../kernel/api/schemas.js';
 import { wellFormed } from '../../kernel/text.js';
 import { FIELD_KEY_RE, FIELD_TYPES, FILTERS_MAX, LABEL_MAX, OPTION_MAX, OPTIONS_MAX } from './values.js';
 
-const label = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(LABEL_MAX));
+const label = lineText(LABEL_MAX);
 const options = v.pipe(
   v.array(
     v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(OPTION_MAX), v.check(wellFormed, 'Valid Unicode text')),

@@ -1,5 +1,14 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, patchBody, uuid } from '../../kernel/api/schemas.js';
+import {
+  bodyText,
+  integer,
+  isoDateTime,
+  lineText,
+  maxChars,
+  noControls,
+  patchBody,
+  uuid,
+} from '../../kernel/api/schemas.js';
 import { plainLine } from '../../kernel/mail/plain-line.js';
 import { wellFormed } from '../../kernel/text.js';
 import { ticketMetrics, ticketSla } from '../sla/schemas.js';
@@ -151,11 +160,11 @@ export const inlineFile = v.strictObject({
 
 /** POST /tickets. */
 export const createTicketBody = v.strictObject({
-  subject: text(SUBJECT_MAX),
-  body: text(BODY_MAX),
+  subject: lineText(SUBJECT_MAX),
+  body: bodyText(BODY_MAX, { example: 'It says my password is wrong.' }),
   customer: v.strictObject({
     email: v.pipe(v.string(), v.trim(), v.maxLength(254), v.email()),
-    name: v.optional(text(200)),
+    name: v.optional(lineText(200)),
   }),
   priority: v.optional(priority),
   category: v.optional(category),
@@ -185,9 +194,11 @@ export const postMessageBody = v.pipe(
     body: v.pipe(
       v.string(),
       v.minLength(1),
-      v.maxLength(BODY_MAX),
+      maxChars(BODY_MAX),
       v.check((s) => s.trim() !== '', 'Write at least one character that is not white space'),
       v.check(wellFormed, 'Valid Unicode text'),
+      noControls,
+      v.metadata({ examples: ['Thanks for waiting: it works again.'] }),
     ),
     visibility: v.optional(v.picklist(VISIBILITIES)),
     senderType: v.optional(v.picklist(SENDER_TYPES)),

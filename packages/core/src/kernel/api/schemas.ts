@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { plainLine } from '../mail/plain-line.js';
 
 /** Shared valibot building blocks for parameters; areas compose their own schemas from these. */
 /** A UUID in any case, answered in lower case: ids are stored and compared as the service writes them. */
@@ -6,6 +7,51 @@ export const uuid = v.pipe(v.string(), v.uuid(), v.toLowerCase());
 export const integer = v.pipe(v.number(), v.integer());
 
 /** The paging fields every list answers beside its rows. */
+/**
+ * A limit in characters as people and JSON Schema's `maxLength` count them (Unicode code points), for text
+ * the spec limits in characters (a message of 10,000, a subject of 200): valibot's `maxLength` counts
+ * UTF-16 code units, so an emoji counted twice. Values that become part of a DynamoDB key keep
+ * `maxLength`, whose code units bound their bytes (decisions.md). The OpenAPI document states it as
+ * `maxLength` (openapi/schema.ts).
+ */
+export const maxChars = (max: number) => ({
+  ...v.check<string, string>(
+    (s) => s.length <= max || characterCount(s) <= max,
+    `At most ${max} ${max === 1 ? 'character' : 'characters'}`,
+  ),
+  type: 'max_chars' as const,
+  max,
+});
+
+function characterCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/**
+ * A name or title a person gives (an article's title, a category's, a rule's): one trimmed line of 1 to
+ * `max` characters. Control characters and line breaks are refused, as in subjects and tags: they would
+ * reach pages, mail and the console raw (a NUL in a help center heading). Checked before the trim, so
+ * a trailing line break is refused as the OpenAPI pattern says, not trimmed away.
+ */
+export const lineText = (max: number, example = 'Getting started') =>
+  v.pipe(v.string(), maxChars(max), plainLine, v.trim(), v.minLength(1), v.metadata({ examples: [example] }));
+
+/** Text of several lines (a message, a body): tabs and line breaks are kept, other control characters refused. */
+export const NO_CONTROLS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+export const noControls = v.regex(NO_CONTROLS, 'Control characters other than tabs and line breaks are not allowed');
+/** A body of several lines: 1 to `max` characters once trimmed, `noControls`. */
+export const bodyText = (max: number, options: { required?: string; example?: string } = {}) =>
+  v.pipe(
+    v.string(),
+    maxChars(max),
+    noControls,
+    v.trim(),
+    v.minLength(1, options.required),
+    v.metadata({ examples: [options.example ?? 'Thanks, that fixed it.'] }),
+  );
+
 export const pageMeta = { total: integer, page: integer, limit: integer };
 
 /** A query parameter holding an integer, with bounds and a default. */

@@ -55,6 +55,16 @@ const quotaMessage = (d: v.InferInput<typeof quota>, name: string) =>
     : `This request needs ${d.requested} of the ${name} of ${d.allowance}, of which ${d.allowance - d.current} remain this month.`;
 
 const fieldOnly = v.object({ field: v.string() });
+/**
+ * A bad list reports an issue per item: 20,000 wrong items in a 60 KB body answered 10 MB. The answer
+ * names the first issues, and cuts a field path built from a client's long keys.
+ */
+const MAX_FIELD_ISSUES = 20;
+const MAX_FIELD_PATH = 200;
+const shownIssues = (issues: v.InferInput<typeof fields>) =>
+  issues
+    .slice(0, MAX_FIELD_ISSUES)
+    .map((i) => (i.field.length > MAX_FIELD_PATH ? { ...i, field: `${i.field.slice(0, MAX_FIELD_PATH)}…` } : i));
 /** An upload a message names (`attachments.<position>.uploadId`) that cannot be attached. */
 type UploadRef = { uploadId: string; position: number };
 type UploadIncomplete = UploadRef & { declaredBytes: number; storedBytes?: number };
@@ -180,11 +190,14 @@ export const PROBLEMS = {
   }),
   'validation.failed': define({
     status: 422,
-    summary: 'the input breaks its schema; details.fields lists each bad field',
+    summary: `the input breaks its schema; details.fields lists each bad field (the first ${MAX_FIELD_ISSUES})`,
     details: v.object({ fields }),
     message: (a: { fields: v.InferInput<typeof fields>; message?: string }) =>
-      a.message ?? `Invalid request: ${a.fields.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
-    toDetails: (a) => ({ fields: a.fields }),
+      a.message ??
+      `Invalid request: ${shownIssues(a.fields)
+        .map((i) => `${i.field}: ${i.message}`)
+        .join('; ')}${a.fields.length > MAX_FIELD_ISSUES ? `; and ${a.fields.length - MAX_FIELD_ISSUES} more` : ''}`,
+    toDetails: (a) => ({ fields: shownIssues(a.fields) }),
   }),
   'service.unavailable': define({
     status: 503,
@@ -318,8 +331,14 @@ export const PROBLEMS = {
     status: 422,
     summary: 'a part of the send (subject, template, layout or partial) could not be rendered; details name it',
     details: v.object({ in: templatePart, key: v.string() }),
-    message: (a: { in: TemplatePart; key: string; endless?: boolean }) =>
-      `${partName(a.in, a.key)} could not be rendered${a.endless ? ': its partials include each other without end' : ''}.`,
+    message: (a: { in: TemplatePart; key: string; endless?: boolean; tooLarge?: boolean }) =>
+      `${partName(a.in, a.key)} could not be rendered${
+        a.endless
+          ? ': its partials include each other without end'
+          : a.tooLarge
+            ? ': with these variables its partials and loops render more than an email can hold'
+            : ''
+      }.`,
     toDetails: (a) => ({ in: a.in, key: a.key }),
   }),
   'template.unknown_helper': define({

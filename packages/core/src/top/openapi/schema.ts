@@ -11,6 +11,10 @@ const config: ConversionConfig = {
       const { format: _email, ...rest } = jsonSchema as Record<string, unknown>;
       return { ...rest, pattern: v.EMAIL_REGEX.source, examples: ['ann@example.com'] };
     }
+    // Characters, not UTF-16 code units (kernel/api/schemas.ts maxChars): what JSON Schema's maxLength means.
+    if (valibotAction.type === 'max_chars') {
+      return { ...jsonSchema, maxLength: (valibotAction as unknown as { max: number }).max };
+    }
     return undefined;
   },
   overrideSchema: ({ valibotSchema }) => {
