@@ -110,6 +110,11 @@ describe('the request form', () => {
     const many = await send(handle, requestForm({ email, subject: 'Files', message: 'Six' }, files));
     expect(many.status).toBe(422);
     expect(many.text).toContain(`Attach at most ${REQUEST_FILES} files`);
+    // As the API's ticket fields: a one-line subject, a message without control characters.
+    const control = await send(handle, new URLSearchParams({ email, subject: 'Bell\u0007', message: 'Nul\u0000' }));
+    expect(control.status).toBe(422);
+    expect(control.text).toContain('Control characters and line breaks are not allowed');
+    expect(control.text).toContain('Control characters other than tabs and line breaks are not allowed');
     expect(await ticketsOf(t.liveKey, email)).toHaveLength(0);
   });
 

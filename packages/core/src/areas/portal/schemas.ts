@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { maxChars, patchBody } from '../../kernel/api/schemas.js';
+import { maxChars, noControls, patchBody } from '../../kernel/api/schemas.js';
+import { plainLine } from '../../kernel/mail/plain-line.js';
 import { contrastWithWhite } from './contrast.js';
 import { FOOTER_MAX, HANDLE_RE, MIN_CONTRAST, RESERVED_HANDLES } from './values.js';
 
@@ -64,9 +65,16 @@ export const portalRequest = v.object({
     v.maxLength(254, 'At most 254 characters'),
     v.email('Give a valid email address'),
   ),
-  name: v.optional(v.pipe(v.string(), v.trim(), maxChars(200))),
-  subject: v.pipe(v.string('Give a subject'), v.trim(), v.minLength(1, 'Give a subject'), maxChars(200)),
-  message: v.pipe(v.string('Write your message'), v.trim(), v.minLength(1, 'Write your message'), maxChars(10_000)),
+  // As the API's own ticket fields: names one line, the message without control characters but line breaks.
+  name: v.optional(v.pipe(v.string(), maxChars(200), plainLine, v.trim())),
+  subject: v.pipe(v.string('Give a subject'), maxChars(200), plainLine, v.trim(), v.minLength(1, 'Give a subject')),
+  message: v.pipe(
+    v.string('Write your message'),
+    maxChars(10_000),
+    noControls,
+    v.trim(),
+    v.minLength(1, 'Write your message'),
+  ),
   website: v.optional(v.string()),
   file: v.optional(v.unknown()),
 });
