@@ -28,7 +28,9 @@ export interface TestApp extends App {
  * The local stack on this file's stand-ins, on a free port: the same HTTP server, handlers, queue
  * consumers and scheduler the developer runs with `npm start`. Stopped after the file.
  */
-export async function startTestApp(options: { consumers?: boolean; endpoints?: Endpoints } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { consumers?: boolean; endpoints?: Endpoints; functionTimeoutMs?: number } = {},
+): Promise<TestApp> {
   const { startApp } = await import('../../packages/local/src/app.js');
   const app = await startApp({ endpoints: testEndpoints(), resources: testResources(), port: 0, ...options });
   afterAll(() => app.stop());

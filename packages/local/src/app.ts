@@ -41,12 +41,14 @@ export async function startApp(options: {
   consumers?: boolean;
   /** Play SES's Send events from what the SES stand-in accepted, every this many ms (npm start: 1 s). */
   sesSendEventsEveryMs?: number;
+  /** The HTTP functions' time limit; the deployed one (29 s) unless a test needs more of a loaded emulator. */
+  functionTimeoutMs?: number;
 }): Promise<App> {
   const relay =
     options.consumers === false
       ? undefined
       : await startOutboxRelay(options.endpoints.dynamodb, options.resources.tableName);
-  const http = await startHttpServer(options.port, options.host, () => void relay?.pump());
+  const http = await startHttpServer(options.port, options.host, () => void relay?.pump(), options.functionTimeoutMs);
   const pollers = startQueuePollers(
     options.endpoints.sqs,
     options.resources.queueUrls,

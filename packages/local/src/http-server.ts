@@ -102,7 +102,12 @@ const send = (res: http.ServerResponse, result: APIGatewayProxyStructuredResultV
 
 /** The local API Gateway: serves the route table by invoking each route's group Lambda handler. */
 /** `answered` runs after each request (the local stack nudges its outbox relay: no wait for its next poll). */
-export async function startHttpServer(port: number, host = '127.0.0.1', answered: () => void = () => {}) {
+export async function startHttpServer(
+  port: number,
+  host = '127.0.0.1',
+  answered: () => void = () => {},
+  functionTimeoutMs = FUNCTION_TIMEOUT_MS,
+) {
   const match = createMatcher(allRoutes);
   const server = http.createServer(async (req, res) => {
     try {
@@ -117,7 +122,7 @@ export async function startHttpServer(port: number, host = '127.0.0.1', answered
       const handler = await loadHandler('http', group);
       const result = (await handler(
         event,
-        lambdaContext(`helpdesk-${group}`, FUNCTION_TIMEOUT_MS),
+        lambdaContext(`helpdesk-${group}`, functionTimeoutMs),
       )) as APIGatewayProxyStructuredResultV2;
       send(res, result);
       answered();
