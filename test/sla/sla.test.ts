@@ -521,5 +521,34 @@ describe('the SLA clock on tickets', () => {
     expect((await sla(t, target.id)).targets.nextReply).toMatchObject({ status: 'active', minutes: 30 });
     // The source's clock stopped as it closed.
     expect((await sla(t, source.id)).targets.firstReply.status).toBe('paused');
+    // Unmerged, the wait goes back with its customer: the target's own customer was answered.
+    expect((await call(t, 'POST', `/tickets/${source.id}/unmerge`)).status).toBe(200);
+    expect((await sla(t, target.id)).targets.nextReply).toBeNull();
+    expect((await sla(t, source.id)).targets.firstReply.status).toBe('active');
+    const active = await call(t, 'GET', '/tickets?sla=active');
+    expect(active.body.tickets.map((x: { id: string }) => x.id)).toEqual([source.id]);
+  });
+
+  it('keeps a handed wait that an answer met before the unmerge, and the wait the target had itself', async () => {
+    const t = await createTenant();
+    await policy(t, { targets: { firstReply: 60, nextReply: 30 } });
+    const target = await createTicket(app, t.liveKey);
+    await call(t, 'POST', `/tickets/${target.id}/messages`, { body: 'Answered.' });
+    const source = await createTicket(app, t.liveKey);
+    await call(t, 'POST', `/tickets/${source.id}/merge`, { into: target.id });
+    await call(t, 'POST', `/tickets/${target.id}/messages`, { body: 'Answered both.' });
+    expect((await sla(t, target.id)).targets.nextReply.status).toBe('achieved');
+    await call(t, 'POST', `/tickets/${source.id}/unmerge`);
+    expect((await sla(t, target.id)).targets.nextReply.status).toBe('achieved');
+    // A target whose own customer already waited keeps that wait through a merge and an unmerge.
+    const busy = await createTicket(app, t.liveKey);
+    await call(t, 'POST', `/tickets/${busy.id}/messages`, { body: 'Answered.' });
+    await call(t, 'POST', `/tickets/${busy.id}/messages`, { body: 'One more thing', senderType: 'customer' });
+    const own = (await sla(t, busy.id)).targets.nextReply;
+    expect(own).toMatchObject({ status: 'active' });
+    const other = await createTicket(app, t.liveKey);
+    await call(t, 'POST', `/tickets/${other.id}/merge`, { into: busy.id });
+    await call(t, 'POST', `/tickets/${other.id}/unmerge`);
+    expect((await sla(t, busy.id)).targets.nextReply).toMatchObject({ status: 'active', dueAt: own.dueAt });
   });
 });

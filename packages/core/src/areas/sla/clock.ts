@@ -42,7 +42,12 @@ export type Activity =
   | { kind: 'customerMessage' }
   | { kind: 'status'; from: string; to: string }
   /** Priority or category changed: the policy that applies is chosen again. */
-  | { kind: 'rules' };
+  | { kind: 'rules' }
+  /**
+   * An unmerge takes back the wait a merge handed over: the next-reply target the merge started (by its
+   * start) gives way to the one before it, unless it has ended since (an answer met it).
+   */
+  | { kind: 'waitTakenBack'; startedAt: string; previous?: TargetClock };
 
 const MINUTE = 60_000;
 
@@ -168,6 +173,14 @@ export function advance(
             ? t
             : run(current, { ...t, status: t.breachedAt ? 'breached' : 'active' }, now);
         });
+      }
+      break;
+    }
+    case 'waitTakenBack': {
+      const handed = targets.nextReply;
+      if (handed && handed.startedAt === activity.startedAt && !isOver(handed)) {
+        if (activity.previous) targets.nextReply = activity.previous;
+        else delete targets.nextReply;
       }
       break;
     }

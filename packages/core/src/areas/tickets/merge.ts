@@ -3,10 +3,12 @@ import { commit, put } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import { problem } from '../../kernel/errors/problem.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import type { TargetClock } from '../sla/clock.js';
 import { eventItem } from '../webhooks/emit.js';
 import { Message, Ticket, TicketNumber } from './entities.js';
 import { ticketChangeEvents } from './events.js';
 import { eventCustomer, eventTicket, type TicketItem, toDetail } from './present.js';
+import { clockOf } from './sla.js';
 import { countsUpdate, sumDeltas } from './stats.js';
 import { loadThread } from './thread.js';
 import { applyChanges, customerCopyUpdate } from './update.js';
@@ -29,6 +31,8 @@ export interface MergeRecord {
   closedAt?: string;
   /** The target's last message before the merge, when the merged thread's was later (unmerge gives it back). */
   targetLast?: { at: string; sender: SenderType };
+  /** The next-reply clock the merge started on the target for the source's waiting customer, and the one before (unmerge takes the wait back). */
+  targetWait?: { startedAt: string; previous?: TargetClock };
 }
 
 const keyOf = (ctx: TenantContext, ticketId: string) => ({ projectId: ctx.projectId, env: ctx.env, ticketId });
@@ -116,16 +120,6 @@ export async function mergeTicket(ctx: TenantContext, ticketId: string, into: st
     // The target's thread shows the source's messages: its last message is the later of the two (the
     // merge's own notes are records, not messages, and move neither).
     const adopts = source.lastMessageAt > target.lastMessageAt;
-    const record: MergeRecord = {
-      into: target.ticketId,
-      at: now,
-      status: source.status,
-      ...(source.closedAt ? { closedAt: source.closedAt } : {}),
-      ...(adopts ? { targetLast: { at: target.lastMessageAt, sender: target.lastSenderType } } : {}),
-    };
-    const closing = applyChanges(ctx, source, { status: 'closed', mergedInto: target.ticketId, merge: record }, now, {
-      countsApart: true,
-    });
     // A source whose customer waits for an answer hands that wait to the target: its clock counts it.
     const waiting = source.lastSenderType === 'customer' && source.status !== 'resolved' && source.status !== 'closed';
     const joining = applyChanges(
@@ -139,6 +133,22 @@ export async function mergeTicket(ctx: TenantContext, ticketId: string, into: st
       now,
       { countsApart: true, ...(waiting ? { activity: 'customerMessage' as const } : {}) },
     );
+    const waitBefore = clockOf(target)?.targets.nextReply;
+    const waitAfter = clockOf(joining.after)?.targets.nextReply;
+    const handed = waitAfter && waitAfter.startedAt !== waitBefore?.startedAt ? waitAfter : undefined;
+    const record: MergeRecord = {
+      into: target.ticketId,
+      at: now,
+      status: source.status,
+      ...(source.closedAt ? { closedAt: source.closedAt } : {}),
+      ...(adopts ? { targetLast: { at: target.lastMessageAt, sender: target.lastSenderType } } : {}),
+      ...(handed
+        ? { targetWait: { startedAt: handed.startedAt, ...(waitBefore ? { previous: waitBefore } : {}) } }
+        : {}),
+    };
+    const closing = applyChanges(ctx, source, { status: 'closed', mergedInto: target.ticketId, merge: record }, now, {
+      countsApart: true,
+    });
     return { source, target, sourceChange: closing, targetChange: joining, now };
   };
   const done = await commitPair(ctx, 'ticket.merged', plan, (p) => [
@@ -251,7 +261,7 @@ export async function unmergeTicket(ctx: TenantContext, ticketId: string) {
         ...(restore ? { lastMessageAt: restore.at, lastSenderType: restore.sender } : {}),
       },
       now,
-      { countsApart: true },
+      { countsApart: true, ...(record.targetWait ? { waitTakenBack: record.targetWait } : {}) },
     );
     return { source, target, sourceChange: reopening, targetChange: leavingTarget, now };
   };

@@ -38,6 +38,8 @@ export function nextClock(
     facts?: KnownFacts;
     /** Something a policy matches on besides priority and category changed (its tags). */
     rechoose?: boolean;
+    /** An unmerge: the next-reply wait the merge handed to this ticket goes back (merge.ts). */
+    waitTakenBack?: { startedAt: string; previous?: TargetClock };
   },
 ): SlaClock | undefined {
   const clock = clockOf(before);
@@ -49,6 +51,7 @@ export function nextClock(
   if (rechosen) activities.push({ kind: 'rules' });
   if (before.status !== after.status) activities.push({ kind: 'status', from: before.status, to: after.status });
   if (options.activity) activities.push({ kind: options.activity });
+  if (options.waitTakenBack) activities.push({ kind: 'waitTakenBack', ...options.waitTakenBack });
   if (activities.length === 0) return clock;
   return advanceAll(clock, rechosen ? chosen : clock?.rules, activities, after.status, Date.parse(now));
 }

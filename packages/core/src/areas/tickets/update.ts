@@ -1,6 +1,7 @@
 import { commit, update } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantContext } from '../../kernel/tenant.js';
+import type { TargetClock } from '../sla/clock.js';
 import { type SlaSetup, slaSetup } from '../sla/setup.js';
 import { activeFields, usedFields } from '../ticket-fields/definitions.js';
 import { checkValues, valueWrites } from '../ticket-fields/field-values.js';
@@ -51,6 +52,8 @@ export interface ChangeOptions {
   rechoose?: boolean;
   /** The list counts' deltas are answered, not written: the caller writes two tickets' in one update (merge). */
   countsApart?: boolean;
+  /** An unmerge: the next-reply wait the merge handed to this ticket goes back (merge.ts). */
+  waitTakenBack?: { startedAt: string; previous?: TargetClock };
 }
 
 /**
