@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_INBOUND_BYTES } from '@helpdesk/core/areas/conversations/inbound';
 import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
+import { MAX_INBOUND_BYTES } from '@helpdesk/core/areas/conversations/values';
 import { reindexProjects } from '@helpdesk/core/identity/accounts';
 import { Project } from '@helpdesk/core/identity/entities';
 import { tenantOfProject } from '@helpdesk/core/identity/tenant';

@@ -8,7 +8,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { isOutboxRecord, OUTBOX_PREFIX, relayable, scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { isOutboxRecord, OUTBOX_PREFIX, relayable, scanSmallTableOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { relayOutbox } from '@helpdesk/core/kernel/ports/relay';
 
 const region = 'us-east-1';
@@ -78,7 +78,7 @@ export async function startOutboxRelay(
   };
   // Iterators first, then the scan: an item written in between is relayed twice, never missed.
   await discoverShards();
-  const leftover = await scanOutbox({ pending: true });
+  const leftover = await scanSmallTableOutbox({ pending: true });
   let retry = await relayOutbox(leftover, { deleteSent: false });
 
   // Only outbox items are read: the stream carries every write of the table (the deployed relay's filter).

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { MAX_INBOUND_BYTES } from '@helpdesk/core/areas/conversations/inbound';
 import { inboundQueue } from '@helpdesk/core/areas/conversations/queue';
-import { INBOUND_PREFIX } from '@helpdesk/core/areas/conversations/values';
+import { INBOUND_PREFIX, MAX_INBOUND_BYTES } from '@helpdesk/core/areas/conversations/values';
 import { env } from '@helpdesk/core/kernel/config';
 import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
 import { outboxRecord, putOutbox } from '@helpdesk/core/kernel/ports/outbox';

@@ -19,6 +19,7 @@ import { senderVerdict, type Verdict } from './authentication.js';
 import { automaticReason } from './automatic.js';
 import type { ReceivedMail } from './queue.js';
 import { type ReadMail, readMail } from './read-mail.js';
+import { MAX_INBOUND_BYTES } from './values.js';
 
 /**
  * The inbound consumer (docs/decisions.md, Conversations): one received mail, stored raw in the
@@ -78,9 +79,6 @@ export async function receiveMail(notification: ReceivedMail): Promise<void> {
   // forwarded mail) starts their own conversation rather than joining the customer's.
   return open(ctx, mail, messageId, ticket?.status === 'closed' && theirs ? ticket.ticketId : undefined, verdict);
 }
-
-/** Refused before parsing; the local SMTP stand-in refuses larger mail with 552 (README, Inbound mail). */
-export const MAX_INBOUND_BYTES = 10 * 1024 * 1024;
 
 /** Mail from the inbound domain or from a sender this project's mail goes out from. */
 function isOurs(ctx: TenantContext, domain: string, address: string) {
