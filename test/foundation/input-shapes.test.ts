@@ -181,6 +181,7 @@ describe('text people read', () => {
     await refused('/tickets', { subject: 'Hi\u0000', body: 'b', customer: { email: 'c@example.com' } }, 'subject');
     await refused('/tickets', { subject: 'Hi', body: 'nul \u0000 here', customer: { email: 'c@example.com' } }, 'body');
     await refused('/feedback/conversations', { customer: { email: 'c@example.com' }, body: 'esc \u001b[2J' }, 'body');
+    await refused('/feedback/requests', { customer: { email: 'c@example.com' }, message: 'bell \u0007' }, 'message');
     // Tabs and line breaks are text in a body.
     const ticket = await post('/tickets', {
       subject: 'Indented',

@@ -99,7 +99,7 @@ describe('search read cost', () => {
     const t = await createTenant();
     const key = await t.key({ rateLimit: 1000 });
     const ctx = await tenantContext(t);
-    const tickets = 150;
+    const tickets = 160;
     for (let i = 0; i < tickets; i += 20) {
       await Promise.all(
         Array.from({ length: 20 }, (_, j) =>

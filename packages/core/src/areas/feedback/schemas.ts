@@ -6,6 +6,7 @@ import {
   isoDateTime,
   lineText,
   maxChars,
+  noControls,
   pageMeta,
   pageQuery,
   uuid,
@@ -32,7 +33,7 @@ export const replyBody = v.strictObject({ body: messageBody });
 export const createRequestBody = v.strictObject({
   customer: customerInput,
   ticketId: v.optional(uuid),
-  message: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(2000))),
+  message: v.optional(bodyText(2000, { example: 'How did we do? One click tells us.' })),
 });
 
 /** The rating form posts strings; JSON clients send numbers. */
@@ -44,8 +45,9 @@ export const submitRatingBody = v.strictObject({
   comment: v.optional(
     v.pipe(
       v.string(),
-      v.trim(),
       maxChars(5000),
+      noControls,
+      v.trim(),
       v.transform((s) => s || undefined),
     ),
   ),

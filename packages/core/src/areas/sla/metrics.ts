@@ -32,7 +32,8 @@ function duration(createdAt: string, now: string, calendar: Calendar | undefined
 
 export function nextMetrics(
   m: TicketMetrics | undefined,
-  change: { staffReply: boolean; from: string; to: string },
+  /** `undo`: an unmerge gives back the status the merge took; the resolution the merge made goes, no reopen counts. */
+  change: { staffReply: boolean; from: string; to: string; undo?: boolean },
   createdAt: string,
   now: string,
   calendar?: Calendar,
@@ -44,7 +45,7 @@ export function nextMetrics(
   }
   if (DONE.has(change.to) && !DONE.has(change.from)) next.resolution = duration(createdAt, now, calendar);
   if (DONE.has(change.from) && !DONE.has(change.to)) {
-    next.reopens += 1;
+    if (!change.undo) next.reopens += 1;
     delete next.resolution;
   }
   return next;

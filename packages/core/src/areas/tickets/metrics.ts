@@ -14,12 +14,18 @@ type TicketItem = EntityItem<typeof Ticket>;
 export const metricsOf = (t: Pick<TicketItem, 'metrics'>) => t.metrics as TicketMetrics | undefined;
 const clockOf = (t: Pick<TicketItem, 'sla'>) => t.sla as SlaClock | undefined;
 
-/** The ticket's metrics after a change (a public staff reply, a status change). */
-export const changedMetrics = (before: TicketItem, after: TicketItem, staffReply: boolean, now: string) =>
+/** The ticket's metrics after a change (a public staff reply, a status change; `undo`: an unmerge's). */
+export const changedMetrics = (
+  before: TicketItem,
+  after: TicketItem,
+  staffReply: boolean,
+  now: string,
+  undo = false,
+) =>
   staffReply || before.status !== after.status
     ? nextMetrics(
         metricsOf(before),
-        { staffReply, from: before.status, to: after.status },
+        { staffReply, from: before.status, to: after.status, undo },
         before.createdAt,
         now,
         clockOf(after)?.rules.calendar,

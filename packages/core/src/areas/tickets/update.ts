@@ -75,7 +75,7 @@ export function applyChanges(
   const clocked: TicketItem = { ...changed, sla: nextClock(before, changed, now, options) };
   const after: TicketItem = {
     ...clocked,
-    metrics: changedMetrics(before, clocked, options.activity === 'staffReply', now),
+    metrics: changedMetrics(before, clocked, options.activity === 'staffReply', now, options.unmerging),
   };
   const deltas = countDeltas(before, after);
   return {
