@@ -1,7 +1,7 @@
 import { deliverEmail, SendInProgress } from '@helpdesk/core/areas/emails/deliver';
 import { EmailContent, EmailLog } from '@helpdesk/core/areas/emails/entities';
 import { handleSesEvent, sesTags } from '@helpdesk/core/areas/emails/ses-events';
-import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { scanSmallTableOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { describe, expect, it } from 'vitest';
 import { startSesSendEvents, tagsOf } from '../../packages/local/src/ses-send-events.js';
 import { startTestApp } from '../support/app.js';
@@ -18,7 +18,7 @@ describe('the email consumer and a send another consumer claimed', () => {
     const to = uniqueAddress();
     const sent = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, subject: 'Once', body: 'Hi' } });
     expect(sent.status).toBe(200);
-    const [item] = (await scanOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
+    const [item] = (await scanSmallTableOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
     const message = JSON.parse(item!.body);
     const key = { projectId: t.projects.main!.id, env: 'live' as const, emailId: sent.body.id };
 
@@ -47,7 +47,7 @@ describe('the email consumer and a send another consumer claimed', () => {
       key: t.liveKey,
       body: { to, subject: 'Twice?', body: 'Hi' },
     });
-    const [item] = (await scanOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
+    const [item] = (await scanSmallTableOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
     const message = JSON.parse(item!.body);
     const key = { projectId: t.projects.main!.id, env: 'live' as const, emailId: sent.body.id };
 
@@ -73,7 +73,7 @@ describe('the email consumer and a send another consumer claimed', () => {
       key: t.liveKey,
       body: { to, subject: 'Tagged', body: 'Hi' },
     });
-    const [item] = (await scanOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
+    const [item] = (await scanSmallTableOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
     await deliverEmail(JSON.parse(item!.body));
     expect(await mailsTo(to)).toHaveLength(1);
 
@@ -81,7 +81,7 @@ describe('the email consumer and a send another consumer claimed', () => {
     let events: { eventType: string; mail: { tags: Record<string, string[]> } }[] = [];
     for (let i = 0; i < 50 && events.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      events = (await scanOutbox({ queue: 'sesEvents' }))
+      events = (await scanSmallTableOutbox({ queue: 'sesEvents' }))
         .map((r) => JSON.parse(r.body))
         .filter((e) => e.mail?.tags?.emailId?.[0] === sent.body.id);
     }
@@ -104,7 +104,7 @@ describe('the email consumer and a send accepted before its content had an item 
     const t = await createTenant();
     const to = uniqueAddress();
     const sent = await app.call('POST', '/emails/send', { key: t.liveKey, body: { to, subject: 'Old', body: 'New' } });
-    const [item] = (await scanOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
+    const [item] = (await scanSmallTableOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.body.id));
     const key = { projectId: t.projects.main!.id, env: 'live' as const, emailId: sent.body.id };
     // Until 2026-11-27 the row held the body and there was no content item.
     await EmailLog.patch(key).set({ body: 'Accepted before the split.' }).go();

@@ -2,7 +2,7 @@ import { CreateScheduleCommand, DeleteScheduleCommand, SchedulerClient } from '@
 import { cancelEmail } from '@helpdesk/core/areas/emails/cancel';
 import { sendEmail } from '@helpdesk/core/areas/emails/send';
 import { PLAN_ALLOWANCES } from '@helpdesk/core/identity/plans';
-import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { scanSmallTableOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { relayOutbox } from '@helpdesk/core/kernel/ports/relay';
 import type { TenantContext } from '@helpdesk/core/kernel/tenant';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -53,10 +53,10 @@ describe('scheduled sends on EventBridge Scheduler', () => {
     expect(sent.status).toBe('scheduled');
     // The send committed an outbox item; the relay turns it into the schedule.
     expect(scheduler.commandCalls(CreateScheduleCommand)).toHaveLength(0);
-    const mine = (await scanOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.id));
+    const mine = (await scanSmallTableOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.id));
     expect(mine).toHaveLength(1);
     expect(await relayOutbox(mine, { deleteSent: true })).toEqual([]);
-    expect((await scanOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.id))).toHaveLength(0);
+    expect((await scanSmallTableOutbox({ queue: 'emails' })).filter((r) => r.body.includes(sent.id))).toHaveLength(0);
 
     const [create] = scheduler.commandCalls(CreateScheduleCommand);
     const input = create!.args[0].input;

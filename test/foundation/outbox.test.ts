@@ -1,4 +1,4 @@
-import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { scanSmallTableOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
@@ -30,7 +30,7 @@ describe('the outbox across a restart', () => {
     });
     expect(reply.status).toBe(200);
     const ofTenant = async () =>
-      (await scanOutbox({ pending: true })).filter((r) => r.body.includes(t.projects.main!.id));
+      (await scanSmallTableOutbox({ pending: true })).filter((r) => r.body.includes(t.projects.main!.id));
     const waiting = await ofTenant();
     expect(waiting.map((r) => r.queue).sort()).toEqual(expect.arrayContaining(['emails', 'webhooks']));
     await first.stop();

@@ -16,7 +16,7 @@ import { slaTimersQueue } from '@helpdesk/core/areas/sla/queue';
 import { signToken } from '@helpdesk/core/kernel/links/signed';
 import { inboundAddress } from '@helpdesk/core/kernel/mail/reply-address';
 import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
-import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { scanSmallTableOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { enqueue } from '@helpdesk/core/kernel/ports/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/paths.js';
@@ -209,7 +209,7 @@ async function produceMessages(liveKey: string, ids: { accountId: string; projec
 
 /** A stream batch of every outbox item in the table, as the relay's event source mapping delivers it (NEW_IMAGE). */
 async function streamEvent() {
-  const items = await scanOutbox();
+  const items = await scanSmallTableOutbox();
   if (items.length === 0) throw new Error('No outbox items: produceMessages must commit side effects');
   return {
     Records: items.map((item, i) => ({

@@ -111,7 +111,7 @@ describe('POST /tickets', () => {
     expect((await createTicket(app, t.liveKey, {}, a)).number).toBe(3);
   });
 
-  it('gives 100 concurrent creates 100 distinct numbers', async () => {
+  it('gives 60 concurrent creates 60 distinct numbers', async () => {
     const t = await createTenant();
     const key = await t.key({ rateLimit: 1000 });
     // Through the core call, not HTTP, and 20 in flight at a time: concurrent creates on one counter are
@@ -119,7 +119,7 @@ describe('POST /tickets', () => {
     // DynamoDB Local past its 30 s request time-out when the suite loaded the machine).
     const ctx = await tenantContext(t);
     const customer = { email: customerEmail() };
-    const pending = Array.from({ length: 100 }, (_, i) => i);
+    const pending = Array.from({ length: 60 }, (_, i) => i);
     const created: { number: number }[] = [];
     await Promise.all(
       Array.from({ length: 20 }, async () => {
@@ -127,12 +127,12 @@ describe('POST /tickets', () => {
           created.push(await createTicketCore(ctx, { subject: `Load ${i}`, body: 'x', customer }));
       }),
     );
-    expect(created.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(created.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     const list = await app.call('GET', '/tickets', { key, query: { limit: 1 } });
-    expect(list.body.total).toBe(100);
+    expect(list.body.total).toBe(60);
     // And concurrently over HTTP, continuing the sequence.
-    const more = await Promise.all(Array.from({ length: 30 }, () => createTicket(app, key, { customer })));
-    expect(more.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 101));
+    const more = await Promise.all(Array.from({ length: 20 }, () => createTicket(app, key, { customer })));
+    expect(more.map((c) => c.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 61));
   }, 180_000);
 
   it('creates a new customer once under concurrent creates, counts every ticket and fires customer.created once', async () => {

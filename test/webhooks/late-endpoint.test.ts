@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fanOut } from '@helpdesk/core/areas/webhooks/deliver';
-import { scanOutbox } from '@helpdesk/core/kernel/ports/outbox';
+import { scanSmallTableOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { createTenant } from '../support/fixtures.js';
@@ -9,7 +9,7 @@ import { createTenant } from '../support/fixtures.js';
 const app = await startTestApp({ consumers: false });
 
 const queuedJobs = async () =>
-  (await scanOutbox({ queue: 'webhooks' }))
+  (await scanSmallTableOutbox({ queue: 'webhooks' }))
     .map((r) => JSON.parse(r.body) as { kind?: string; webhookId: string })
     .filter((m) => m.kind === 'delivery');
 
