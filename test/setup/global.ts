@@ -19,6 +19,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Before the stand-ins' modules load: without Java the run stops at once with what to install.
   requireJava();
+  // The suite's DynamoDB Locals live for one run, most of it warming up: the C1 compiler alone and the serial
+  // collector (no optimizing recompiles, no concurrent GC threads on a 2-core box) took three heavy test
+  // files from 249 to 167 s of CPU. Spawned JVMs read the variable; `npm start`'s long-lived one keeps the defaults.
+  process.env.JAVA_TOOL_OPTIONS = [process.env.JAVA_TOOL_OPTIONS, '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC']
+    .filter(Boolean)
+    .join(' ');
   const { startDynamoDbLocal, startEmulators } = await import('../../packages/local/src/emulators.js');
   const workers = Math.max(1, Number(project.globalConfig.maxWorkers) || 1);
   const [emulators, ...more] = await Promise.all([
