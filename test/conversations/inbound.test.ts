@@ -453,4 +453,45 @@ describe('mail the parser can barely read', () => {
     expect(subjects).toHaveLength(2);
     expect(subjects).toContain('headers only');
   });
+
+  it('keeps only text people can read: controls out of bodies and names, bidi controls out of file names, an unreadable Content-Type read as text', async () => {
+    const t = await createTenant();
+    const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress as string;
+    const raw = (from: string, subject: string, rest: string) =>
+      smtp.sendMail({
+        envelope: { from, to: inbound },
+        raw: `From: ${from}\r\nTo: ${inbound}\r\nSubject: ${subject}\r\n${LOCAL_AUTH_HEADER}: pass\r\n${rest}`,
+      });
+    const ctl = customerEmail();
+    await raw(
+      `=?utf-8?Q?Evil=0D=0ABcc=3A_x=00?= <${ctl}>`,
+      'controls',
+      'Content-Type: text/plain; charset=utf-8\r\n\r\nbody with \u0000 nul and \u001b[31m escape\r\n',
+    );
+    const bidi = customerEmail();
+    await send({
+      from: bidi,
+      to: inbound,
+      subject: 'bidi file',
+      text: 'See the invoice.',
+      attachments: [{ filename: 'invoice\u202efdp.exe', content: 'MZ' }],
+    });
+    const untyped = customerEmail();
+    for (const type of ['', 'text', ';;;===;;;'])
+      await raw(untyped, `type ${type || 'empty'}`, `Content-Type: ${type}\r\n\r\nhello customer text\r\n`);
+    await app.drain();
+    const tickets = await ticketsOf(t.liveKey);
+    const bySubject = async (subject: string) => detail(t.liveKey, tickets.find((x) => x.subject === subject)!.id);
+
+    const controls = await bySubject('controls');
+    expect(controls.customer.name).toBe('Evil Bcc: x');
+    expect(controls.messages[0].body).toBe('body with  nul and [31m escape');
+    const file = (await bySubject('bidi file')).messages[0].attachments[0];
+    expect(file.fileName).toBe('invoicefdp.exe');
+    for (const type of ['empty', 'text', ';;;===;;;']) {
+      const message = (await bySubject(`type ${type}`)).messages[0];
+      expect(message.body, type).toBe('hello customer text');
+      expect(message.attachments, type).toEqual([]);
+    }
+  });
 });

@@ -102,6 +102,17 @@ describe("the customer's ticket page", () => {
     const token = path.split('/').at(-1)!;
     const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await app.call('GET', `/api/v1/public/tickets/${forged}`)).status).toBe(404);
+    // The address holds the token: no answer of it, JSON or page, error or not, is cached or sent on.
+    for (const res of [
+      await app.call('GET', path, { headers: { accept: 'application/json' } }),
+      await app.call('GET', path),
+      await app.call('GET', `/api/v1/public/tickets/${forged}`, { headers: { accept: 'application/json' } }),
+      await app.call('POST', path, { body: { body: '' } }),
+    ]) {
+      expect(res.headers.get('cache-control'), res.text.slice(0, 80)).toBe('no-store');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('vary')).toMatch(/\bAccept\b/);
+    }
     expect(
       (await app.call('GET', `/api/v1/public/tickets/${forged}`, { headers: { accept: 'application/json' } })).body
         .error.code,
@@ -180,6 +191,8 @@ describe("the customer's ticket page refuses bad input with a 4xx", () => {
       // Fields a customer has no say in are refused, not ignored.
       { body: 'ok', visibility: 'internal' },
       { body: 'ok', senderType: 'staff' },
+      // JSON can spell a lone surrogate; it is no text.
+      { body: 'lone \ud800' },
     ]) {
       const res = await app.call('POST', path, { body });
       expect(res.status, JSON.stringify(body).slice(0, 50)).toBe(422);

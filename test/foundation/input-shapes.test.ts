@@ -182,6 +182,9 @@ describe('text people read', () => {
     await refused('/tickets', { subject: 'Hi', body: 'nul \u0000 here', customer: { email: 'c@example.com' } }, 'body');
     await refused('/feedback/conversations', { customer: { email: 'c@example.com' }, body: 'esc \u001b[2J' }, 'body');
     await refused('/feedback/requests', { customer: { email: 'c@example.com' }, message: 'bell \u0007' }, 'message');
+    // JSON can spell a lone surrogate; it is no text (no UTF-8 for it, in the table or in mail).
+    await refused('/tickets', { subject: 'Hi', body: 'lone \ud800', customer: { email: 'c@example.com' } }, 'body');
+    await refused('/articles', { title: 'Lone \udc00', body: 'b' }, 'title');
     // Tabs and line breaks are text in a body.
     const ticket = await post('/tickets', {
       subject: 'Indented',

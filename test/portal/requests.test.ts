@@ -115,6 +115,11 @@ describe('the request form', () => {
     expect(control.status).toBe(422);
     expect(control.text).toContain('Control characters and line breaks are not allowed');
     expect(control.text).toContain('Control characters other than tabs and line breaks are not allowed');
+    // JSON can spell a lone surrogate; it is no text (no UTF-8 for it, in the table or in mail).
+    const lone = await app.call('POST', `/help/${handle}/requests`, {
+      body: { email, subject: 'Lone \ud800', message: 'Lone \udc00' },
+    });
+    expect(lone.status).toBe(422);
     expect(await ticketsOf(t.liveKey, email)).toHaveLength(0);
   });
 

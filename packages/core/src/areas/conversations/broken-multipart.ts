@@ -14,8 +14,16 @@ export function holdsNoPart(raw: Buffer, contentType: string): boolean {
 }
 
 /**
+ * Whether a top-level Content-Type is there but is no `type/subtype` (empty, `text`, `;;;`): RFC 2045 (5.2)
+ * recommends its default, text/plain, then; the parser would keep the customer's words as a nameless file.
+ */
+export function unreadableType(contentType: string | undefined): boolean {
+  return contentType !== undefined && !MEDIA_TYPE.test(contentType);
+}
+
+/**
  * A top-level multipart without a boundary, or whose boundary never appears, holds no part: the parser
- * then finds no text, no HTML and no file, and the customer's words were lost. Mail clients show such a
+ * then finds no text, no HTML and no file, and the customer's words were lost (as with `unreadableType`). Mail clients show such a
  * body as plain text; so does this: the raw mail with its top-level Content-Type header renamed (same
  * length, so nothing moves), so RFC 2045's default, text/plain, applies to the body.
  */
@@ -34,5 +42,7 @@ export function asPlainText(raw: Buffer): Buffer {
 /** The header's name at the start of a line of the header block (a linear scan: no nested repetition). */
 const CONTENT_TYPE = /(?:^|\n)content-type(?=[ \t]*:)/i;
 const RENAMED = 'x-ctype-gone'; // as long as `content-type`
+/** RFC 2045's `type/subtype`: tokens (no space, control or tspecial), then parameters or the end. */
+const MEDIA_TYPE = /^\s*[!#$%&'*+\-.^_`|~0-9a-z]+\/[!#$%&'*+\-.^_`|~0-9a-z]+\s*(?:;|$)/i;
 /** RFC 2046 boundary parameter, quoted or not (no nested repetition). */
 const BOUNDARY = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i;

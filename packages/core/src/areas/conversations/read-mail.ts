@@ -2,7 +2,7 @@ import { normalizeMessageId } from '../../kernel/mail/threads.js';
 import type { GivenFile } from '../tickets/files.js';
 import type { OriginalMail } from '../tickets/present.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
-import { asPlainText, holdsNoPart } from './broken-multipart.js';
+import { asPlainText, holdsNoPart, unreadableType } from './broken-multipart.js';
 import { decodeFlowed, unflowedRaw } from './flowed.js';
 import { extractReply } from './reply/extract.js';
 
@@ -29,6 +29,15 @@ export interface ReadMail {
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]+/g;
+/**
+ * What a name (the sender's, a file's) may not hold, as the API refuses it: controls (C0, DEL, C1), line
+ * separators and bidi controls, which can make `invoice\u202Efdp.exe` read as `invoiceexe.pdf`.
+ */
+const NOT_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+/** Controls a body may not hold, as the API's `noControls`: all but tab, CR and LF. */
+const NOT_IN_BODY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]+/g;
+/** The sender's display name as the API would take it: one line, at most 200 characters, or none. */
+const nameOf = (name: string | undefined) => name?.replace(NOT_IN_NAME, ' ').trim().slice(0, 200) || undefined;
 const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 
 /** The `d=` tag of a DKIM-Signature (RFC 6376 tag list: `tag=value;` with folding white space). */
@@ -50,16 +59,23 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
   const unflowed = unflowedRaw(raw);
   const parsed = await PostalMime.parse(unflowed?.raw ?? raw, { attachmentEncoding: 'base64' });
   if (unflowed && parsed.text !== undefined) parsed.text = decodeFlowed(parsed.text, unflowed.delSp);
-  const topType = parsed.headers.find((h) => h.key === 'content-type')?.value ?? '';
+  const topType = parsed.headers.find((h) => h.key === 'content-type')?.value;
   const partless =
-    parsed.text === undefined && parsed.html === undefined && !parsed.attachments.length && holdsNoPart(raw, topType);
-  const mail = partless ? await PostalMime.parse(asPlainText(raw), { attachmentEncoding: 'base64' }) : parsed;
+    parsed.text === undefined &&
+    parsed.html === undefined &&
+    !parsed.attachments.length &&
+    holdsNoPart(raw, topType ?? '');
+  const mail =
+    partless || unreadableType(topType)
+      ? await PostalMime.parse(asPlainText(raw), { attachmentEncoding: 'base64' })
+      : parsed;
   const headers = new Map<string, string>();
   for (const h of mail.headers) if (!headers.has(h.key)) headers.set(h.key, h.value);
   const dkimDomains = mail.headers.filter((h) => h.key === 'dkim-signature').map((h) => dkimDomain(h.value));
+  const name = nameOf(mail.from?.name);
   const from =
     mail.from && 'address' in mail.from && mail.from.address
-      ? { address: mail.from.address.toLowerCase(), ...(mail.from.name ? { name: mail.from.name.slice(0, 200) } : {}) }
+      ? { address: mail.from.address.toLowerCase(), ...(name ? { name } : {}) }
       : undefined;
   const fromCount = mail.headers
     .filter((h) => h.key === 'from')
@@ -70,7 +86,12 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
       .map((id) => normalizeMessageId(id))
       .filter((id): id is string => id !== undefined);
   const { kept, notes } = keptAttachments(mail.attachments);
-  const reply = await extractReply({ text: mail.text, html: mail.html });
+  const extracted = await extractReply({ text: mail.text, html: mail.html });
+  // Control characters (a NUL, a terminal escape), in the text or the HTML's, are no text: dropped, as the API refuses them.
+  const reply = {
+    body: extracted.body.replace(NOT_IN_BODY, ''),
+    original: extracted.original.replace(NOT_IN_BODY, ''),
+  };
   const body = [reply.body || (kept.length ? '(attachments only)' : '(no text)'), ...notes].join('\n\n');
   // Shortened by extraction, or cut at the body's limit: the whole text stays reachable either way.
   const shortened = reply.body !== reply.original.trim() || body.length > BODY_MAX;
@@ -102,7 +123,8 @@ function keptAttachments(parts: Part[]) {
   for (const part of parts) {
     if (part.disposition === 'inline' && part.contentId && !part.filename) continue;
     const fileName =
-      (part.filename ?? 'attachment').replace(/[\\/]/g, '_').replace(CONTROL, '').slice(0, 200) || 'attachment';
+      (part.filename ?? 'attachment').replace(/[\\/]/g, '_').replace(NOT_IN_NAME, '').trim().slice(0, 200) ||
+      'attachment';
     const content =
       typeof part.content === 'string' ? part.content : Buffer.from(part.content as ArrayBuffer).toString('base64');
     const size = Buffer.byteLength(content, 'base64');

@@ -14,6 +14,7 @@ const base = {
   tenancy: 'public' as const,
   tags: ['Tickets'],
   page: true,
+  linkToken: true as const,
   // A token this service did not sign is a 404 before anything else is read (the body included).
   params: {
     token: v.pipe(

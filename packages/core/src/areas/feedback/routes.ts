@@ -124,7 +124,13 @@ const tokenParams = {
     v.check((token) => verifyFeedbackToken(token) !== undefined),
   ),
 };
-const publicBase = { group: 'public' as const, tenancy: 'public' as const, tags: ['Feedback'], params: tokenParams };
+const publicBase = {
+  group: 'public' as const,
+  tenancy: 'public' as const,
+  tags: ['Feedback'],
+  params: tokenParams,
+  linkToken: true as const,
+};
 
 export const publicFeedbackRoutes = {
   showFeedbackPage: defineRoute({

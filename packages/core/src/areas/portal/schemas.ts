@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { maxChars, noControls, patchBody } from '../../kernel/api/schemas.js';
+import { maxChars, noControls, patchBody, unicodeText } from '../../kernel/api/schemas.js';
 import { plainLine } from '../../kernel/mail/plain-line.js';
 import { contrastWithWhite } from './contrast.js';
 import { FOOTER_MAX, HANDLE_RE, MIN_CONTRAST, RESERVED_HANDLES } from './values.js';
@@ -66,12 +66,20 @@ export const portalRequest = v.object({
     v.email('Give a valid email address'),
   ),
   // As the API's own ticket fields: names one line, the message without control characters but line breaks.
-  name: v.optional(v.pipe(v.string(), maxChars(200), plainLine, v.trim())),
-  subject: v.pipe(v.string('Give a subject'), maxChars(200), plainLine, v.trim(), v.minLength(1, 'Give a subject')),
+  name: v.optional(v.pipe(v.string(), maxChars(200), plainLine, unicodeText, v.trim())),
+  subject: v.pipe(
+    v.string('Give a subject'),
+    maxChars(200),
+    plainLine,
+    unicodeText,
+    v.trim(),
+    v.minLength(1, 'Give a subject'),
+  ),
   message: v.pipe(
     v.string('Write your message'),
     maxChars(10_000),
     noControls,
+    unicodeText,
     v.trim(),
     v.minLength(1, 'Write your message'),
   ),

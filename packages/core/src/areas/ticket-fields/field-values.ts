@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
+import { unicodeText } from '../../kernel/api/schemas.js';
 import { env } from '../../kernel/config.js';
 import { put, remove, update, type WriteItem } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
 import type { TenantKey } from '../../kernel/tenant.js';
-import { wellFormed } from '../../kernel/text.js';
 import type { FieldDef } from './definitions.js';
 import { TicketField } from './entities.js';
 import { EMAIL_VALUE_MAX, type FieldType, TEXT_VALUE_MAX, URL_VALUE_MAX } from './values.js';
@@ -36,7 +36,7 @@ export function utcTime(s: string): string | undefined {
 const storableNumber = (n: number) =>
   Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-100);
 const NUMBER_RULE = `A number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} (0 or at least 1e-100 from it)`;
-const text = (max: number) => v.pipe(v.string(), v.maxLength(max), v.check(wellFormed, 'Valid Unicode text'));
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max), unicodeText);
 
 /** The schema of one type's values (options from the definition for the selects). */
 function schemaOf(def: FieldDef): v.GenericSchema<unknown, FieldValue> {

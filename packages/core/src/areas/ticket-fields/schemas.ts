@@ -1,13 +1,10 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, isPlainObject, lineText, patchBody } from '../../kernel/api/schemas.js';
-import { wellFormed } from '../../kernel/text.js';
+import { integer, isoDateTime, isPlainObject, lineText, patchBody, unicodeText } from '../../kernel/api/schemas.js';
 import { FIELD_KEY_RE, FIELD_TYPES, FILTERS_MAX, LABEL_MAX, OPTION_MAX, OPTIONS_MAX } from './values.js';
 
 const label = lineText(LABEL_MAX);
 const options = v.pipe(
-  v.array(
-    v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(OPTION_MAX), v.check(wellFormed, 'Valid Unicode text')),
-  ),
+  v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(OPTION_MAX), unicodeText)),
   v.minLength(1),
   v.maxLength(OPTIONS_MAX),
   v.check((list) => new Set(list).size === list.length, 'Options must differ from each other'),

@@ -7,6 +7,7 @@ import {
   maxChars,
   noControls,
   patchBody,
+  unicodeText,
   uuid,
 } from '../../kernel/api/schemas.js';
 import { plainLine } from '../../kernel/mail/plain-line.js';
@@ -196,7 +197,7 @@ export const postMessageBody = v.pipe(
       v.minLength(1),
       maxChars(BODY_MAX),
       v.check((s) => s.trim() !== '', 'Write at least one character that is not white space'),
-      v.check(wellFormed, 'Valid Unicode text'),
+      unicodeText,
       noControls,
       v.metadata({ examples: ['Thanks for waiting: it works again.'] }),
     ),

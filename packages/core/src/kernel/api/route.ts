@@ -99,6 +99,12 @@ export interface RouteDef {
   produces?: 'text/html' | 'application/javascript' | 'application/xml' | 'text/plain';
   /** A page people open in a browser that also answers JSON (`Accept: application/json`): both are documented. */
   page?: boolean;
+  /**
+   * The path holds a token that opens a customer's record (a link the service mailed): every answer, page or
+   * JSON, error or not, is `no-store` and `no-referrer` (the address must not be cached or passed on) and
+   * varies on Accept (pipeline/middleware/link-headers.ts).
+   */
+  linkToken?: true;
 }
 
 export const defineRoute = <const R extends RouteDef>(route: R) => route;

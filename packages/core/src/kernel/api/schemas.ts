@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { plainLine } from '../mail/plain-line.js';
+import { wellFormed } from '../text.js';
 
 /** Shared valibot building blocks for parameters; areas compose their own schemas from these. */
 /** A UUID in any case, answered in lower case: ids are stored and compared as the service writes them. */
@@ -36,7 +37,18 @@ function characterCount(s: string): number {
  * a trailing line break is refused as the OpenAPI pattern says, not trimmed away.
  */
 export const lineText = (max: number, example = 'Getting started') =>
-  v.pipe(v.string(), maxChars(max), plainLine, v.trim(), v.minLength(1), v.metadata({ examples: [example] }));
+  v.pipe(
+    v.string(),
+    maxChars(max),
+    plainLine,
+    unicodeText,
+    v.trim(),
+    v.minLength(1),
+    v.metadata({ examples: [example] }),
+  );
+
+/** No lone surrogate (JSON can spell one, `"\ud800"`): it cannot be stored as UTF-8 text, mailed or shown. */
+export const unicodeText = v.check(wellFormed, 'Valid Unicode text');
 
 /** Text of several lines (a message, a body): tabs and line breaks are kept, other control characters refused. */
 export const NO_CONTROLS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
@@ -47,6 +59,7 @@ export const bodyText = (max: number, options: { required?: string; example?: st
     v.string(),
     maxChars(max),
     noControls,
+    unicodeText,
     v.trim(),
     v.minLength(1, options.required),
     v.metadata({ examples: [options.example ?? 'Thanks, that fixed it.'] }),

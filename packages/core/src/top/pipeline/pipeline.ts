@@ -9,6 +9,7 @@ import { loadSigningSecret } from '../../kernel/secrets.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { errorResponder } from './middleware/error-responder.js';
+import { linkHeaders } from './middleware/link-headers.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { type BoundRoutes, resolveRoute } from './middleware/resolve-route.js';
 import { type Event, json, type PipelineState, type Result } from './middleware/state.js';
@@ -84,6 +85,7 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
   loadSigningSecret().catch(() => undefined);
   // A route that runs out of time answers 503 (a TimeoutError) with half a second left, not Lambda's bare timeout.
   const pipeline = middy<Event, Result, Error, Context, PipelineState>({ timeoutEarlyInMillis: 500 })
+    .use(linkHeaders())
     .use(errorResponder())
     .before(() => loadSigningSecret())
     .use(resolveRoute(bound, options.allRoutes ?? (async () => Object.values(routes))))
