@@ -77,7 +77,7 @@ describe('bursts and extremes', () => {
     expect(new Set(slugs).size).toBe(slugs.length);
   }, 120_000);
 
-  it('refuses JSON nested too deeply for a log context or template variables with 422', async () => {
+  it('refuses JSON nested too deeply, or with a number no double holds, for a log context or template variables with 422', async () => {
     const t = await createTenant();
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
     const logs = await app.call('POST', '/logs', {
@@ -96,6 +96,15 @@ describe('bursts and extremes', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(preview.status).toBe(422);
+    // JSON.parse reads 1e400 as Infinity, which would be stored as null: refused rather than changed.
+    const huge = await app.call('POST', '/logs', {
+      key: t.liveKey,
+      rawBody: '{"events":[{"level":"info","message":"m","context":{"n":{"deeper":[1e400]}}}]}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(huge.status).toBe(422);
+    expect(huge.body.error.details.fields[0]).toMatchObject({ field: 'events.0.context' });
+    expect(huge.body.error.details.fields[0].message).toContain('Numbers must fit a double');
   });
 
   it('refuses attachment names with control characters or lone surrogates, and inverted email date ranges', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isPlainObject } from '@helpdesk/core/kernel/api/schemas';
 import { signToken } from '@helpdesk/core/kernel/links/signed';
 import { allRoutes } from '@helpdesk/core/top/routes/table';
 import * as v from 'valibot';
@@ -11,22 +12,26 @@ const app = await startTestApp({ consumers: false });
 const jsonRoutes = allRoutes.filter((r) => r.body && r.bodyType !== 'multipart');
 
 /** Object schemas anywhere inside `schema` that take an array (valibot's objects only ask for typeof 'object'). */
-function objectsTakingArrays(schema: unknown, path: string, found: string[], seen = new Set<unknown>()) {
+function objectsTakingArrays(
+  schema: unknown,
+  path: string,
+  found: string[],
+  seen = new Set<unknown>(),
+  guarded = false,
+) {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return found;
   seen.add(schema);
   const s = schema as Record<string, unknown> & { type?: string };
-  if (/object|record/.test(s.type ?? '') && v.safeParse(s as unknown as v.GenericSchema, []).success) found.push(path);
+  if (!guarded && /object|record/.test(s.type ?? '') && v.safeParse(s as unknown as v.GenericSchema, []).success)
+    found.push(path);
   for (const [k, e] of Object.entries((s.entries as Record<string, unknown>) ?? {}))
     objectsTakingArrays(e, `${path}.${k}`, found, seen);
-  for (const child of [
-    s.wrapped,
-    s.item,
-    s.value,
-    ...((s.options as unknown[]) ?? []),
-    ...((s.pipe as unknown[]) ?? []).slice(1),
-  ]) {
+  const pipe = ((s.pipe as { type?: string; requirement?: unknown }[]) ?? []).slice(1);
+  // An object schema piped after a check for a plain object (alert rules' filters and actions) never sees an array.
+  const checked = pipe.some((a) => a.type === 'check' && a.requirement === isPlainObject);
+  for (const child of pipe) objectsTakingArrays(child, path, found, seen, checked);
+  for (const child of [s.wrapped, s.item, s.value, ...((s.options as unknown[]) ?? [])])
     objectsTakingArrays(child, path, found, seen);
-  }
   return found;
 }
 
@@ -224,6 +229,10 @@ describe('text people read', () => {
       app.call('POST', '/emails/preview', { key: t.liveKey, body: { subject, body: emoji.repeat(50_000) } });
     expect((await preview(emoji.repeat(200))).status).toBe(200);
     expect((await preview(emoji.repeat(201))).status).toBe(422);
+    const log = (message: string) =>
+      app.call('POST', '/logs', { key: t.liveKey, body: { events: [{ level: 'info', message }] } });
+    expect((await log(emoji.repeat(10_000))).status).toBe(200);
+    expect((await log(emoji.repeat(10_001))).status).toBe(422);
   });
 
   it('refuses a search category that is no slug, as every exact-match filter', async () => {

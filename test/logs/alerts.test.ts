@@ -47,25 +47,35 @@ const shape = (what: string) => `${what} ${randomUUID().slice(0, 8)} failed with
 describe('log alert rules', () => {
   it('validates rules, keeps them to their project and environment, and changes and deletes them', async () => {
     const t = await createTenant();
-    const bad = [
-      { trigger: { type: 'spike', count: 10, windowMinutes: 5 } },
-      { trigger: { type: 'threshold', count: 0, windowMinutes: 5 } },
-      { trigger: { type: 'threshold', count: 5, windowMinutes: 1441 } },
-      { trigger: { type: 'new_issue', count: 5 } },
-      { trigger: { type: 'new_issue' }, actions: [] },
-      { trigger: { type: 'new_issue' }, actions: { email: [] } },
-      {
-        trigger: { type: 'new_issue' },
-        actions: { email: { addresses: Array.from({ length: 11 }, (_, i) => `a${i}@example.com`) } },
-      },
-      { trigger: { type: 'new_issue' }, actions: { email: { addresses: ['not an address'] } } },
-      { trigger: { type: 'new_issue' }, filters: [] },
-      { trigger: { type: 'new_issue' }, filters: { level: 'loud' } },
-      { trigger: { type: 'new_issue' }, cooldownMinutes: 0 },
+    // Each with the field its 422 names: nested ones at their own path, as everywhere else.
+    const bad: [Record<string, unknown>, string][] = [
+      [{ trigger: { type: 'spike', count: 10, windowMinutes: 5 } }, 'trigger.factor'],
+      [{ trigger: { type: 'threshold', count: 0, windowMinutes: 5 } }, 'trigger.count'],
+      [{ trigger: { type: 'threshold', count: 5, windowMinutes: 1441 } }, 'trigger.windowMinutes'],
+      [{ trigger: { type: 'new_issue', count: 5 } }, 'trigger.count'],
+      [{ trigger: { type: 'new_issue' }, actions: [] }, 'actions'],
+      [{ trigger: { type: 'new_issue' }, actions: { email: [] } }, 'actions.email'],
+      [
+        {
+          trigger: { type: 'new_issue' },
+          actions: { email: { addresses: Array.from({ length: 11 }, (_, i) => `a${i}@example.com`) } },
+        },
+        'actions.email.addresses',
+      ],
+      [
+        { trigger: { type: 'new_issue' }, actions: { email: { addresses: ['not an address'] } } },
+        'actions.email.addresses.0',
+      ],
+      [{ trigger: { type: 'new_issue' }, actions: { webhook: 'yes' } }, 'actions.webhook'],
+      [{ trigger: { type: 'new_issue' }, filters: [] }, 'filters'],
+      [{ trigger: { type: 'new_issue' }, filters: { level: 'loud' } }, 'filters.level'],
+      [{ trigger: { type: 'new_issue' }, filters: { issueIds: [] } }, 'filters.issueIds'],
+      [{ trigger: { type: 'new_issue' }, cooldownMinutes: 0 }, 'cooldownMinutes'],
     ];
-    for (const body of bad) {
+    for (const [body, field] of bad) {
       const res = await call(t, 'POST', '/log-alert-rules', { name: 'x', actions: { webhook: true }, ...body });
       expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
     }
     const unknown = await call(t, 'POST', '/log-alert-rules', {
       name: 'x',
@@ -283,6 +293,18 @@ describe('log alerts', () => {
     expect((await call(stranger, 'POST', `/log-issues/${id}/snooze`, { until })).status).toBe(404);
     expect((await call(stranger, 'DELETE', `/log-issues/${id}/snooze`)).status).toBe(404);
     expect((await call(stranger, 'GET', `/log-issues/${id}/activity`)).status).toBe(404);
+    // A merged issue's alerts are its target's: snoozing it is refused as changing its status is.
+    const other = shape('Import job');
+    await log(t, [{ message: other }]);
+    const merged = await issueId(t, other.split(' ').slice(0, 2).join(' '));
+    expect((await call(t, 'POST', `/log-issues/${merged}/merge`, { into: id })).status).toBe(200);
+    for (const res of [
+      await call(t, 'POST', `/log-issues/${merged}/snooze`, { until }),
+      await call(t, 'DELETE', `/log-issues/${merged}/snooze`),
+    ]) {
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'log_issue.already_merged', details: { mergedInto: id } });
+    }
   });
 
   it("charts an issue's events per hour and per day, with the releases first seen", async () => {

@@ -81,6 +81,13 @@ describe('POST /webhooks', () => {
     [{ url: 'not a url' }, 'url'],
     [{ url: 'ftp://127.0.0.1/hook' }, 'url'],
     [{ url: 'http://user:pw@127.0.0.1/hook' }, 'url'],
+    // The endpoint called must be the one stored: nothing a URL parser would encode, read its own way or
+    // cannot reach (an empty user part, a space, a backslash before an @, port 0, a host not in punycode).
+    [{ url: 'http://:@127.0.0.1/hook' }, 'url'],
+    [{ url: 'http://127.0.0.1:3799/a b' }, 'url'],
+    [{ url: 'http://127.0.0.1\\@evil.example/' }, 'url'],
+    [{ url: 'http://127.0.0.1:0/hook' }, 'url'],
+    [{ url: 'https://b\u00fccher.example/hook' }, 'url'],
     [{ url: HOOK, secret: 'mine' }, 'secret'],
     // A URL parser drops line breaks, so the stored URL would not be the one called; a label holds none.
     [{ url: `${HOOK}\r\nX-Injected: 1` }, 'url'],

@@ -247,7 +247,7 @@ export interface paths {
   "/log-issues/{id}/snooze": {
     /**
      * Snooze alerts for a log issue until a time
-     * @description Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze.
+     * @description Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze. A merged issue is 422 `log_issue.already_merged` (snooze the issue it went into).
      */
     post: operations["snoozeLogIssue"];
     /** End the snooze of a log issue */
@@ -10980,7 +10980,7 @@ export interface operations {
   };
   /**
    * Snooze alerts for a log issue until a time
-   * @description Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze.
+   * @description Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze. A merged issue is 422 `log_issue.already_merged` (snooze the issue it went into).
    */
   snoozeLogIssue: {
     parameters: {
@@ -11106,14 +11106,17 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
+       * - `log_issue.already_merged`: the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only
+       */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "validation.failed";
-            } & components["schemas"]["Problem.validation.failed"];
+              code?: "validation.failed" | "log_issue.already_merged";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.log_issue.already_merged"]);
           });
         };
       };
@@ -11271,14 +11274,17 @@ export interface operations {
           });
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
+       * - `log_issue.already_merged`: the issue (details.id, the source or the target) is already merged into details.mergedInto; merge live issues only
+       */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "validation.failed";
-            } & components["schemas"]["Problem.validation.failed"];
+              code?: "validation.failed" | "log_issue.already_merged";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.log_issue.already_merged"]);
           });
         };
       };

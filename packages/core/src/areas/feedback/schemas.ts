@@ -47,6 +47,7 @@ export const submitRatingBody = v.strictObject({
       v.string(),
       maxChars(5000),
       noControls,
+      v.metadata({ examples: ['Quick and friendly, thank you.'] }),
       v.trim(),
       v.transform((s) => s || undefined),
     ),

@@ -29,22 +29,22 @@ const filterFields = v.strictObject({
   /** These issues only. */
   issueIds: v.optional(v.pipe(v.array(uuid), v.minLength(1), v.maxLength(100))),
 });
-// A strict object alone takes an array (as an empty object).
-const filters = v.pipe(
-  v.custom<v.InferOutput<typeof filterFields>>(
-    (x) => isPlainObject(x) && v.is(filterFields, x),
-    'Filters: any of level, scopePrefix, issueIds',
-  ),
-  v.metadata({
-    type: 'object',
-    properties: {
-      level: { enum: LOG_LEVELS },
-      scopePrefix: { type: 'string', minLength: 1, maxLength: 200 },
-      issueIds: { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1, maxItems: 100 },
-    },
-    additionalProperties: false,
-  }),
-);
+/**
+ * A strict object that refuses an array (valibot's object takes `[]` as `{}`) and reports each field's issue
+ * at its path (`actions.email.addresses.0`); `document` is what the OpenAPI document shows for it.
+ */
+const plainObject = <S extends v.GenericSchema>(schema: S, document: Record<string, unknown>) =>
+  v.pipe(v.unknown(), v.check(isPlainObject, 'Expected an object'), v.metadata(document), schema);
+
+const filters = plainObject(filterFields, {
+  type: 'object',
+  properties: {
+    level: { enum: LOG_LEVELS },
+    scopePrefix: { type: 'string', minLength: 1, maxLength: 200 },
+    issueIds: { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1, maxItems: 100 },
+  },
+  additionalProperties: false,
+});
 
 const emailAddress = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
 const recipients = <T extends v.GenericSchema>(item: T) => v.pipe(v.array(item), v.maxLength(MAX_ALERT_RECIPIENTS / 2));
@@ -54,35 +54,26 @@ const emailFields = v.strictObject({
 });
 const actionFields = v.strictObject({
   /** Mail to these members of the account and these addresses. */
-  email: v.optional(
-    v.custom<v.InferOutput<typeof emailFields>>((x) => isPlainObject(x) && v.is(emailFields, x), 'email: an object'),
-  ),
+  email: v.optional(plainObject(emailFields, { type: 'object' })),
   /** Send the `log_issue.alert` webhook event. */
   webhook: v.optional(v.boolean()),
 });
-// A strict object alone takes an array (as an empty object). No action at all is allowed: the alert is
-// still recorded (GET /log-alerts, the console).
-const actions = v.pipe(
-  v.custom<v.InferOutput<typeof actionFields>>(
-    (x) => isPlainObject(x) && v.is(actionFields, x),
-    `Actions: email (memberIds and addresses, at most ${MAX_ALERT_RECIPIENTS / 2} each) and webhook`,
-  ),
-  v.metadata({
-    type: 'object',
-    properties: {
-      email: {
-        type: 'object',
-        properties: {
-          memberIds: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: MAX_ALERT_RECIPIENTS / 2 },
-          addresses: { type: 'array', items: { type: 'string', format: 'email' }, maxItems: MAX_ALERT_RECIPIENTS / 2 },
-        },
-        additionalProperties: false,
+// No action at all is allowed: the alert is still recorded (GET /log-alerts, the console).
+const actions = plainObject(actionFields, {
+  type: 'object',
+  properties: {
+    email: {
+      type: 'object',
+      properties: {
+        memberIds: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: MAX_ALERT_RECIPIENTS / 2 },
+        addresses: { type: 'array', items: { type: 'string', format: 'email' }, maxItems: MAX_ALERT_RECIPIENTS / 2 },
       },
-      webhook: { type: 'boolean' },
+      additionalProperties: false,
     },
-    additionalProperties: false,
-  }),
-);
+    webhook: { type: 'boolean' },
+  },
+  additionalProperties: false,
+});
 const cooldownMinutes = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_080));
 
 export const alertRuleCreate = v.strictObject({

@@ -2,6 +2,7 @@ import type { EntityItem } from 'electrodb';
 import { paginate } from '../../kernel/api/list.js';
 import { isConditionFailure } from '../../kernel/db/errors.js';
 import { errors } from '../../kernel/errors/common.js';
+import { problem } from '../../kernel/errors/problem.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { LogAlert } from './alert-entities.js';
 import { countsBetween, dayOf, hourOf } from './counts.js';
@@ -16,7 +17,8 @@ const tenantOf = (ctx: TenantContext) => ({ projectId: ctx.projectId, env: ctx.e
 
 /**
  * POST /log-issues/{id}/snooze (`until`) and DELETE (until: null): alert rules stay quiet for the issue
- * until then; its events are counted as ever. Written only where the issue exists (404 otherwise).
+ * until then; its events are counted as ever. Written only where the issue exists (404 otherwise) and is
+ * not merged (422, as PATCH: its events and alerts are the target's now).
  */
 export async function snoozeLogIssue(ctx: TenantContext, issueId: string, until: string | null) {
   const key = { ...tenantOf(ctx), issueId };
@@ -27,11 +29,14 @@ export async function snoozeLogIssue(ctx: TenantContext, issueId: string, until:
       : set.remove(['snoozedUntil'])
     )
       .add({ version: 1 })
+      .where((a, op) => op.notExists(a.mergedInto))
       .go({ response: 'all_new' });
     return toIssue(data as Parameters<typeof toIssue>[0]);
   } catch (err) {
-    if (isConditionFailure(err)) throw errors.notFound('Log issue');
-    throw err;
+    if (!isConditionFailure(err)) throw err;
+    const { data: issue } = await LogIssue.get(key).go({ consistent: true });
+    if (issue?.mergedInto) throw problem('log_issue.already_merged', { id: issueId, mergedInto: issue.mergedInto });
+    throw errors.notFound('Log issue');
   }
 }
 

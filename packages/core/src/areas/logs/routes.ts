@@ -111,11 +111,12 @@ export const logRoutes = {
     path: '/log-issues/{id}/snooze',
     summary: 'Snooze alerts for a log issue until a time',
     description:
-      'Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze.',
+      'Alert rules stay quiet for the issue until `until` (within a year); its events are still counted and it keeps its status. Snoozing again moves the time; `DELETE` ends the snooze. A merged issue is 422 `log_issue.already_merged` (snooze the issue it went into).',
     scope: 'logs:write',
     params: issueParams,
     body: snoozeBody,
     response: logIssue,
+    problems: ['log_issue.already_merged'],
   }),
   unsnoozeLogIssue: defineRoute({
     ...common,
@@ -126,6 +127,7 @@ export const logRoutes = {
     scope: 'logs:write',
     params: issueParams,
     response: logIssue,
+    problems: ['log_issue.already_merged'],
   }),
   getLogIssueActivity: defineRoute({
     ...common,

@@ -1,5 +1,13 @@
 import * as v from 'valibot';
-import { depthWithin, integer, isoDateTime, jsonObject, MAX_JSON_DEPTH, uuid } from '../../kernel/api/schemas.js';
+import {
+  depthWithin,
+  integer,
+  isoDateTime,
+  jsonObject,
+  MAX_JSON_DEPTH,
+  maxChars,
+  uuid,
+} from '../../kernel/api/schemas.js';
 import { ISSUE_STATUSES, LOG_LEVELS } from './values.js';
 
 const DAY_MS = 86_400_000;
@@ -16,7 +24,8 @@ export const releaseName = v.pipe(
 
 export const logEventInput = v.strictObject({
   level: v.picklist(LOG_LEVELS),
-  message: v.pipe(v.string(), v.minLength(1), v.maxLength(10_000)),
+  // Free text: characters, as the document's maxLength counts them (a scope and fingerprints, key-like, count code units).
+  message: v.pipe(v.string(), v.minLength(1), maxChars(10_000)),
   scope: v.optional(eventScope),
   timestamp: v.optional(
     v.pipe(
@@ -28,7 +37,7 @@ export const logEventInput = v.strictObject({
       ),
     ),
   ),
-  stack: v.optional(v.pipe(v.string(), v.maxLength(50_000))),
+  stack: v.optional(v.pipe(v.string(), maxChars(50_000))),
   // The caller's object exactly as sent (a record schema would rebuild it, turning arrays into objects
   // and dropping keys such as __proto__).
   context: v.optional(

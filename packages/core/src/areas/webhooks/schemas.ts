@@ -22,6 +22,9 @@ export const rateLimitPerSecond = v.pipe(
     'At most this many deliveries a second to this endpoint; deliveries above it wait (they are not failed). Leave out (or PATCH null) for no limit.',
   ),
 );
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
+/** A URL's authority: after `scheme://`, before its path, query or fragment. */
+const authorityOf = (s: string) => /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(s)?.[1] ?? '';
 export const url = v.pipe(
   v.string(),
   v.maxLength(2048),
@@ -30,10 +33,15 @@ export const url = v.pipe(
   v.url(),
   v.metadata({ examples: ['https://example.com/webhooks/helpdesk'] }),
   v.check((s) => /^https?:\/\//i.test(s), 'The URL must use http or https.'),
-  v.check((s) => {
-    const u = URL.canParse(s) ? new URL(s) : undefined;
-    return !u?.username && !u?.password;
-  }, 'The URL must not carry credentials.'),
+  // What a URL parser would encode or read its own way (a space, a backslash before an `@`) makes the
+  // endpoint called differ from the one stored and shown: only RFC 3986's characters, as `format: uri` says.
+  v.regex(
+    URI_CHARACTERS,
+    'Write the URL as RFC 3986 does: ASCII without spaces or backslashes, an international host in punycode, other characters percent-encoded.',
+  ),
+  // Any `@` in the authority, even an empty `:@`, is a user part.
+  v.check((s) => !authorityOf(s).includes('@'), 'The URL must not carry credentials.'),
+  v.check((s) => !URL.canParse(s) || new URL(s).port !== '0', 'The port must be from 1 to 65535.'),
 );
 
 export const webhook = v.object({

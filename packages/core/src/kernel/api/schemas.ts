@@ -174,15 +174,28 @@ export const isPlainObject = (x: unknown): x is Record<string, unknown> =>
 /** Nesting a caller's JSON may have; deeper values would overflow recursive serializers. */
 export const MAX_JSON_DEPTH = 32;
 
-/** Depth of a parsed JSON value, walked without recursion (it may be arbitrarily deep). */
-export const depthWithin = (value: unknown, max: number) => {
+/** Every value in a parsed JSON value with its depth, walked without recursion (it may be arbitrarily deep), stopping below `max`. */
+function* jsonNodes(value: unknown, max: number): Generator<[unknown, number]> {
   const stack: [unknown, number][] = [[value, 1]];
   for (let top = stack.pop(); top; top = stack.pop()) {
+    yield top;
     const [node, depth] = top;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > max) return false;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    if (typeof node === 'object' && node !== null && depth <= max)
+      for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
+}
+
+/** Whether a parsed JSON value nests at most `max` deep. */
+export const depthWithin = (value: unknown, max: number) => {
+  for (const [node, depth] of jsonNodes(value, max))
+    if (typeof node === 'object' && node !== null && depth > max) return false;
+  return true;
+};
+
+/** Whether every number is one a double holds: JSON.parse reads `1e400` as Infinity, which would be stored as null. */
+const finiteNumbers = (value: unknown) => {
+  for (const [node] of jsonNodes(value, MAX_JSON_DEPTH))
+    if (typeof node === 'number' && !Number.isFinite(node)) return false;
   return true;
 };
 
@@ -190,6 +203,7 @@ export const depthWithin = (value: unknown, max: number) => {
 export const jsonObject = v.pipe(
   v.custom<Record<string, unknown>>(isPlainObject, 'Expected a JSON object'),
   v.check((o) => depthWithin(o, MAX_JSON_DEPTH), `Nested deeper than ${MAX_JSON_DEPTH} levels`),
+  v.check((o) => finiteNumbers(o), 'Numbers must fit a double (1e400 does not): send larger ones as strings'),
   // to-json-schema spreads metadata into the generated schema: this is what the OpenAPI document shows.
   v.metadata({ type: 'object' }),
 );
