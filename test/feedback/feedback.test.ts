@@ -279,6 +279,8 @@ describe('the rating funnel', () => {
 
     // A comment is text someone reads: control characters are refused, and the request still waits.
     expect((await postForm(link, { rating: '2', comment: 'bell \u0007 esc \u001b[2J' })).status).toBe(422);
+    const lone = await app.call('POST', link.slice(app.url.length), { body: { rating: 2, comment: 'lone \ud800' } });
+    expect(lone.status).toBe(422);
     const thanks = await postForm(link, { rating: '2', comment: 'Took too long.' });
     expect(thanks.status).toBe(200);
     expect(thanks.type).toContain('text/html');

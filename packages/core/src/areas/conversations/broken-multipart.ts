@@ -23,9 +23,9 @@ export function unreadableType(contentType: string | undefined): boolean {
 
 /**
  * A top-level multipart without a boundary, or whose boundary never appears, holds no part: the parser
- * then finds no text, no HTML and no file, and the customer's words were lost (as with `unreadableType`). Mail clients show such a
- * body as plain text; so does this: the raw mail with its top-level Content-Type header renamed (same
- * length, so nothing moves), so RFC 2045's default, text/plain, applies to the body.
+ * then finds no text, no HTML and no file, and the customer's words were lost. Mail clients show such a
+ * body (or one whose type is unreadable) as plain text; so does this: the raw mail with its top-level
+ * Content-Type header renamed (same length, so nothing moves), so RFC 2045's default, text/plain, applies.
  */
 export function asPlainText(raw: Buffer): Buffer {
   const text = raw.toString('latin1');

@@ -9,6 +9,7 @@ import {
   noControls,
   pageMeta,
   pageQuery,
+  unicodeText,
   uuid,
 } from '../../kernel/api/schemas.js';
 import { customerEmail, customerName } from '../customers/schemas.js';
@@ -47,6 +48,7 @@ export const submitRatingBody = v.strictObject({
       v.string(),
       maxChars(5000),
       noControls,
+      unicodeText,
       v.metadata({ examples: ['Quick and friendly, thank you.'] }),
       v.trim(),
       v.transform((s) => s || undefined),

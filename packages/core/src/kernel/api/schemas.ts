@@ -7,7 +7,6 @@ import { wellFormed } from '../text.js';
 export const uuid = v.pipe(v.string(), v.uuid(), v.toLowerCase());
 export const integer = v.pipe(v.number(), v.integer());
 
-/** The paging fields every list answers beside its rows. */
 /**
  * A limit in characters as people and JSON Schema's `maxLength` count them (Unicode code points), for text
  * the spec limits in characters (a message of 10,000, a subject of 200): valibot's `maxLength` counts
@@ -65,6 +64,7 @@ export const bodyText = (max: number, options: { required?: string; example?: st
     v.metadata({ examples: [options.example ?? 'Thanks, that fixed it.'] }),
   );
 
+/** The paging fields every list answers beside its rows. */
 export const pageMeta = { total: integer, page: integer, limit: integer };
 
 /** A query parameter holding an integer, with bounds and a default. */
