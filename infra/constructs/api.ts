@@ -1,4 +1,11 @@
-import { fullPath, type Group, type RouteDef, routeKey } from '@helpdesk/core/kernel/api/route';
+import {
+  answersHead,
+  fullPath,
+  type Group,
+  headRouteKey,
+  type RouteDef,
+  routeKey,
+} from '@helpdesk/core/kernel/api/route';
 import { must } from '@helpdesk/core/kernel/must';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -126,6 +133,12 @@ export class Api extends Construct {
         apigw.HttpRouteKey.with(fullPath(route), apigw.HttpMethod[route.method]),
         route.group,
       );
+      if (answersHead(route))
+        add(
+          `Route${routeId(headRouteKey(route))}`,
+          apigw.HttpRouteKey.with(fullPath(route), apigw.HttpMethod.HEAD),
+          route.group,
+        );
     }
     add('RouteDefault', apigw.HttpRouteKey.DEFAULT, DEFAULT_ROUTE_GROUP);
 

@@ -1,6 +1,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { GROUPS, type Group, type RouteDef, routeKey } from '@helpdesk/core/kernel/api/route';
+import {
+  answersHead,
+  GROUPS,
+  type Group,
+  headRouteKey,
+  type RouteDef,
+  routeKey,
+} from '@helpdesk/core/kernel/api/route';
 import {
   gsisOf,
   NARROW_LISTS,
@@ -124,11 +131,16 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     expect(Object.keys(resources).length).toBeLessThan(450);
   });
 
-  it('creates every route of allRoutes, pointed at its group Lambda, plus $default on the account Lambda', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', allRoutes.length + 1);
+  it("creates every route of allRoutes (and a page's HEAD), pointed at its group Lambda, plus $default on the account Lambda", () => {
+    const pages = allRoutes.filter(answersHead);
+    expect(pages.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/console', '/help/{handle}', '/public/tickets/{token}']),
+    );
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', allRoutes.length + pages.length + 1);
     for (const route of allRoutes) {
       const fn = stack.api.functions[route.group]!;
       expect(routeTarget(resources, routeKey(route)), routeKey(route)).toBe(logicalId(fn, 'fn'));
+      if (answersHead(route)) expect(routeTarget(resources, headRouteKey(route))).toBe(logicalId(fn, 'fn'));
     }
     expect(routeTarget(resources, '$default')).toBe(logicalId(stack.api.functions[DEFAULT_ROUTE_GROUP]!, 'fn'));
   });

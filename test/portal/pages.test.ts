@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../packages/local/src/lambda-context.js';
 import { startTestApp } from '../support/app.js';
+import { apiEvent } from '../support/events.js';
 import { createTenant } from '../support/fixtures.js';
 import { category, openPortal, publish } from './helpers.js';
 
@@ -204,5 +206,40 @@ describe('help center pages', () => {
         })
       ).status,
     ).toBe(404);
+  });
+  it('answers HEAD on every page as GET without the body; the JSON API answers HEAD 405 with Allow', async () => {
+    const t = await createTenant();
+    const handle = await openPortal(app, t);
+    const article = await publish(app, t.liveKey, { title: 'Heads up', body: 'Nothing below the head.' });
+    await app.drain();
+    for (const path of [
+      `/help/${handle}`,
+      `/help/${handle}/articles/${article.slug}`,
+      `/help/${handle}/articles/no-such-article`,
+      `/help/${handle}/sitemap.xml`,
+      '/console',
+      '/docs',
+    ]) {
+      const get = await app.call('GET', path);
+      const head = await app.call('HEAD', path);
+      expect([path, head.status], head.text).toEqual([path, get.status]);
+      expect(head.text).toBe('');
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+    }
+    // As Lambda answers API Gateway, which sends what the function returns: the function drops the body itself.
+    const { handler } = await import('../../functions/http/docs.js');
+    const lambda = await handler(apiEvent({ routeKey: 'HEAD /docs', path: '/docs' }), lambdaContext('docs'));
+    expect([lambda.statusCode, lambda.body, lambda.headers?.['content-type']]).toEqual([
+      200,
+      '',
+      'text/html; charset=utf-8',
+    ]);
+    const api = await app.call('HEAD', '/tickets', { key: t.liveKey });
+    expect(api.status).toBe(405);
+    expect(api.headers.get('allow')).toBe('GET, POST');
+    const page = await app.call('DELETE', `/help/${handle}`);
+    expect(page.status).toBe(405);
+    expect(page.headers.get('allow')).toBe('GET, HEAD');
   });
 });

@@ -32,13 +32,16 @@ export function checkContract(method: string, url: URL, status: number, contentT
   if (found?.kind !== 'route') return; // unknown routes (404/405) have no operation to check against
   const route = found.route;
   if (route.root) return;
-  const operation = (doc.paths as Record<string, Record<string, Operation>>)[route.path]![method.toLowerCase()]!;
+  // A page's HEAD is its GET without the body (kernel/api/route.ts answersHead): checked against the GET.
+  const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
+  const operation = (doc.paths as Record<string, Record<string, Operation>>)[route.path]![verb]!;
   const response = operation.responses[String(status)];
   if (!response) {
     throw new Error(
       `Contract: ${method} ${route.path} answered ${status}, which its OpenAPI operation ${operation.operationId} does not document`,
     );
   }
+  if (method === 'HEAD') return;
   if (!contentType?.includes('application/json')) {
     const type = contentType?.split(';')[0]?.trim() ?? '(none)';
     if (!response.content?.[type]) {

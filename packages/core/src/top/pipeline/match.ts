@@ -1,4 +1,4 @@
-import { fullPath, type RouteDef, routeKey } from '../../kernel/api/route.js';
+import { answersHead, fullPath, headRouteKey, type RouteDef, routeKey } from '../../kernel/api/route.js';
 
 interface Compiled {
   route: RouteDef;
@@ -38,7 +38,8 @@ const safeDecode = (segment: string) => {
 
 /**
  * Matches a method and raw path against the route table the way API Gateway does: literal segments
- * win over parameters, a path that exists under another method is a 405.
+ * win over parameters, a path that exists under another method is a 405. A page's GET route also takes
+ * HEAD, under its own route key (`answersHead`).
  */
 export function createMatcher(routes: RouteDef[]) {
   const compiled = routes
@@ -51,10 +52,13 @@ export function createMatcher(routes: RouteDef[]) {
       const m = c.regex.exec(path);
       if (!m) continue;
       const pathParameters = Object.fromEntries(c.names.map((n, i) => [n, safeDecode(m[i + 1] ?? '')]));
+      const head = answersHead(c.route);
       if (c.route.method === method)
         return { kind: 'route', route: c.route, routeKey: routeKey(c.route), pathParameters };
+      if (method === 'HEAD' && head)
+        return { kind: 'route', route: c.route, routeKey: headRouteKey(c.route), pathParameters };
       // A literal path and a parameter path both matching (/tickets/metrics, /tickets/{ticketId}) name a method once.
-      if (!allowed.includes(c.route.method)) allowed.push(c.route.method);
+      for (const m of head ? [c.route.method, 'HEAD'] : [c.route.method]) if (!allowed.includes(m)) allowed.push(m);
     }
     return allowed.length ? { kind: 'method-not-allowed', allowed } : undefined;
   };

@@ -1,7 +1,15 @@
 import middy from '@middy/core';
 import type httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { Context } from 'aws-lambda';
-import { type RawResult, type RouteDef, type RouteImpl, type RouteImpls, routeKey } from '../../kernel/api/route.js';
+import {
+  answersHead,
+  headRouteKey,
+  type RawResult,
+  type RouteDef,
+  type RouteImpl,
+  type RouteImpls,
+  routeKey,
+} from '../../kernel/api/route.js';
 import { assertDeployedConfig } from '../../kernel/config.js';
 import { withLogContext } from '../../kernel/logger.js';
 import { must } from '../../kernel/must.js';
@@ -9,6 +17,7 @@ import { loadSigningSecret } from '../../kernel/secrets.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { errorResponder } from './middleware/error-responder.js';
+import { headBody } from './middleware/head-body.js';
 import { linkHeaders } from './middleware/link-headers.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { type BoundRoutes, resolveRoute } from './middleware/resolve-route.js';
@@ -69,7 +78,9 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
   assertDeployedConfig();
   const bound: BoundRoutes = new Map();
   for (const [name, route] of Object.entries(routes)) {
-    bound.set(routeKey(route), { route, impl: impls[name as keyof T] as unknown as RouteImpl<RouteDef> });
+    const entry = { route, impl: impls[name as keyof T] as unknown as RouteImpl<RouteDef> };
+    bound.set(routeKey(route), entry);
+    if (answersHead(route)) bound.set(headRouteKey(route), entry);
   }
   // The multipart parser (busboy) loads on the first multipart request, not at cold start.
   const limits = options.multipart && { fileSize: options.multipart.fileSize, files: options.multipart.files ?? 1 };
@@ -85,6 +96,7 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
   loadSigningSecret().catch(() => undefined);
   // A route that runs out of time answers 503 (a TimeoutError) with half a second left, not Lambda's bare timeout.
   const pipeline = middy<Event, Result, Error, Context, PipelineState>({ timeoutEarlyInMillis: 500 })
+    .use(headBody())
     .use(linkHeaders())
     .use(errorResponder())
     .before(() => loadSigningSecret())
