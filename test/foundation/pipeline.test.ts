@@ -415,6 +415,21 @@ describe('validation and failures', () => {
     );
     expect(notJson.status).toBe(422);
     expect(notJson.body.error.code).toBe('validation.failed');
+    // JSON can spell a lone surrogate, which no field of any route can store, mail or show: refused by name.
+    const post = (body: string) =>
+      invoke(handler, apiEvent({ routeKey: 'POST /api/v1/things', path: '/api/v1/things', key: t.liveKey, body }));
+    for (const [body, field] of [
+      ['{"name":"a\\ud800b"}', 'name'],
+      ['{"name":"\\uDC00"}', 'name'],
+      ['{"name":"ok","x":{"deep":["fine","\\udbff"]}}', 'x.deep.1'],
+      ['{"name":"ok","k\\ud83d":1}', 'k\ufffd'],
+    ]) {
+      const res = await post(body!);
+      expect([res.status, res.body.error.details.fields[0].field], body).toEqual([422, field]);
+    }
+    // A pair is one character, and an escaped backslash before `u` is no escape at all.
+    expect((await post('{"name":"smile \\ud83d\\ude00"}')).status).toBe(200);
+    expect((await post('{"name":"C:\\\\udc00"}')).status).toBe(200);
   });
 
   it('treats a path id that is not a UUID as not found', async () => {

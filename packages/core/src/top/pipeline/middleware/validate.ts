@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { RouteDef } from '../../../kernel/api/route.js';
 import { errors, type FieldIssue } from '../../../kernel/errors/common.js';
 import { must } from '../../../kernel/must.js';
+import { toWellFormed, wellFormed } from '../../../kernel/text.js';
 import { type Event, headerOf, type Middleware } from './state.js';
 
 export type MultipartParser = () => Promise<ReturnType<typeof httpMultipartBodyParser>>;
@@ -20,6 +21,29 @@ const decodeBody = (event: Event) =>
     : event.isBase64Encoded
       ? Buffer.from(event.body, 'base64').toString('utf8')
       : event.body;
+
+/** A `\\uD800`-`\\uDFFF` escape: the only way a JSON body can hold a lone surrogate (bytes decode as UTF-8). */
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * The dot path of the first string or key that is not valid Unicode (a lone surrogate, which JSON can
+ * spell): it cannot be stored as UTF-8, mailed or shown, whatever field it is in. Walked without recursion.
+ */
+function illFormedAt(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [node, path] = top;
+    if (typeof node === 'string' && !wellFormed(node)) return path || '(body)';
+    if (typeof node !== 'object' || node === null) continue;
+    for (const [key, child] of Object.entries(node)) {
+      const at = path ? `${path}.${key}` : key;
+      // The key is named with U+FFFD in its surrogate's place: the answer stays valid Unicode too.
+      if (!wellFormed(key)) return toWellFormed(at);
+      stack.push([child, at]);
+    }
+  }
+  return undefined;
+}
 
 const parseBody = (event: Event, route: RouteDef): unknown => {
   const text = decodeBody(event);
@@ -42,6 +66,9 @@ const parseBody = (event: Event, route: RouteDef): unknown => {
   } catch {
     throw errors.validation([{ field: '(body)', in: 'body', message: 'The request body is not valid JSON.' }]);
   }
+  const illFormed = ESCAPED_SURROGATE.test(text) ? illFormedAt(parsed) : undefined;
+  if (illFormed !== undefined)
+    throw errors.validation([{ field: illFormed, in: 'body', message: 'Valid Unicode text (no lone surrogate)' }]);
   // Every JSON body of the API is an object, and valibot's object schemas take an array (`[]` has no
   // unknown key): an array, null, string or number is refused here, once for every route.
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
