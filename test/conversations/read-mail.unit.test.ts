@@ -54,3 +54,52 @@ describe('a multipart mail that holds no part', () => {
     expect(renamed).toHaveLength(raw.length);
   });
 });
+
+describe('charsets a mail does not label usably', () => {
+  const latin1 = Buffer.from('Grüße aus Köln, à bientôt\r\n', 'latin1');
+  const utf8 = Buffer.from('Grüße aus Köln, à bientôt — 👍\r\n', 'utf8');
+  const head = (contentType: string) =>
+    Buffer.from(
+      `From: ann@example.com\r\nTo: help@example.com\r\nSubject: Hi\r\n${contentType}Content-Transfer-Encoding: 8bit\r\n\r\n`,
+    );
+  const read = async (contentType: string, body: Buffer) => (await readMail(Buffer.concat([head(contentType), body]))).body;
+
+  it('reads 8-bit text without a charset as UTF-8 when it is, else as windows-1252', async () => {
+    expect(await read('Content-Type: text/plain\r\n', latin1)).toBe('Grüße aus Köln, à bientôt');
+    expect(await read('', latin1)).toBe('Grüße aus Köln, à bientôt');
+    expect(await read('Content-Type: text/plain; format=flowed\r\n', latin1)).toBe('Grüße aus Köln, à bientôt');
+    expect(await read('Content-Type: text/plain\r\n', utf8)).toBe('Grüße aus Köln, à bientôt — 👍');
+    expect(await read('', utf8)).toBe('Grüße aus Köln, à bientôt — 👍');
+  });
+
+  it('reads a part labelled US-ASCII that holds UTF-8 as UTF-8, and one labelled Latin-1 as labelled', async () => {
+    expect(await read('Content-Type: text/plain; charset=us-ascii\r\n', utf8)).toBe('Grüße aus Köln, à bientôt — 👍');
+    expect(await read('Content-Type: text/plain; charset="US-ASCII"\r\n', utf8)).toBe('Grüße aus Köln, à bientôt — 👍');
+    expect(await read('Content-Type: text/plain; charset=iso-8859-1\r\n', latin1)).toBe('Grüße aus Köln, à bientôt');
+  });
+
+  it("keeps windows-1252's curly quotes, dashes and euro sign (Outlook's =92), in the text, HTML, subject and names", async () => {
+    const raw = Buffer.from(
+      'From: =?windows-1252?Q?Ren=E9e_=93RJ=94?= <renee@example.com>\r\nTo: help@example.com\r\n' +
+        'Subject: =?windows-1252?Q?Price_=80_10_=96_too_much?=\r\nMIME-Version: 1.0\r\n' +
+        'Content-Type: multipart/mixed; boundary="b"\r\n\r\n' +
+        '--b\r\nContent-Type: text/plain; charset="Windows-1252"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n' +
+        'I=92m sure it=92s =93broken=94 =96 costs =8010=85\r\n' +
+        '--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename="=?windows-1252?Q?=93notes=94.txt?="\r\n\r\nx\r\n--b--\r\n',
+      'latin1',
+    );
+    const mail = await readMail(raw);
+    expect(mail.body).toBe('I’m sure it’s “broken” – costs €10…');
+    expect(mail.subject).toBe('Price € 10 – too much');
+    expect(mail.from?.name).toBe('Renée “RJ”');
+    expect(mail.attachments.map((a) => a.fileName)).toEqual(['“notes”.txt']);
+
+    const html = Buffer.from(
+      'From: a@example.com\r\nTo: help@example.com\r\nSubject: x\r\nMIME-Version: 1.0\r\n' +
+        'Content-Type: text/html; charset=windows-1252\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n' +
+        '<html><body><p>We=92re =93ready=94</p></body></html>\r\n',
+      'latin1',
+    );
+    expect((await readMail(html)).body).toBe('We’re “ready”');
+  });
+});

@@ -3,6 +3,7 @@ import type { GivenFile } from '../tickets/files.js';
 import type { OriginalMail } from '../tickets/present.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
 import { asPlainText, holdsNoPart, unreadableType } from './broken-multipart.js';
+import { fromC1, relabelledCharsets } from './charset.js';
 import { decodeFlowed, unflowedRaw } from './flowed.js';
 import { extractReply } from './reply/extract.js';
 
@@ -55,24 +56,18 @@ function dkimDomain(signature: string): string {
 
 /** Parses raw RFC 5322 mail with postal-mime (loaded on the first mail). */
 export async function readMail(raw: Buffer): Promise<ReadMail> {
-  const { default: PostalMime, addressParser } = await import('postal-mime');
-  const unflowed = unflowedRaw(raw);
-  const parsed = await PostalMime.parse(unflowed?.raw ?? raw, { attachmentEncoding: 'base64' });
-  if (unflowed && parsed.text !== undefined) parsed.text = decodeFlowed(parsed.text, unflowed.delSp);
-  const topType = parsed.headers.find((h) => h.key === 'content-type')?.value;
-  const partless =
-    parsed.text === undefined &&
-    parsed.html === undefined &&
-    !parsed.attachments.length &&
-    holdsNoPart(raw, topType ?? '');
-  const mail =
-    partless || unreadableType(topType)
-      ? await PostalMime.parse(asPlainText(raw), { attachmentEncoding: 'base64' })
-      : parsed;
+  const { addressParser } = await import('postal-mime');
+  const first = await parseMail(raw);
+  const relabelled = relabelledCharsets(raw, `${first.text ?? ''}${first.html ?? ''}`);
+  const mail = relabelled ? await parseMail(relabelled) : first;
+  if (mail.text !== undefined) mail.text = fromC1(mail.text);
+  if (mail.html !== undefined) mail.html = fromC1(mail.html);
+  if (mail.subject !== undefined) mail.subject = fromC1(mail.subject);
+  for (const part of mail.attachments) if (part.filename) part.filename = fromC1(part.filename);
   const headers = new Map<string, string>();
   for (const h of mail.headers) if (!headers.has(h.key)) headers.set(h.key, h.value);
   const dkimDomains = mail.headers.filter((h) => h.key === 'dkim-signature').map((h) => dkimDomain(h.value));
-  const name = nameOf(mail.from?.name);
+  const name = nameOf(mail.from?.name && fromC1(mail.from.name));
   const from =
     mail.from && 'address' in mail.from && mail.from.address
       ? { address: mail.from.address.toLowerCase(), ...(name ? { name } : {}) }
@@ -107,6 +102,26 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
     ...(shortened ? { original: { text: reply.original, ...(mail.html ? { html: mail.html } : {}) } } : {}),
     attachments: kept,
   };
+}
+
+/**
+ * postal-mime's reading of a raw mail, with a flowed text part unfolded by its quote depths (flowed.ts) and
+ * a top-level multipart that holds no part, or a type nobody can read, read as plain text.
+ */
+async function parseMail(raw: Buffer) {
+  const { default: PostalMime } = await import('postal-mime');
+  const unflowed = unflowedRaw(raw);
+  const parsed = await PostalMime.parse(unflowed?.raw ?? raw, { attachmentEncoding: 'base64' });
+  if (unflowed && parsed.text !== undefined) parsed.text = decodeFlowed(parsed.text, unflowed.delSp);
+  const topType = parsed.headers.find((h) => h.key === 'content-type')?.value;
+  const partless =
+    parsed.text === undefined &&
+    parsed.html === undefined &&
+    !parsed.attachments.length &&
+    holdsNoPart(raw, topType ?? '');
+  return partless || unreadableType(topType)
+    ? await PostalMime.parse(asPlainText(raw), { attachmentEncoding: 'base64' })
+    : parsed;
 }
 
 type Part = Awaited<ReturnType<typeof import('postal-mime').default.parse>>['attachments'][number];
