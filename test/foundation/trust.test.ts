@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { ticketPageLink } from '@helpdesk/core/kernel/links/ticket-page';
 import { describe, expect, it } from 'vitest';
 import { ConsoleClient, signInLinkPath } from '../console/helpers.js';
@@ -36,6 +37,19 @@ describe('signed link tokens', () => {
     for (const variant of variants) {
       const res = await app.call('GET', path.replace(token, encodeURIComponent(variant)));
       expect(res.status, variant).toBe(404);
+    }
+    // A character percent-encoded (`%4A` for `J`, `%2E` for the dot) is another spelling too, for a read or a write.
+    const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+    for (const spelled of [
+      `${hex(token[0]!)}${token.slice(1)}`,
+      token.replace('.', '%2E'),
+      token.replace('.', '%2e'),
+    ]) {
+      expect((await app.call('GET', path.replace(token, spelled))).status, spelled).toBe(404);
+      const post = await app.call('POST', path.replace(token, spelled), {
+        body: { body: 'Through another spelling.' },
+      });
+      expect(post.status, spelled).toBe(404);
     }
   });
 
@@ -189,6 +203,55 @@ describe('project and environment given twice', () => {
       headers: { 'Service-Project': 'main' },
     });
     expect(project.status).toBe(422);
+    // A project the key does not reach, named beside the header that decides, is refused like one named alone.
+    const other = await createTenant();
+    for (const wanted of ['nonexistent', other.projects.main!.id]) {
+      const res = await app.call('GET', '/tickets', {
+        key: t.liveKey,
+        query: { project: wanted },
+        headers: { 'Service-Project': 'main' },
+      });
+      expect([res.status, res.body.error.code]).toEqual([403, 'project.forbidden']);
+    }
+    const same = await app.call('GET', '/tickets', {
+      key: t.liveKey,
+      query: { project: 'main' },
+      headers: { 'Service-Project': 'main' },
+    });
+    expect(same.status).toBe(200);
+  });
+});
+
+describe('a request line and headers as sent', () => {
+  const raw = (path: string, headers: Record<string, string | string[]>) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(app.url);
+      http
+        .get({ host: url.hostname, port: url.port, path, headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
+    });
+
+  it('refuses two Authorization headers (two keys, or a good one and a bad one) in either order', async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    expect(await raw('/api/v1/projects', { authorization: `Bearer ${a.liveKey}` })).toBe(200);
+    for (const keys of [
+      [a.liveKey, b.liveKey],
+      [a.liveKey, 'sk_live_bogus'],
+      ['sk_live_bogus', a.liveKey],
+      [a.liveKey, a.liveKey],
+    ])
+      expect(await raw('/api/v1/projects', { authorization: keys.map((k) => `Bearer ${k}`) }), keys.join(' ')).toBe(
+        401,
+      );
+  });
+
+  it('reads a path that starts with // as a path, not as another host', async () => {
+    const t = await createTenant();
+    expect(await raw('//evil.example/api/v1/projects', { authorization: `Bearer ${t.liveKey}` })).toBe(404);
   });
 });
 

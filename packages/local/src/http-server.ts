@@ -42,16 +42,25 @@ const readBody = (req: http.IncomingMessage) =>
     req.on('error', reject);
   });
 
+/**
+ * The request target as a URL on this server: the path is read as a path even when it starts with `//`
+ * (`new URL('//evil.example/x', base)` would take `evil.example` for the host and serve `/x`).
+ */
+const requestUrl = (req: http.IncomingMessage) =>
+  new URL(`http://localhost${req.url?.startsWith('/') ? req.url : `/${req.url ?? ''}`}`);
+
 /** Turns a Node request into the API Gateway HTTP API (payload 2.0) event Lambda would receive. */
 export function toApiGatewayEvent(
   req: http.IncomingMessage,
   body: Buffer,
   match: { routeKey: string; pathParameters?: Record<string, string> },
 ): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req);
+  // Repeated headers joined by commas, as API Gateway passes them (Node's `headers` keeps only the first
+  // Authorization, so two keys would have passed as the first one).
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (values !== undefined) headers[name.toLowerCase()] = values.join(name === 'cookie' ? '; ' : ',');
   }
   const query: Record<string, string> = {};
   for (const [k, val] of url.searchParams) query[k] = k in query ? `${query[k]},${val}` : val;
@@ -113,7 +122,7 @@ export async function startHttpServer(
     try {
       const body = await readBody(req);
       if (body === 'too-large') return send(res, requestTooLarge);
-      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const path = requestUrl(req).pathname;
       const found = match(req.method ?? 'GET', path);
       const target = found?.kind === 'route' ? found : undefined;
       const group = target ? target.route.group : 'account';

@@ -55,15 +55,16 @@ export function resolveTenant(
   };
   if (!needsProject) return base;
 
-  const wanted = given.project[0]?.value.trim();
-  if (wanted) {
+  // Each project named (the header's and the query's) must be one the key reaches; the first decides.
+  const named = given.project.map(({ value }) => value.trim()).filter(Boolean);
+  const projects = named.map((wanted) => {
     // An id in any case (UUIDs are case-insensitive); slugs are lower case by their pattern.
     const project = principal.projects.find((p) => p.id === wanted.toLowerCase() || p.slug === wanted);
-    if (!project) {
-      throw problem('project.forbidden', { wanted, projects: choices(principal) });
-    }
-    return { ...base, projectId: project.id, projectSlug: project.slug, project };
-  }
+    if (!project) throw problem('project.forbidden', { wanted, projects: choices(principal) });
+    return project;
+  });
+  const [project] = projects;
+  if (project) return { ...base, projectId: project.id, projectSlug: project.slug, project };
   const [only, ...others] = principal.projects;
   if (only && others.length === 0) {
     const project = only;

@@ -125,6 +125,9 @@ export const validate = (multipart: MultipartParser | undefined): Middleware => 
     internal.params = {};
     internal.query = {};
     if (route.params) {
+      // A token is taken only as the service wrote it (base64url and a dot): any percent-escape in its path
+      // is another spelling of the address, refused like a changed character (decisions.md, Conversations).
+      if ('token' in route.params && event.rawPath.includes('%')) throw errors.notFound();
       const parsed = v.safeParse(v.object(route.params), event.pathParameters ?? {});
       if (!parsed.success) throw errors.notFound();
       internal.params = parsed.output;
