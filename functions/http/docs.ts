@@ -1,5 +1,5 @@
 import { rawResponse } from '@helpdesk/core/kernel/api/route';
-import { redocScript, referencePageHtml } from '@helpdesk/core/top/openapi/reference-page';
+import { REFERENCE_PAGE_HEADERS, redocScript, referencePageHtml } from '@helpdesk/core/top/openapi/reference-page';
 import { servedOpenApiDocument } from '@helpdesk/core/top/openapi/served';
 import { createGroupHandler } from '@helpdesk/core/top/pipeline/pipeline';
 import { docsRoutes, referencePageRoutes } from '@helpdesk/core/top/routes/docs';
@@ -12,7 +12,7 @@ export const handler = createGroupHandler(
     listWebhookEventTypes: async () => ({
       eventTypes: (await import('@helpdesk/core/top/openapi/webhooks')).webhookEventTypes(),
     }),
-    getReferencePage: async () => rawResponse(200, referencePageHtml(), { 'content-type': 'text/html; charset=utf-8' }),
+    getReferencePage: async () => rawResponse(200, referencePageHtml(), REFERENCE_PAGE_HEADERS),
     getReferenceScript: async () =>
       rawResponse(200, redocScript(), {
         'content-type': 'application/javascript; charset=utf-8',

@@ -37,7 +37,7 @@ export const HTML_HEADERS = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
 const LABELS = ['Very poor', 'Poor', 'Okay', 'Good', 'Excellent'];

@@ -20,6 +20,17 @@ export const referencePageHtml = () => `<!doctype html>
 </body>
 </html>`;
 
+/**
+ * The reference page's policy: Redoc's own script and the document from this origin, the styles it injects,
+ * its search worker (a blob), nothing framed or framing it.
+ */
+export const REFERENCE_PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
 let script: string | undefined;
 
 /**

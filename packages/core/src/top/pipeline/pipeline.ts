@@ -21,6 +21,7 @@ import { headBody } from './middleware/head-body.js';
 import { linkHeaders } from './middleware/link-headers.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { type BoundRoutes, resolveRoute } from './middleware/resolve-route.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { type Event, json, type PipelineState, type Result } from './middleware/state.js';
 import { tenancy } from './middleware/tenancy.js';
 import { unknownRoute } from './middleware/unknown-route.js';
@@ -66,7 +67,8 @@ async function dispatch(event: Event, context: Context): Promise<Result> {
 /**
  * One Lambda handler for an endpoint group: the request pipeline, one middleware per step in the
  * order docs/architecture.md (A request) numbers them, then the bound implementation:
- * 1. error responder, 2. route resolution, 3. authentication, 4. rate limit, 5. unknown route
+ * 0. HEAD's body, security headers and a mailed link's headers, around everything else, 1. error
+ * responder, 2. route resolution, 3. authentication, 4. rate limit, 5. unknown route
  * (404/405), 6. IP allowlist and scope, 7. tenancy and plan gate, 8. validation, 9. dispatch.
  * Each step reads and writes the request's `PipelineState` in middy's `request.internal`.
  */
@@ -97,6 +99,7 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
   // A route that runs out of time answers 503 (a TimeoutError) with half a second left, not Lambda's bare timeout.
   const pipeline = middy<Event, Result, Error, Context, PipelineState>({ timeoutEarlyInMillis: 500 })
     .use(headBody())
+    .use(securityHeaders())
     .use(linkHeaders())
     .use(errorResponder())
     .before(() => loadSigningSecret())
