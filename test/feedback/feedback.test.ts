@@ -3,6 +3,7 @@ import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { setEnv } from '../support/env.js';
 import { createTenant, type TenantFixture } from '../support/fixtures.js';
+import { createTicket } from '../tickets/helpers.js';
 import { startReceiver } from '../webhooks/receiver.js';
 
 const app = await startTestApp();
@@ -226,6 +227,29 @@ describe('conversations', () => {
 });
 
 describe('the rating funnel', () => {
+  it("refuses a ticketId that names no ticket of the project and environment (another account's, sandbox's, none), mailing nothing", async () => {
+    const t = await createTenant();
+    const other = await createTenant();
+    const theirs = await createTicket(app, other.liveKey, { subject: 'Not yours', customer: { email: unique('x') } });
+    const sandboxed = await createTicket(app, t.sandboxKey, { subject: 'Sandbox', customer: { email: unique('x') } });
+    const email = unique('stray');
+    for (const ticketId of [randomUUID(), theirs.id, sandboxed.id]) {
+      const res = await app.call('POST', '/feedback/requests', {
+        key: t.liveKey,
+        body: { customer: { email }, ticketId },
+      });
+      expect([res.status, res.body.error.code, res.body.error.details]).toEqual([
+        422,
+        'feedback.ticket_not_found',
+        { field: 'ticketId' },
+      ]);
+    }
+    await app.drain();
+    expect(await emailsTo(email)).toHaveLength(0);
+    const list = await app.call('GET', '/feedback/requests', { key: t.liveKey });
+    expect(list.body.requests).toHaveLength(0);
+  });
+
   it('request -> email -> page -> rating -> conversation and feedback.submitted; the link is single use', async () => {
     const t = await createTenant();
     const receiver = await startReceiver();
@@ -234,7 +258,7 @@ describe('the rating funnel', () => {
       body: { url: receiver.url, events: ['feedback.submitted'] },
     });
     const email = unique('funnel');
-    const ticketId = randomUUID();
+    const { id: ticketId } = await createTicket(app, t.liveKey, { subject: 'Resolved one', customer: { email } });
 
     const created = await app.call('POST', '/feedback/requests', {
       key: t.liveKey,

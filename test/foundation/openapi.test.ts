@@ -52,5 +52,11 @@ describe('GET /docs', () => {
     expect(script.text.length).toBeGreaterThan(100_000);
     // No CDN: the page loads scripts only from this host.
     expect(page.text.match(/src="([^"]+)"/g)).toEqual(['src="/docs/redoc.standalone.js"']);
+    // and the browser is told so: scripts from this origin only, never framed, never sniffed.
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });

@@ -395,6 +395,9 @@ describe('validation and failures', () => {
     const made = await create(t.liveKey, 'ok');
     const ok = await get(t.liveKey, made.body.thingId);
     expect(ok.body).toMatchObject({ page: 1, limit: 25 });
+    // An account's data is never cached or sniffed, on a success or an error.
+    for (const res of [ok, await get(t.liveKey, id, { query: { limit: '0' } })])
+      expect([res.headers['cache-control'], res.headers['x-content-type-options']]).toEqual(['no-store', 'nosniff']);
 
     const bad = await create(t.liveKey, '');
     expect(bad.status).toBe(422);

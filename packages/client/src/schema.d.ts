@@ -1057,6 +1057,14 @@ export interface components {
         field: string;
       };
     };
+    /** @description ticketId names no ticket of this project and environment */
+    "Problem.feedback.ticket_not_found": {
+      /** @constant */
+      code: "feedback.ticket_not_found";
+      details: {
+        field: string;
+      };
+    };
     /** @description the conversation is closed */
     "Problem.feedback.conversation_closed": {
       /** @constant */
@@ -14456,14 +14464,17 @@ export interface operations {
           };
         };
       };
-      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
+      /**
+       * @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20)
+       * - `feedback.ticket_not_found`: ticketId names no ticket of this project and environment
+       */
       422: {
         content: {
           "application/json": components["schemas"]["Error"] & ({
-            error?: {
+            error?: ({
               /** @enum {string} */
-              code?: "validation.failed";
-            } & components["schemas"]["Problem.validation.failed"];
+              code?: "validation.failed" | "feedback.ticket_not_found";
+            }) & (components["schemas"]["Problem.validation.failed"] | components["schemas"]["Problem.feedback.ticket_not_found"]);
           });
         };
       };

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { paginate } from '../../kernel/api/list.js';
 import { commit, put } from '../../kernel/db/commit.js';
 import { errors } from '../../kernel/errors/common.js';
+import { problem } from '../../kernel/errors/problem.js';
 import type { TenantContext } from '../../kernel/tenant.js';
 import { matchOrCreateCustomer } from '../customers/match.js';
 import type { TenantKey } from '../customers/record.js';
 import { prepareSystemEmail } from '../emails/system-send.js';
 import { escapeHtml } from '../templates/escape.js';
+import { ticketCheck } from '../tickets/ticket-check.js';
 import { requestCopy } from './customer-feedback.js';
 import { CustomerFeedback, FeedbackRequest } from './entities.js';
 import { type RequestItem, requestStatus, toRequest } from './present.js';
@@ -61,7 +63,12 @@ export async function createRequest(
       request: put(FeedbackRequest.create(item)),
       customerCopy: put(CustomerFeedback.create(requestCopy(item))),
       mail: mail.writes,
+      // The ticket it names must be one of this project and environment: a condition, not a read before.
+      ticket: input.ticketId !== undefined && ticketCheck(ctx, input.ticketId),
     }),
+    refused: (names) => {
+      if (names.has('ticket')) throw problem('feedback.ticket_not_found');
+    },
     exhausted: () => errors.conflict('The feedback request'),
   });
   return toRequest(item);

@@ -99,6 +99,7 @@ export const feedbackApiRoutes = {
     scope: 'feedback:write',
     body: createRequestBody,
     response: requestSchema,
+    problems: ['feedback.ticket_not_found'],
   }),
   getFeedbackRequest: defineRoute({
     ...base,

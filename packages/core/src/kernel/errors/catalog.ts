@@ -519,6 +519,13 @@ export const PROBLEMS = {
   }),
   'customer.email_taken': customerTaken('email'),
   'customer.external_id_taken': customerTaken('externalId'),
+  'feedback.ticket_not_found': define({
+    status: 422,
+    summary: 'ticketId names no ticket of this project and environment',
+    details: fieldOnly,
+    message: () => 'ticketId does not name a ticket of this project and environment.',
+    toDetails: () => ({ field: 'ticketId' }),
+  }),
   'feedback.conversation_closed': define({
     status: 422,
     summary: 'the conversation is closed',
