@@ -233,6 +233,33 @@ describe('text people read', () => {
       app.call('POST', '/logs', { key: t.liveKey, body: { events: [{ level: 'info', message }] } });
     expect((await log(emoji.repeat(10_000))).status).toBe(200);
     expect((await log(emoji.repeat(10_001))).status).toBe(422);
+    // Free text that is no key counts characters too: queries, a phone, a file name, excerpts and descriptions.
+    const at = async (method: string, path: string, make: (s: string) => object, max: number, query = false) => {
+      for (const [n, status] of [
+        [max, 200],
+        [max + 1, 422],
+      ] as const) {
+        const value = make(emoji.repeat(n));
+        const res = await app.call(
+          method,
+          path,
+          query ? { key: t.liveKey, query: value as never } : { key: t.liveKey, body: value },
+        );
+        expect([path, n, res.status]).toEqual([path, n, status]);
+      }
+    };
+    await at('GET', '/articles/search', (q) => ({ q }), 500, true);
+    await at('GET', '/tickets', (search) => ({ search }), 200, true);
+    await at('GET', '/customers', (search) => ({ search }), 200, true);
+    await at('POST', '/customers', (phone) => ({ email: `${phone.length}@example.com`, phone }), 50);
+    await at('POST', '/articles', (excerpt) => ({ title: 'T', body: 'B', excerpt }), 500);
+    await at('POST', '/article-categories', (description) => ({ name: `C${description.length}`, description }), 1000);
+    await at(
+      'POST',
+      `/tickets/${ticket.body.id}/messages`,
+      (fileName) => ({ body: 'File', attachments: [{ fileName, mimeType: 'text/plain', content: 'eA==' }] }),
+      255,
+    );
   });
 
   it('refuses a search category that is no slug, as every exact-match filter', async () => {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute } from '../../kernel/api/route.js';
-import { integer, pageMeta, pageQuery, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { integer, maxChars, pageMeta, pageQuery, patchBody, uuid } from '../../kernel/api/schemas.js';
 import {
   articleCreate,
   articleItem,
@@ -26,7 +26,7 @@ export const articleRoutes = {
     summary: 'Search published articles (keyword by default; semantic or hybrid with mode)',
     scope: 'articles:read',
     query: {
-      q: v.optional(v.pipe(v.string(), v.maxLength(500)), ''),
+      q: v.optional(v.pipe(v.string(), maxChars(500)), ''),
       category: v.optional(slug),
       mode: v.optional(v.picklist(SEARCH_MODES), 'keyword'),
       ...pageQuery({ defaultLimit: 20 }),

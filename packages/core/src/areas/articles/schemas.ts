@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, lineText, patchBody, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, lineText, maxChars, patchBody, uuid } from '../../kernel/api/schemas.js';
 import { ARTICLE_STATUSES, SLUG_MAX, SLUG_RE } from './values.js';
 
 /** An article's or category's slug; also the form GET /articles/search's `category` must have to match one. */
@@ -16,7 +16,7 @@ const articleFields = {
   slug: v.optional(slug),
   body: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
   /** null: derive it from the body. */
-  excerpt: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(500)))),
+  excerpt: v.optional(v.nullable(v.pipe(v.string(), maxChars(500)))),
   categoryId: v.optional(v.nullable(uuid)),
   status: v.optional(v.picklist(ARTICLE_STATUSES)),
 };
@@ -63,7 +63,7 @@ export const category = v.object({
 export const categoryFields = {
   name: lineText(100),
   slug: v.optional(slug),
-  description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000)))),
+  description: v.optional(v.nullable(v.pipe(v.string(), maxChars(1000)))),
   position: v.optional(v.pipe(integer, v.integer(), v.minValue(0), v.maxValue(1_000_000))),
 };
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineRoute, type RouteDef } from '../../kernel/api/route.js';
-import { pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
+import { maxChars, pageMeta, pageQuery, uuid } from '../../kernel/api/schemas.js';
 import { createCustomerBody, customerSchema, updateCustomerBody } from './schemas.js';
 
 const base = { group: 'customers' as const, tenancy: 'project' as const, tags: ['Customers'] };
@@ -17,7 +17,7 @@ export const customerDirectoryRoutes = {
     scope: 'customers:read',
     query: {
       ...pageQuery(),
-      search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+      search: v.optional(v.pipe(v.string(), v.trim(), maxChars(200))),
       externalId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255))),
     },
     response: v.object({ customers: v.array(customerSchema), ...pageMeta }),

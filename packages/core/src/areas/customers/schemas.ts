@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { integer, isoDateTime, lineText, patchBody, stringMap, uuid } from '../../kernel/api/schemas.js';
+import { integer, isoDateTime, lineText, maxChars, patchBody, stringMap, uuid } from '../../kernel/api/schemas.js';
 import { plainLine } from '../../kernel/mail/plain-line.js';
 
 export const MAX_METADATA_KEYS = 50;
@@ -13,7 +13,7 @@ const externalId = v.pipe(
   plainLine,
   v.metadata({ examples: ['cus_1042'] }),
 );
-const phone = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50));
+const phone = v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(50));
 const metadata = stringMap({
   maxKeys: MAX_METADATA_KEYS,
   key: { pattern: /^[\s\S]{1,100}$/, says: 'Keys are 1 to 100 characters' },

@@ -8,6 +8,7 @@ import {
   isoDate,
   isoDateTime,
   listQuery,
+  maxChars,
   pageMeta,
   pageQuery,
   uuid,
@@ -63,7 +64,7 @@ export const ticketRoutes = {
       status: v.optional(status),
       priority: v.optional(priority),
       category: v.optional(category),
-      search: v.optional(v.pipe(v.string(), v.maxLength(200))),
+      search: v.optional(v.pipe(v.string(), maxChars(200))),
       // Each value names an index partition: anything else is refused before it reaches a key.
       assignee: listQuery(
         `${UNASSIGNED}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}`,

@@ -123,7 +123,7 @@ export const fileName = v.pipe(
   v.string(),
   v.trim(),
   v.minLength(1),
-  v.maxLength(255),
+  maxChars(255),
   // Bidi controls (U+202A-U+202E, U+2066-U+2069, and the marks U+200E, U+200F, U+061C) can make
   // `invoice\u202Efdp.exe` read as `invoiceexe.pdf`.
   v.regex(

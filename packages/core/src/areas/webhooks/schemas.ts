@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isoDateTime, uuid } from '../../kernel/api/schemas.js';
+import { isoDateTime, maxChars, uuid } from '../../kernel/api/schemas.js';
 import { plainLine } from '../../kernel/mail/plain-line.js';
 import { EVENT_NAMES, FILTER_PREFIXES } from './catalog.js';
 
@@ -12,7 +12,7 @@ export const events = v.pipe(
   v.minLength(1, 'Choose at least one event, or leave events out for all.'),
 );
 export const format = v.picklist(['json', 'chat']);
-export const description = v.pipe(v.string(), v.maxLength(500), plainLine, v.metadata({ examples: ['Order sync'] }));
+export const description = v.pipe(v.string(), maxChars(500), plainLine, v.metadata({ examples: ['Order sync'] }));
 export const rateLimitPerSecond = v.pipe(
   v.number(),
   v.integer(),
