@@ -62,7 +62,8 @@ describe('charsets a mail does not label usably', () => {
     Buffer.from(
       `From: ann@example.com\r\nTo: help@example.com\r\nSubject: Hi\r\n${contentType}Content-Transfer-Encoding: 8bit\r\n\r\n`,
     );
-  const read = async (contentType: string, body: Buffer) => (await readMail(Buffer.concat([head(contentType), body]))).body;
+  const read = async (contentType: string, body: Buffer) =>
+    (await readMail(Buffer.concat([head(contentType), body]))).body;
 
   it('reads 8-bit text without a charset as UTF-8 when it is, else as windows-1252', async () => {
     expect(await read('Content-Type: text/plain\r\n', latin1)).toBe('Grüße aus Köln, à bientôt');

@@ -49,7 +49,9 @@ describe('error catalog', () => {
     expect(routeProblems(route('sendEmailBatch'))).toEqual(
       expect.arrayContaining(['plan.upgrade_required', 'conflict']),
     );
-    expect(routeProblems(route('getOpenApi'))).toEqual(['service.unavailable', 'internal']);
+    // A JSON operation without a body refuses one sent (422); a page has none to refuse.
+    expect(routeProblems(route('getOpenApi'))).toEqual(['service.unavailable', 'internal', 'validation.failed']);
+    expect(routeProblems(route('getReferencePage'))).toEqual(['service.unavailable', 'internal']);
   });
 
   it('lists every code in some operation (method_not_allowed answers only paths that have no operation)', () => {

@@ -261,6 +261,9 @@ describe('POST /email-templates/import', () => {
     expect(tooBig.body.error.details.fields[0].field).toBe('file');
     const wayTooBig = await call(importForm('big.hbs', 'x'.repeat(2 * 1024 * 1024)));
     expect(wayTooBig.status).toBe(422);
+    expect(wayTooBig.body.error.details.fields).toEqual([
+      { field: '(body)', in: 'body', message: 'A file is larger than this operation takes' },
+    ]);
     const atLimit = await call(importForm('edge.hbs', 'x'.repeat(512 * 1024)));
     expect(atLimit.status).toBe(200);
     const unknownField = await call(importForm('x.hbs', 'x', { colour: 'red' } as never));

@@ -14917,6 +14917,18 @@ export interface operations {
           "text/html": string;
         };
       };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+          "text/html": string;
+        };
+      };
       /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
       431: {
         content: {
@@ -16597,6 +16609,17 @@ export interface operations {
           };
         };
       };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
+        };
+      };
       /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */
       431: {
         content: {
@@ -16650,6 +16673,17 @@ export interface operations {
                 };
               }[];
           };
+        };
+      };
+      /** @description - `validation.failed`: the input breaks its schema; details.fields lists each bad field (the first 20) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] & ({
+            error?: {
+              /** @enum {string} */
+              code?: "validation.failed";
+            } & components["schemas"]["Problem.validation.failed"];
+          });
         };
       };
       /** @description Before the API runs: the request line and headers are too large. The local server (over 16 KB) answers `validation.failed`; deployed, API Gateway refuses them itself (over 10,240 bytes) with its own `{ "message": … }`. */

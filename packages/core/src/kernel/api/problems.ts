@@ -21,7 +21,8 @@ export function routeProblems(route: RouteDef): ProblemCode[] {
   if (route.accountWrite) add('auth.account_key_required');
   if (route.plan) add('plan.upgrade_required');
   if (route.params) add('not_found');
-  if (route.query || route.body) add('validation.failed');
+  // Input to check, or a JSON operation without a body, which refuses one sent (pipeline/middleware/validate.ts).
+  if (route.query || route.body || route.produces === undefined) add('validation.failed');
   add(...(route.problems ?? []));
   return [...codes];
 }

@@ -32,10 +32,11 @@ export const errorResponder = (): Middleware => ({
     let error: unknown = request.error;
     const status = (error as { statusCode?: number } | undefined)?.statusCode;
     if (!(error instanceof Problem) && typeof status === 'number' && status >= 400 && status < 500) {
-      // Errors raised by middy middlewares (multipart parsing): the request is at fault.
-      error = errors.validation([
-        { field: '(body)', in: 'body', message: (error as Error | undefined)?.message ?? 'Invalid request body' },
-      ]);
+      // Errors raised by middy middlewares (multipart parsing): the request is at fault, told in the
+      // service's words (the library's own text is not shown).
+      const message =
+        status === 413 ? 'A file is larger than this operation takes' : 'The multipart body could not be read';
+      error = errors.validation([{ field: '(body)', in: 'body', message }]);
     }
     if (!(error instanceof Problem)) {
       const answer = isUnavailable(error)
