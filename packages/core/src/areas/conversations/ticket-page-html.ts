@@ -1,3 +1,4 @@
+import { acceptsJson } from '../../kernel/api/accept.js';
 import { type RawResult, rawResponse } from '../../kernel/api/route.js';
 import { Problem } from '../../kernel/errors/problem.js';
 import { esc, HTML_HEADERS, layout, notFoundPage } from '../feedback/pages.js';
@@ -7,7 +8,7 @@ import { answerOnPage, customerTicket } from './ticket-page.js';
 
 type View = Awaited<ReturnType<typeof customerTicket>>;
 
-const wantsJson = (headers: Record<string, string | undefined>) => /\bapplication\/json\b/i.test(headers.accept ?? '');
+const wantsJson = (headers: Record<string, string | undefined>) => acceptsJson(headers.accept);
 /** A browser's form post (either encoding): it gets pages back, errors included. */
 const isForm = (headers: Record<string, string | undefined>) =>
   /^(?:multipart\/form-data|application\/x-www-form-urlencoded)/i.test(headers['content-type'] ?? '');

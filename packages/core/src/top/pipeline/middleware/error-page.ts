@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../../areas/templates/escape.js';
+import { acceptsJson } from '../../../kernel/api/accept.js';
 import { answersHtml } from '../../../kernel/api/route.js';
 import type { Problem } from '../../../kernel/errors/problem.js';
 import { headerOf, type PipelineRequest, type Result } from './state.js';
@@ -13,8 +14,7 @@ const PAGE_PATHS = /^\/(help|console)(\/|$)/;
  */
 export function wantsPage(request: PipelineRequest): boolean {
   const { event } = request;
-  if (/\bjson\b/i.test(headerOf(event, 'accept') ?? '') || /\bjson\b/i.test(headerOf(event, 'content-type') ?? ''))
-    return false;
+  if (acceptsJson(headerOf(event, 'accept')) || /\bjson\b/i.test(headerOf(event, 'content-type') ?? '')) return false;
   const route = request.internal.route;
   return route ? answersHtml(route) : PAGE_PATHS.test(event.rawPath);
 }
