@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { API_PREFIX } from '@helpdesk/core/kernel/api/route';
 import { documentClient } from '@helpdesk/core/kernel/db/client';
-import { createMatcher } from '@helpdesk/core/top/pipeline/match';
+import { createGatewaySelector, gatewayRoutes } from '@helpdesk/core/top/pipeline/match';
 import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { BUNDLE_ENTRY_FILE, buildFunction } from '../infra/constructs/bundle.js';
 import { FUNCTIONS_ROOT, REPO_ROOT } from '../infra/paths.js';
@@ -75,10 +76,10 @@ process.stdout.write(JSON.stringify({ init, first, status: res?.statusCode ?? 0 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function eventFor(request: { method: string; path: string; body?: unknown }, key: string, project: string) {
-  const match = createMatcher(allRoutes);
+  const select = createGatewaySelector(gatewayRoutes(allRoutes));
   const url = new URL(`http://localhost/api/v1${request.path}`);
-  const found = match(request.method, url.pathname);
-  if (found?.kind !== 'route') throw new Error(`cold request: no route for ${request.method} ${request.path}`);
+  const found = select(request.method, url.pathname);
+  if (!found) throw new Error(`cold request: no route for ${request.method} ${request.path}`);
   const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(request.body));
   const headers = {
     host: 'localhost',
@@ -90,10 +91,14 @@ function eventFor(request: { method: string; path: string; body?: unknown }, key
     url: url.pathname + url.search,
     method: request.method,
     headers,
+    headersDistinct: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
     httpVersion: '1.1',
     socket: { remoteAddress: '127.0.0.1' },
   } as unknown as http.IncomingMessage;
-  return { event: toApiGatewayEvent(req, body, found), route: `${request.method} ${found.route.path}` };
+  return {
+    event: toApiGatewayEvent(req, body, { routeKey: found.route.key, pathParameters: found.pathParameters }),
+    route: `${request.method} ${found.route.path.replace(API_PREFIX, '')}`,
+  };
 }
 
 function run(bundle: string, event: unknown) {

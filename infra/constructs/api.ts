@@ -1,12 +1,6 @@
-import {
-  answersHead,
-  fullPath,
-  type Group,
-  headRouteKey,
-  type RouteDef,
-  routeKey,
-} from '@helpdesk/core/kernel/api/route';
+import type { Group, RouteDef } from '@helpdesk/core/kernel/api/route';
 import { must } from '@helpdesk/core/kernel/must';
+import { gatewayRoutes } from '@helpdesk/core/top/pipeline/match';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -127,18 +121,13 @@ export class Api extends Construct {
       this.routes.push(route);
       return route;
     };
-    for (const route of routes) {
+    // One route per path (`ANY`): its group's Lambda tells the methods apart, answers HEAD and a 405.
+    for (const route of gatewayRoutes(routes)) {
       add(
-        `Route${routeId(routeKey(route))}`,
-        apigw.HttpRouteKey.with(fullPath(route), apigw.HttpMethod[route.method]),
+        `Route${routeId(route.key)}`,
+        apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
         route.group,
       );
-      if (answersHead(route))
-        add(
-          `Route${routeId(headRouteKey(route))}`,
-          apigw.HttpRouteKey.with(fullPath(route), apigw.HttpMethod.HEAD),
-          route.group,
-        );
     }
     add('RouteDefault', apigw.HttpRouteKey.DEFAULT, DEFAULT_ROUTE_GROUP);
 

@@ -31,12 +31,44 @@ describe('route table', () => {
       pathParameters: { ticketId: 'metrics' },
     });
     const refused = match('POST', '/api/v1/tickets/metrics');
-    expect(refused).toEqual({ kind: 'method-not-allowed', allowed: ['GET', 'PATCH', 'DELETE'] });
+    expect(refused).toEqual({ kind: 'method-not-allowed', allowed: ['GET', 'HEAD', 'PATCH', 'DELETE'] });
+    expect(match('HEAD', '/api/v1/tickets/metrics')).toMatchObject({
+      kind: 'route',
+      route: { id: 'getTicketMetrics' },
+    });
     for (const route of allRoutes) {
       const found = match('PUT', `/api/v1${route.path.replace(/\{\w+\}/g, 'x')}`);
       if (found?.kind === 'method-not-allowed')
         expect(new Set(found.allowed).size, route.path).toBe(found.allowed.length);
     }
+  });
+
+  it("gives API Gateway one ANY route per path, and a route per method where another group's parameter path also matches", async () => {
+    const { allRoutes } = await import('@helpdesk/core/top/routes/table');
+    const { fullPath } = await import('@helpdesk/core/kernel/api/route');
+    const { createGatewaySelector, createMatcher, gatewayRoutes } = await import('@helpdesk/core/top/pipeline/match');
+    const gateway = gatewayRoutes(allRoutes);
+    expect(gateway.length).toBeLessThan(allRoutes.length);
+    expect(new Set(gateway.map((r) => r.key)).size).toBe(gateway.length);
+    const select = createGatewaySelector(gateway);
+    const match = createMatcher(allRoutes);
+    // API Gateway's choice reaches the Lambda of the operation the whole table would pick, for every
+    // operation's path under every method: the group then tells the methods apart (or answers 405).
+    for (const route of allRoutes) {
+      const path = fullPath(route).replace(/\{\w+\}/g, 'x');
+      for (const method of ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS']) {
+        const found = match(method, path);
+        const chosen = select(method, path);
+        if (found?.kind === 'route') expect(chosen?.route.group, `${method} ${path}`).toBe(found.route.group);
+        else expect(chosen, `${method} ${path}`).toBeDefined();
+      }
+    }
+    expect(select('GET', '/api/v1/emails/preview')?.route).toMatchObject({
+      key: 'ANY /api/v1/emails/{id}',
+      group: 'emails',
+    });
+    expect(select('POST', '/api/v1/emails/preview')?.route).toMatchObject({ key: 'POST /api/v1/emails/preview' });
+    expect(select('GET', '/api/v1/nothing-here')).toBeUndefined();
   });
 
   it('refuses an empty PATCH body on every route (nothing to change is a mistake, not a no-op)', async () => {

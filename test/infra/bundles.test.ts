@@ -13,11 +13,13 @@ import { sesEventsQueue } from '@helpdesk/core/areas/emails/queue';
 import { sesTags } from '@helpdesk/core/areas/emails/ses-events';
 import { logAlertsQueue } from '@helpdesk/core/areas/logs/queue';
 import { slaTimersQueue } from '@helpdesk/core/areas/sla/queue';
+import { fullPath, routeKey } from '@helpdesk/core/kernel/api/route';
 import { signToken } from '@helpdesk/core/kernel/links/signed';
 import { inboundAddress } from '@helpdesk/core/kernel/mail/reply-address';
 import { putObject } from '@helpdesk/core/kernel/ports/blob-store';
 import { scanSmallTableOutbox } from '@helpdesk/core/kernel/ports/outbox';
 import { enqueue } from '@helpdesk/core/kernel/ports/queue';
+import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/paths.js';
 import { startTestApp } from '../support/app.js';
@@ -324,6 +326,17 @@ function writes(ticketPageToken: string): Record<string, Omit<RouteCall, 'key'>>
   };
 }
 
+/** The operations (`GET /api/v1/tickets`) API Gateway's route keys reach (`ANY /api/v1/tickets`), each with its key. */
+function operationsOf(routeKeys: string[]): Map<string, string> {
+  return new Map(
+    routeKeys.flatMap((key) =>
+      key.startsWith('ANY ')
+        ? allRoutes.filter((r) => fullPath(r) === key.slice(4)).map((r) => [routeKey(r), key] as const)
+        : [[key, key] as const],
+    ),
+  );
+}
+
 /** Every GET route without path parameters (cheap, read-only, answerable), and the group's write. */
 function routesToCall(keys: string[], written: Record<string, Omit<RouteCall, 'key'>>) {
   const plainGets = keys.filter((k) => k.startsWith('GET ') && !k.includes('{'));
@@ -393,7 +406,8 @@ beforeAll(async () => {
     async (fn) => {
       const env = environmentOf(fn);
       const source = sources.get(fn.logicalId);
-      const keys = source ? [] : routesToCall(routes.get(fn.logicalId) ?? [], written);
+      const operations = operationsOf(routes.get(fn.logicalId) ?? []);
+      const keys = source ? [] : routesToCall([...operations.keys()], written);
       const events = source
         ? [await sqsEventFor(fn, source, env)]
         : keys.map((k) =>
@@ -401,6 +415,7 @@ beforeAll(async () => {
               k,
               { authorization: `Bearer ${t.liveKey}`, 'service-project': 'main', ...written[k]?.headers },
               written[k] ?? {},
+              operations.get(k),
             ),
           );
       return [

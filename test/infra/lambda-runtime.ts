@@ -274,13 +274,17 @@ export async function pool<T, R>(items: T[], size: number, work: (item: T) => Pr
   return out;
 }
 
-/** An API Gateway HTTP API (payload 2.0) event for a route key, path parameters filled with fresh ids. */
+/**
+ * An API Gateway HTTP API (payload 2.0) event for an operation (`GET /api/v1/tickets/{ticketId}`), path
+ * parameters filled with fresh ids, under the route key API Gateway gives it (`ANY /api/v1/tickets/{ticketId}`).
+ */
 export function httpEvent(
-  routeKey: string,
+  operation: string,
   headers: Record<string, string>,
   request: { body?: string; params?: Record<string, string> } = {},
+  routeKey = operation,
 ) {
-  const [method, template] = routeKey.split(' ') as [string, string];
+  const [method, template] = operation.split(' ') as [string, string];
   const pathParameters: Record<string, string> = {};
   const rawPath = template.replace(
     /\{([^}+]+)\+?\}/g,

@@ -1,13 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  answersHead,
-  GROUPS,
-  type Group,
-  headRouteKey,
-  type RouteDef,
-  routeKey,
-} from '@helpdesk/core/kernel/api/route';
+import { fullPath, GROUPS, type Group, type RouteDef, routeKey } from '@helpdesk/core/kernel/api/route';
 import {
   gsisOf,
   NARROW_LISTS,
@@ -16,6 +9,7 @@ import {
   TTL_ATTRIBUTE,
   tableKeys,
 } from '@helpdesk/core/kernel/db/table';
+import { createGatewaySelector, gatewayRoutes } from '@helpdesk/core/top/pipeline/match';
 import { QUEUE_NAMES, QUEUES } from '@helpdesk/core/top/queues/registry';
 import { allRoutes } from '@helpdesk/core/top/routes/table';
 import { App } from 'aws-cdk-lib';
@@ -131,17 +125,22 @@ describe('Helpdesk stack (dev, the real route table and functions/)', () => {
     expect(Object.keys(resources).length).toBeLessThan(450);
   });
 
-  it("creates every route of allRoutes (and a page's HEAD), pointed at its group Lambda, plus $default on the account Lambda", () => {
-    const pages = allRoutes.filter(answersHead);
-    expect(pages.map((r) => r.path)).toEqual(
-      expect.arrayContaining(['/console', '/help/{handle}', '/public/tickets/{token}']),
-    );
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', allRoutes.length + pages.length + 1);
-    for (const route of allRoutes) {
+  it('creates one route per path (ANY) of allRoutes, pointed at its group Lambda, plus $default on the account Lambda', () => {
+    const gateway = gatewayRoutes(allRoutes);
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', gateway.length + 1);
+    for (const route of gateway) {
       const fn = stack.api.functions[route.group]!;
-      expect(routeTarget(resources, routeKey(route)), routeKey(route)).toBe(logicalId(fn, 'fn'));
-      if (answersHead(route)) expect(routeTarget(resources, headRouteKey(route))).toBe(logicalId(fn, 'fn'));
+      expect(routeTarget(resources, route.key), route.key).toBe(logicalId(fn, 'fn'));
     }
+    // Every operation is served by its own group's Lambda, whichever route API Gateway selects for it.
+    const select = createGatewaySelector(gateway);
+    for (const route of allRoutes) {
+      const sample = fullPath(route).replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
+      expect(select(route.method, sample)?.route.group, routeKey(route)).toBe(route.group);
+    }
+    expect(gateway.map((r) => r.key)).toEqual(
+      expect.arrayContaining(['ANY /api/v1/tickets', 'ANY /help/{handle}', 'POST /api/v1/emails/preview']),
+    );
     expect(routeTarget(resources, '$default')).toBe(logicalId(stack.api.functions[DEFAULT_ROUTE_GROUP]!, 'fn'));
   });
 

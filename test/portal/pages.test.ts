@@ -207,7 +207,7 @@ describe('help center pages', () => {
       ).status,
     ).toBe(404);
   });
-  it('answers HEAD on every page as GET without the body; the JSON API answers HEAD 405 with Allow', async () => {
+  it('answers HEAD on every page and read as GET without the body, and names HEAD in Allow', async () => {
     const t = await createTenant();
     const handle = await openPortal(app, t);
     const article = await publish(app, t.liveKey, { title: 'Heads up', body: 'Nothing below the head.' });
@@ -235,9 +235,17 @@ describe('help center pages', () => {
       '',
       'text/html; charset=utf-8',
     ]);
+    // The API's reads too, and a path's other methods are 405 naming HEAD beside GET.
+    const get = await app.call('GET', '/tickets', { key: t.liveKey });
     const api = await app.call('HEAD', '/tickets', { key: t.liveKey });
-    expect(api.status).toBe(405);
-    expect(api.headers.get('allow')).toBe('GET, POST');
+    expect([api.status, api.text, api.headers.get('x-ratelimit-limit')]).toEqual([
+      200,
+      '',
+      get.headers.get('x-ratelimit-limit'),
+    ]);
+    expect((await app.call('HEAD', `/tickets/${crypto.randomUUID()}`, { key: t.liveKey })).status).toBe(404);
+    const options = await app.call('OPTIONS', '/tickets', { key: t.liveKey });
+    expect([options.status, options.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);
     const page = await app.call('DELETE', `/help/${handle}`);
     expect(page.status).toBe(405);
     expect(page.headers.get('allow')).toBe('GET, HEAD');

@@ -32,7 +32,7 @@ export function checkContract(method: string, url: URL, status: number, contentT
   if (found?.kind !== 'route') return; // unknown routes (404/405) have no operation to check against
   const route = found.route;
   if (route.root) return;
-  // A page's HEAD is its GET without the body (kernel/api/route.ts answersHead): checked against the GET.
+  // HEAD is a GET without the body (top/pipeline/match.ts): checked against the GET.
   const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
   const operation = (doc.paths as Record<string, Record<string, Operation>>)[route.path]![verb]!;
   const response = operation.responses[String(status)];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMatcher } from '@helpdesk/core/top/pipeline/match';
+import { createGatewaySelector, gatewayRoutes } from '@helpdesk/core/top/pipeline/match';
 import { allRoutes } from '@helpdesk/core/top/routes/table';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { loadHandler } from './handlers.js';
@@ -117,16 +117,20 @@ export async function startHttpServer(
   answered: () => void = () => {},
   functionTimeoutMs = FUNCTION_TIMEOUT_MS,
 ) {
-  const match = createMatcher(allRoutes);
+  const select = createGatewaySelector(gatewayRoutes(allRoutes));
   const server = http.createServer(async (req, res) => {
     try {
       const body = await readBody(req);
       if (body === 'too-large') return send(res, requestTooLarge);
       const path = requestUrl(req).pathname;
-      const found = match(req.method ?? 'GET', path);
-      const target = found?.kind === 'route' ? found : undefined;
+      // The route API Gateway would take (its key and path parameters), or `$default` on the account Lambda.
+      const target = select(req.method ?? 'GET', path);
       const group = target ? target.route.group : 'account';
-      const event = toApiGatewayEvent(req, body, target ?? { routeKey: '$default' });
+      const event = toApiGatewayEvent(
+        req,
+        body,
+        target ? { routeKey: target.route.key, pathParameters: target.pathParameters } : { routeKey: '$default' },
+      );
       if (eventBytes(event) > MAX_EVENT_BYTES) return send(res, requestTooLarge);
       const handler = await loadHandler('http', group);
       const result = (await handler(

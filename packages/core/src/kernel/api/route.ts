@@ -166,14 +166,3 @@ export function routeModules<L extends Record<string, () => Promise<unknown>>>(l
 export const fullPath = (route: Pick<RouteDef, 'path' | 'root'>) => (route.root ? route.path : API_PREFIX + route.path);
 /** The API Gateway route key, e.g. `GET /api/v1/tickets/{ticketId}`. */
 export const routeKey = (route: Pick<RouteDef, 'method' | 'path' | 'root'>) => `${route.method} ${fullPath(route)}`;
-
-/**
- * Pages (HTML, the help center's sitemap and robots.txt, the spec document's viewer) answer HEAD as GET
- * without the body, for link checkers, crawlers and uptime monitors. The JSON API's reads do not: a HEAD
- * route each in API Gateway would take the stack near CloudFormation's 500 resources, for a method no
- * API client sends; HEAD there is 405 with `Allow: GET`.
- */
-export const answersHead = (route: Pick<RouteDef, 'method' | 'root' | 'page' | 'produces'>) =>
-  route.method === 'GET' && (route.root === true || route.page === true || route.produces !== undefined);
-/** The API Gateway route key of a page's HEAD route, e.g. `HEAD /help/{handle}`. */
-export const headRouteKey = (route: Pick<RouteDef, 'path' | 'root'>) => `HEAD ${fullPath(route)}`;

@@ -1,15 +1,7 @@
 import middy from '@middy/core';
 import type httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { Context } from 'aws-lambda';
-import {
-  answersHead,
-  headRouteKey,
-  type RawResult,
-  type RouteDef,
-  type RouteImpl,
-  type RouteImpls,
-  routeKey,
-} from '../../kernel/api/route.js';
+import { type RawResult, type RouteDef, type RouteImpl, type RouteImpls, routeKey } from '../../kernel/api/route.js';
 import { assertDeployedConfig } from '../../kernel/config.js';
 import { withLogContext } from '../../kernel/logger.js';
 import { must } from '../../kernel/must.js';
@@ -80,9 +72,7 @@ export function createGroupHandler<T extends Record<string, RouteDef>>(
   assertDeployedConfig();
   const bound: BoundRoutes = new Map();
   for (const [name, route] of Object.entries(routes)) {
-    const entry = { route, impl: impls[name as keyof T] as unknown as RouteImpl<RouteDef> };
-    bound.set(routeKey(route), entry);
-    if (answersHead(route)) bound.set(headRouteKey(route), entry);
+    bound.set(routeKey(route), { route, impl: impls[name as keyof T] as unknown as RouteImpl<RouteDef> });
   }
   // The multipart parser (busboy) loads on the first multipart request, not at cold start.
   const limits = options.multipart && { fileSize: options.multipart.fileSize, files: options.multipart.files ?? 1 };

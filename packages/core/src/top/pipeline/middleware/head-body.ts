@@ -1,8 +1,8 @@
 import type { Middleware, PipelineRequest } from './state.js';
 
 /**
- * 0. A HEAD request (pages only: kernel/api/route.ts `answersHead`) is answered as its GET, status and
- * headers included, without the body. Used first, so it sees every other step's answer, errors too.
+ * 0. A HEAD request is answered as its GET (top/pipeline/match.ts), status and headers included, without
+ * the body. Used first, so it sees every other step's answer, errors too.
  */
 export const headBody = (): Middleware => {
   const strip = (request: PipelineRequest) => {
