@@ -1,4 +1,5 @@
 import { fullPath, type Group, type RouteDef, routeKey } from '../../kernel/api/route.js';
+import { must } from '../../kernel/must.js';
 
 /** A route's path as the pattern API Gateway matches: `{name}` takes one segment. */
 const compile = (path: string) => {
@@ -76,12 +77,12 @@ export interface GatewayRoute {
 export function gatewayRoutes(routes: readonly RouteDef[]): GatewayRoute[] {
   const byPath = new Map<string, RouteDef[]>();
   for (const route of routes) byPath.set(fullPath(route), [...(byPath.get(fullPath(route)) ?? []), route]);
-  const patterns = [...byPath.keys()].map((path) => ({ path, ...compile(path) }));
-  return [...byPath].flatMap(([path, same]): GatewayRoute[] => {
-    const group = same[0]!.group;
+  const patterns = [...byPath].map(([path, same]) => ({ path, same, ...compile(path) }));
+  return patterns.flatMap(({ path, same }): GatewayRoute[] => {
+    const group = must(same[0], 'a route of the path').group;
     const mixed = same.some((r) => r.group !== group);
     const shadowed = patterns.some(
-      (p) => p.path !== path && p.regex.test(path) && byPath.get(p.path)!.some((r) => r.group !== group),
+      (p) => p.path !== path && p.regex.test(path) && p.same.some((r) => r.group !== group),
     );
     return mixed || shadowed
       ? same.map((r) => ({ key: routeKey(r), method: r.method, path, group: r.group }))
