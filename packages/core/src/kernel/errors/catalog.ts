@@ -106,6 +106,16 @@ const customerTaken = (field: 'email' | 'externalId') =>
     toDetails: () => ({ field }),
   });
 
+/** A body field naming a record the project and environment do not hold (`categoryId`, `ticketId`). */
+const unknownReference = (field: string, record: string) =>
+  define({
+    status: 422,
+    summary: `${field} names no ${record} of this project and environment`,
+    details: fieldOnly,
+    message: () => `${field} does not name a ${record} of this project and environment.`,
+    toDetails: () => ({ field }),
+  });
+
 export const PROBLEMS = {
   // The pipeline's codes: a route documents them from its properties (openapi/problems.ts).
   'auth.unauthorized': define({
@@ -353,13 +363,7 @@ export const PROBLEMS = {
     summary: 'the file does not compress small enough to be stored',
     message: () => 'The file does not compress small enough to be stored; split it into partials.',
   }),
-  'article.category_not_found': define({
-    status: 422,
-    summary: 'categoryId names no category of this project and environment',
-    details: fieldOnly,
-    message: () => 'categoryId does not name a category of this project and environment.',
-    toDetails: () => ({ field: 'categoryId' }),
-  }),
+  'article.category_not_found': unknownReference('categoryId', 'category'),
   'article.slug_taken': slugTaken('article'),
   'category.slug_taken': slugTaken('category'),
   'category.not_empty': define({
@@ -519,13 +523,7 @@ export const PROBLEMS = {
   }),
   'customer.email_taken': customerTaken('email'),
   'customer.external_id_taken': customerTaken('externalId'),
-  'feedback.ticket_not_found': define({
-    status: 422,
-    summary: 'ticketId names no ticket of this project and environment',
-    details: fieldOnly,
-    message: () => 'ticketId does not name a ticket of this project and environment.',
-    toDetails: () => ({ field: 'ticketId' }),
-  }),
+  'feedback.ticket_not_found': unknownReference('ticketId', 'ticket'),
   'feedback.conversation_closed': define({
     status: 422,
     summary: 'the conversation is closed',
