@@ -104,3 +104,48 @@ describe('charsets a mail does not label usably', () => {
     expect((await readMail(html)).body).toBe('We’re “ready”');
   });
 });
+
+describe('the From mailboxes a mail names', () => {
+  const from = async (header: string) =>
+    (await readMail(Buffer.from(`${header}\r\nTo: help@example.com\r\nSubject: x\r\n\r\nHi\r\n`))).fromCount;
+
+  it('counts every address however it is spelled, so a second one is never taken for the sender', async () => {
+    for (const header of [
+      'From: Jose <jose@gmail.test> <mallory@evil.test>',
+      'From: jose@gmail.test mallory@evil.test',
+      'From: <jose@gmail.test><mallory@evil.test>',
+      'From: Jose <jose@gmail.test>\r\n <mallory@evil.test>',
+      'From: <mallory@evil.test<jose@gmail.test>>',
+      'From: a@x.test, b@y.test',
+      'From: a@x.test\r\nFrom: b@y.test',
+    ])
+      expect(await from(header), header).toBeGreaterThan(1);
+  });
+
+  it('counts one for one address with any display name, quoted or commented', async () => {
+    for (const header of [
+      'From: jose@gmail.test',
+      'From: Jose Díaz <jose@gmail.test>',
+      'From: "jose@gmail.test" <mallory@evil.test>',
+      'From: "Jose \\" @ home" <jose@gmail.test>',
+      'From: jose@gmail.test (Jose @ work)',
+      'From: =?utf-8?q?Jos=C3=A9?= <jose@gmail.test>',
+    ])
+      expect(await from(header), header).toBe(1);
+  });
+});
+
+describe("the sender's name", () => {
+  it('is dropped when it holds an address, which staff would read as the sender', async () => {
+    const name = async (header: string) =>
+      (await readMail(Buffer.from(`${header}\r\nTo: help@example.com\r\nSubject: x\r\n\r\nHi\r\n`))).from;
+    expect(await name('From: "jose@gmail.test" <mallory@evil.test>')).toEqual({ address: 'mallory@evil.test' });
+    expect(await name('From: =?utf-8?q?jose=40gmail.test?= <mallory@evil.test>')).toEqual({
+      address: 'mallory@evil.test',
+    });
+    expect(await name('From: "Jose @ home" <jose@gmail.test>')).toEqual({
+      address: 'jose@gmail.test',
+      name: 'Jose @ home',
+    });
+  });
+});

@@ -37,9 +37,35 @@ const CONTROL = /[\u0000-\u001f\u007f]+/g;
 const NOT_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 /** Controls a body may not hold, as the API's `noControls`: all but tab, CR and LF. */
 const NOT_IN_BODY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]+/g;
-/** The sender's display name as the API would take it: one line, at most 200 characters, or none. */
-const nameOf = (name: string | undefined) => name?.replace(NOT_IN_NAME, ' ').trim().slice(0, 200) || undefined;
+/**
+ * The sender's display name as the API would take it: one line, at most 200 characters, or none. A name
+ * that holds an address (`"jose@gmail.test" <mallory@evil.test>`) is none: staff would read it as the sender.
+ */
+const nameOf = (name: string | undefined) => {
+  const line = name?.replace(NOT_IN_NAME, ' ').trim().slice(0, 200);
+  return line && !/[^\s@]@[^\s@]/.test(line) ? line : undefined;
+};
 const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+/**
+ * How many `@` a header value holds outside quoted strings and comments: one per address it names, however
+ * it is spelled (a quoted display name such as `"jose@x" <m@y>` holds one). Linear, no regular expression.
+ */
+function addressSigns(value: string): number {
+  let count = 0;
+  let quoted = false;
+  let comment = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '\\') i++;
+    else if (quoted) quoted = c !== '"';
+    else if (c === '(') comment++;
+    else if (c === ')' && comment > 0) comment--;
+    else if (comment === 0 && c === '"') quoted = true;
+    else if (comment === 0 && c === '@') count++;
+  }
+  return count;
+}
 
 /** The `d=` tag of a DKIM-Signature (RFC 6376 tag list: `tag=value;` with folding white space). */
 function dkimDomain(signature: string): string {
@@ -72,10 +98,12 @@ export async function readMail(raw: Buffer): Promise<ReadMail> {
     mail.from && 'address' in mail.from && mail.from.address
       ? { address: mail.from.address.toLowerCase(), ...(name ? { name } : {}) }
       : undefined;
-  const fromCount = mail.headers
-    .filter((h) => h.key === 'from')
-    .flatMap((h) => addressParser(h.value))
-    .flatMap((a) => ('group' in a && a.group ? a.group : [a])).length;
+  const fromHeaders = mail.headers.filter((h) => h.key === 'from');
+  const fromCount = Math.max(
+    fromHeaders.flatMap((h) => addressParser(h.value)).flatMap((a) => ('group' in a && a.group ? a.group : [a])).length,
+    // A parser reads `Jose <jose@x> <mallory@y>` or `a@x b@y` as one mailbox; DMARC may have judged the other.
+    fromHeaders.reduce((n, h) => n + addressSigns(h.value), 0),
+  );
   const ids = (value: string | undefined) =>
     (value?.match(/<[^<>\s]+>/g) ?? [])
       .map((id) => normalizeMessageId(id))
