@@ -49,6 +49,18 @@ describe('reply extraction', () => {
     // Answered below only (bottom-posting): the quote goes.
     expect(await body('On Tue, Nov 25, 2025 at 2:59 PM Support <s@shop.example> wrote:\n> Size?\n\nM.')).toBe('M.');
     expect(await body('The log says:\n> disk full\nWhat now?')).toBe('The log says:\n> disk full\nWhat now?');
+    // A number, a time or an address in the line above is still the customer's own words, not an attribution.
+    for (const text of [
+      'After upgrading to version 12 the log says:\n> disk full on /dev/sda1\nWhat now?',
+      'Order 4411 shows this error:\n> payment declined (code 51)\nPlease advise.',
+      'At 10:30 today the app printed:\n> Segmentation fault\nIs that known?',
+      'My colleague bob@acme.test got this:\n> Access denied\nWhy?',
+      'My colleague bob2@acme.test got this:\n> Access denied\nWhy?',
+    ])
+      expect(await body(text), text).toBe(text);
+    // An address with a date, or a date with a time, in any language, is an attribution.
+    expect(await body('Ok.\n\nDnia 12.03.2024 o 10:30 Jan Kowalski <jan@example.pl> napisał(a):\n> Hi')).toBe('Ok.');
+    expect(await body('Ok.\n\n12.03.2024 10:30, Jan Kowalski:\n> Hi')).toBe('Ok.');
   });
 
   it('splits an answer that shares its line with the attribution, not a date inside one', async () => {

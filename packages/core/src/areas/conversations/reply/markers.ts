@@ -42,6 +42,19 @@ const hasDigit = (text: string) => {
   for (const ch of text) if (ch >= '0' && ch <= '9') return true;
   return false;
 };
+/** The text without its address-like words (`bob2@acme.test`), whose digits name no date. */
+const withoutAddresses = (text: string) =>
+  text
+    .split(/\s+/)
+    .filter((word) => !word.includes('@'))
+    .join(' ');
+/** A clock time (`10:30`, `9.05`) and, apart from it, a date's numbers (`12.03.2024`, `2024-03-12`, `12/3`) or a year. */
+function namesDateAndTime(text: string): boolean {
+  const words = text.split(/[\s,]+/);
+  const isTime = (w: string) => /^\d{1,2}[:.]\d{2}(?::\d{2})?$/.test(w);
+  const isDate = (w: string) => /^\d{1,4}[./-]\d{1,2}(?:[./-]\d{1,4})?\.?$/.test(w) || /^(?:19|20)\d\d\b/.test(w);
+  return words.some((t, i) => isTime(t) && words.some((d, j) => j !== i && isDate(d)));
+}
 /** Trims the characters in `chars` from both ends. */
 export function trimChars(text: string, chars: string): string {
   let start = 0;
@@ -130,7 +143,15 @@ export function isAttribution(text: string, quoteFollows: boolean): boolean {
   if (colonEnd && at && containsWrote(lower)) return true;
   if (colonEnd && hasDigit(lower) && startsWithIntro(lower) && (at || containsWrote(lower))) return true;
   if (quoteFollows && colonEnd && (containsWrote(lower) || lower.startsWith('forwarded by '))) return true;
-  if (quoteFollows && colonEnd && (at || hasDigit(lower)) && !fieldRole(text)) return true;
+  // In any language: an address with a date, or a date with a time, above a quote. An address, a number or
+  // a time alone is a customer quoting what they saw ("Order 4411 shows this error:", "At 10:30 it printed:").
+  if (
+    quoteFollows &&
+    colonEnd &&
+    (at ? hasDigit(withoutAddresses(lower)) : namesDateAndTime(lower)) &&
+    !fieldRole(text)
+  )
+    return true;
   if (quoteFollows && startsWithDate(lower) && at) return true;
   // "30.09.2017, 18.30, "John Doe" <john@example.com>:", "ср, 30 апр. 2025 г. в 15:19, John <j@x.ru>:"
   if (hasDigit(lower) && (lower.endsWith('>:') || lower.endsWith('> :')) && at) return true;
