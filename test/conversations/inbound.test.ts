@@ -172,6 +172,20 @@ describe('inbound: mail becomes customer messages', () => {
     expect((await ticketsOf(t.liveKey)).map((r) => r.subject)).not.toContain('Sandbox question');
   });
 
+  it("opens a ticket in every project one mail is addressed to, another account's included, each once", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const inbound = async (t: TenantFixture) =>
+      (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress as string;
+    const email = customerEmail();
+    const mail = { from: email, to: `${await inbound(a)}, ${await inbound(b)}`, subject: 'To both of you', text: 'Hi.' };
+    await send({ ...mail, messageId: `<both-${email}>` });
+    await send({ ...mail, messageId: `<both-${email}>` }); // delivered again: nothing more
+    await app.drain();
+    for (const t of [a, b])
+      expect((await ticketsOf(t.liveKey)).filter((r) => r.subject === 'To both of you')).toHaveLength(1);
+  });
+
   it('joins by In-Reply-To when a mail to the project address answers a ticket mail', async () => {
     const t = await createTenant();
     const { ticket, email } = await answeredTicket(t);

@@ -40,9 +40,14 @@ export async function receiveMail(notification: ReceivedMail): Promise<void> {
   const targets = receipt.recipients
     .map((address) => parseRecipient(address, domain))
     .filter((r): r is Recipient => r !== undefined);
-  // A reply address names its ticket; it wins over a project address on the same mail.
-  const target = targets.find((t) => t.kind === 'ticket') ?? targets[0];
-  if (!target) return drop('no recipient of ours (unknown address or a token that does not verify)');
+  // One delivery per project and environment addressed (a mail to two projects opens a ticket in each);
+  // within one, a reply address names its ticket and wins over the project address.
+  const byProject = new Map<string, Recipient>();
+  for (const t of targets) {
+    const key = `${t.projectId}#${t.env}`;
+    if (!byProject.has(key) || (t.kind === 'ticket' && byProject.get(key)?.kind !== 'ticket')) byProject.set(key, t);
+  }
+  if (byProject.size === 0) return drop('no recipient of ours (unknown address or a token that does not verify)');
 
   const raw = await getObjectBytes(receipt.action.objectKey);
   if (!raw) return drop('the stored mail is gone', { objectKey: receipt.action.objectKey });
@@ -55,6 +60,19 @@ export async function receiveMail(notification: ReceivedMail): Promise<void> {
   if (!mail.from) return drop('no sender');
   // A customer is who the API could have created: an address it would refuse (too long, non-ASCII) is none.
   if (!v.is(customerEmail, mail.from.address)) return drop('a sender address the API does not accept');
+  // In turn: a failure retries the whole mail, and each project's delivery is recorded once (its Message-ID item).
+  const from = mail.from;
+  for (const target of byProject.values()) await deliver(notification, target, { ...mail, from }, drop);
+}
+
+/** The mail's delivery to one project: a customer message on its ticket, or a new ticket. */
+async function deliver(
+  { receipt, mail: sesMail }: ReceivedMail,
+  target: Recipient,
+  mail: ReadMail & { from: NonNullable<ReadMail['from']> },
+  drop: (reason: string, extra?: Record<string, unknown>) => void,
+) {
+  const domain = must(env.inboundDomain, 'the inbound domain');
   const ctx = await tenantOfProject(target.projectId, target.env);
   if (!ctx) return drop('unknown project', { projectId: target.projectId });
   if (isOurs(ctx, domain, mail.from.address)) return drop('our own mail came back (a loop)');
