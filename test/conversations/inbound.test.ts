@@ -140,6 +140,25 @@ describe('inbound: mail becomes customer messages', () => {
     expect(d.messages.filter((m: { body: string }) => m.body === 'Only once please.')).toHaveLength(1);
   });
 
+  it("keeps another sender's mail under a Message-ID already seen, or one the service sent: only a redelivery is one", async () => {
+    const t = await createTenant();
+    const { mail } = await answeredTicket(t);
+    const inbound = (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress;
+    const messageId = `<${randomUUID()}@mail.example.com>`;
+    const ours = mail!.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value;
+    const first = customerEmail();
+    const second = customerEmail();
+    await send({ from: first, to: inbound, subject: 'Reused id one', text: 'One.', messageId });
+    await send({ from: second, to: inbound, subject: 'Reused id two', text: 'Two.', messageId });
+    await send({ from: second, to: inbound, subject: 'Reused id two', text: 'Two.', messageId });
+    if (ours) await send({ from: first, to: inbound, subject: 'Copied our id', text: 'Three.', messageId: ours });
+    await app.drain();
+    const subjects = (await ticketsOf(t.liveKey)).map((r) => r.subject);
+    expect(subjects.filter((s) => s === 'Reused id one')).toHaveLength(1);
+    expect(subjects.filter((s) => s === 'Reused id two')).toHaveLength(1);
+    if (ours) expect(subjects).toContain('Copied our id');
+  });
+
   it('opens a ticket from mail to the project inbound address, matching or creating the customer', async () => {
     const t = await createTenant();
     const projects = await app.call('GET', '/projects', { key: t.liveKey });
@@ -178,7 +197,12 @@ describe('inbound: mail becomes customer messages', () => {
     const inbound = async (t: TenantFixture) =>
       (await app.call('GET', '/projects', { key: t.liveKey })).body.projects[0].inboundAddress as string;
     const email = customerEmail();
-    const mail = { from: email, to: `${await inbound(a)}, ${await inbound(b)}`, subject: 'To both of you', text: 'Hi.' };
+    const mail = {
+      from: email,
+      to: `${await inbound(a)}, ${await inbound(b)}`,
+      subject: 'To both of you',
+      text: 'Hi.',
+    };
     await send({ ...mail, messageId: `<both-${email}>` });
     await send({ ...mail, messageId: `<both-${email}>` }); // delivered again: nothing more
     await app.drain();

@@ -5,7 +5,12 @@ import { Problem } from '../../kernel/errors/problem.js';
 import { logger } from '../../kernel/logger.js';
 import { bareAddress } from '../../kernel/mail/mailbox.js';
 import { parseRecipient, type Recipient } from '../../kernel/mail/reply-address.js';
-import { normalizeMessageId, receivedMailItem, threadOfMessages } from '../../kernel/mail/threads.js';
+import {
+  normalizeMessageId,
+  receivedMailItem,
+  receivedMessageId,
+  threadOfMessages,
+} from '../../kernel/mail/threads.js';
 import { must } from '../../kernel/must.js';
 import { getObjectBytes } from '../../kernel/ports/blob-store.js';
 import type { TenantContext } from '../../kernel/tenant.js';
@@ -69,14 +74,15 @@ export async function receiveMail(notification: ReceivedMail): Promise<void> {
 async function deliver(
   { receipt, mail: sesMail }: ReceivedMail,
   target: Recipient,
-  mail: ReadMail & { from: NonNullable<ReadMail['from']> },
+  mail: SentMail,
   drop: (reason: string, extra?: Record<string, unknown>) => void,
 ) {
   const domain = must(env.inboundDomain, 'the inbound domain');
   const ctx = await tenantOfProject(target.projectId, target.env);
   if (!ctx) return drop('unknown project', { projectId: target.projectId });
   if (isOurs(ctx, domain, mail.from.address)) return drop('our own mail came back (a loop)');
-  const messageId = normalizeMessageId(mail.messageId) ?? `<${sesMail.messageId}@${domain}>`;
+  const given = normalizeMessageId(mail.messageId) ?? `<${sesMail.messageId}@${domain}>`;
+  const recordedAs = () => receivedMessageId(ctx, given, mail.from.address, domain);
 
   const ticket =
     target.kind === 'ticket' ? await ticketByNumber(ctx, target.ticketNumber) : await ticketByThread(ctx, mail);
@@ -90,12 +96,26 @@ async function deliver(
       ticketId: ticket.ticketId,
       sesMessageId: sesMail.messageId,
     });
-    return open(ctx, mail, messageId, undefined, verdict);
   }
-  if (ticket && theirs && ticket.status !== 'closed') return answer(ctx, ticket, mail, messageId);
-  // A closed ticket's answer continues in a new ticket; a stranger holding a reply address (a
-  // forwarded mail) starts their own conversation rather than joining the customer's.
-  return open(ctx, mail, messageId, ticket?.status === 'closed' && theirs ? ticket.ticketId : undefined, verdict);
+  const write = (messageId: string) =>
+    ticket && theirs && verdict.verified && ticket.status !== 'closed'
+      ? answer(ctx, ticket, mail, messageId)
+      : // A closed ticket's answer continues in a new ticket; a stranger holding a reply address (a
+        // forwarded mail) starts their own conversation rather than joining the customer's.
+        open(
+          ctx,
+          mail,
+          messageId,
+          ticket?.status === 'closed' && theirs && verdict.verified ? ticket.ticketId : undefined,
+          verdict,
+        );
+  // Refused as a duplicate under its Message-ID: a redelivery, unless the id names another sender's mail
+  // (recorded meanwhile by a concurrent delivery), which is then recorded under its own derived id.
+  const first = await recordedAs();
+  if ((await write(first)) === 'duplicate' && first === given) {
+    const again = await recordedAs();
+    if (again !== given) await write(again);
+  }
 }
 
 /** Mail from the inbound domain or from a sender this project's mail goes out from. */
@@ -117,7 +137,9 @@ async function ticketByThread(ctx: TenantContext, mail: ReadMail): Promise<Ticke
   return currentTicket(ctx, data ?? undefined);
 }
 
-async function answer(ctx: TenantContext, ticket: TicketItem, mail: ReadMail, messageId: string) {
+type SentMail = ReadMail & { from: NonNullable<ReadMail['from']> };
+
+async function answer(ctx: TenantContext, ticket: TicketItem, mail: SentMail, messageId: string) {
   try {
     await withinStorage(mail, (attachments, body) =>
       postMessage(ctx, ticket.ticketId, {
@@ -125,11 +147,12 @@ async function answer(ctx: TenantContext, ticket: TicketItem, mail: ReadMail, me
         senderType: 'customer',
         attachments,
         ...(mail.original ? { original: mail.original } : {}),
-        once: receivedMailItem(ctx, ticket.ticketId, messageId),
+        once: receivedMailItem(ctx, ticket.ticketId, messageId, mail.from.address),
       }),
     );
   } catch (err) {
     if (!(err instanceof DuplicateMessage)) throw err;
+    return 'duplicate';
   }
 }
 
@@ -154,12 +177,13 @@ async function open(
         ...(mail.original ? { original: mail.original } : {}),
         ...(followUpOf ? { followUpOf } : {}),
         ...(verdict.verified ? {} : { tags: [UNVERIFIED_TAG] }),
-        once: (ticketId) => receivedMailItem(ctx, ticketId, messageId),
+        once: (ticketId) => receivedMailItem(ctx, ticketId, messageId, from.address),
         source: 'email',
       }),
     );
   } catch (err) {
     if (!(err instanceof DuplicateTicket)) throw err;
+    return 'duplicate';
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Entity } from 'electrodb';
 import { entityConfig, SERVICE, ttlIn } from '../db/client.js';
 import { put } from '../db/commit.js';
@@ -21,6 +22,8 @@ export const MailMessage = lazy(
           messageId: { type: 'string', required: true, readOnly: true },
           threadId: { type: 'string', required: true, readOnly: true },
           direction: { type: ['in', 'out'] as const, required: true, readOnly: true },
+          /** A received mail's sender: another sender's mail under the same Message-ID is another mail. */
+          sender: { type: 'string', readOnly: true },
           at: { type: 'string', required: true, readOnly: true },
           /** Mail is answered within months; a thread silent for a year starts over by subject. */
           expiresAt: { type: 'number', required: true, readOnly: true },
@@ -54,12 +57,13 @@ export function normalizeMessageId(value: string | undefined): string | undefine
   return /^<[^<>\s@]+@[^<>\s@]+>$/.test(id) && id.length <= 500 ? id : undefined;
 }
 
-const record = (tenant: Tenant, threadId: string, messageId: string, direction: 'in' | 'out') =>
+const record = (tenant: Tenant, threadId: string, messageId: string, direction: 'in' | 'out', sender?: string) =>
   MailMessage.create({
     ...tenant,
     messageId,
     threadId,
     direction,
+    ...(sender ? { sender } : {}),
     at: new Date().toISOString(),
     expiresAt: ttlIn(KEEP_SECONDS),
   });
@@ -68,8 +72,21 @@ const record = (tenant: Tenant, threadId: string, messageId: string, direction: 
  * A received mail's record as an item of the transaction that adds its message: refused when the
  * Message-ID was recorded before, so the same mail delivered twice adds one message.
  */
-export const receivedMailItem = (tenant: Tenant, threadId: string, messageId: string) =>
-  put(record(tenant, threadId, messageId, 'in'));
+export const receivedMailItem = (tenant: Tenant, threadId: string, messageId: string, sender: string) =>
+  put(record(tenant, threadId, messageId, 'in', sender));
+
+/**
+ * The id a received mail is recorded under: its Message-ID, unless that id already names a mail this
+ * one cannot be a redelivery of (one the service sent, or one from another sender: a mailer that reuses
+ * its ids, or a copied id), which would drop it as a duplicate. Then an id derived from the sender and
+ * the Message-ID, the same on every redelivery of this mail.
+ */
+export async function receivedMessageId(tenant: Tenant, messageId: string, sender: string, domain: string) {
+  const { data } = await MailMessage.get({ ...tenant, messageId }).go();
+  const another = data !== null && (data.direction === 'out' || (data.sender !== undefined && data.sender !== sender));
+  if (!another) return messageId;
+  return `<${createHash('sha256').update(`${sender}\n${messageId}`).digest('hex').slice(0, 40)}@${domain}>`;
+}
 
 /** Records a sent mail of the thread (its Message-ID as the mail service gave it); a repeat is harmless. */
 export async function recordSentMail(tenant: Tenant, threadId: string, messageId: string): Promise<void> {
