@@ -142,6 +142,18 @@ describe('reply extraction', () => {
     expect(await body(own)).toBe(own);
   });
 
+  it("keeps an HTML-only mail's layout: <pre> lines and spaces, blank lines from <br><br> and Gmail's <div><br></div>, indents", async () => {
+    expect(
+      await fromHtml('<p>My config:</p><pre>server {\n    listen 80;\n    root /var/www;\n}</pre><p>Thanks</p>'),
+    ).toBe('My config:\n\nserver {\n    listen 80;\n    root /var/www;\n}\n\nThanks');
+    expect(await fromHtml('line one<br>line two<br>&nbsp;&nbsp;&nbsp;&nbsp;indented four<br><br>after blank')).toBe(
+      'line one\nline two\n    indented four\n\nafter blank',
+    );
+    expect(
+      await fromHtml('<div dir="ltr"><div>Hi,</div><div><br></div><div>&nbsp; File "a.py", line 3</div></div>'),
+    ).toBe('Hi,\n\n  File "a.py", line 3');
+  });
+
   it('reads an HTML-only mail by its paragraphs: a warning in a table above, a notice under a heading', async () => {
     const banner =
       '<table><tr><td><b>CAUTION:</b> This email originated from outside of the organization. Do not click links or open attachments unless you recognize the sender.</td></tr></table>';

@@ -11,8 +11,15 @@ class Lines {
   private space = false;
   private prefixes: { first: string; rest: string; used: boolean }[] = [];
 
+  /** `indents`: a line's leading no-break spaces (how mail clients indent) are kept as spaces. */
+  constructor(private readonly indents = false) {}
+
   /** Text as HTML shows it: runs of whitespace are one space, none at the start of a line. */
   text(raw: string) {
+    if (this.indents && !this.line) {
+      const indent = leadingIndent(raw);
+      if (indent > 0) this.raw(' '.repeat(indent));
+    }
     const collapsed = raw.replace(/[ \t\r\n\f\u200b]+/g, ' ');
     if (collapsed.startsWith(' ')) this.space = true;
     const words = collapsed.trim();
@@ -51,6 +58,23 @@ class Lines {
     if (this.prefixes.length === 0 && this.out.length && this.out.at(-1) !== '') this.out.push('');
   }
 
+  /** A line break; on a line with nothing yet (`<br><br>`, Gmail's `<div><br></div>`) a blank line, outside lists and quotes. */
+  lineBreak() {
+    if (this.line) return this.break();
+    const plain = this.prefixes.every((p) => p.first === '' && p.rest === '');
+    if (plain && this.out.length && this.out.at(-1) !== '') this.out.push('');
+  }
+
+  /** Preformatted text (`<pre>`): its line breaks and spaces as written. */
+  preformatted(raw: string) {
+    const [first = '', ...rest] = raw.replace(/\r\n?/g, '\n').split('\n');
+    this.raw(first);
+    for (const line of rest) {
+      this.break();
+      this.raw(line);
+    }
+  }
+
   /** Runs `inside` with every line it produces prefixed: `first` on the first, `rest` on the others. */
   prefixed(first: string, rest: string, inside: () => void) {
     this.break();
@@ -59,6 +83,30 @@ class Lines {
     this.break();
     this.prefixes.pop();
   }
+}
+
+const COLLAPSED = ' \t\r\n\f';
+/**
+ * The columns a line's leading no-break spaces indent it by, as a browser shows them: each no-break space
+ * is one, a run of ordinary white space after one is one more (before any, at a line's start, none).
+ */
+function leadingIndent(raw: string): number {
+  let i = 0;
+  while (i < raw.length && COLLAPSED.includes(raw.charAt(i))) i++;
+  let indent = 0;
+  let nbsp = false;
+  while (i < raw.length) {
+    const c = raw.charAt(i);
+    if (c === '\u00a0') {
+      nbsp = true;
+      indent++;
+      i++;
+    } else if (COLLAPSED.includes(c)) {
+      indent++;
+      while (i < raw.length && COLLAPSED.includes(raw.charAt(i))) i++;
+    } else break;
+  }
+  return nbsp ? indent : 0;
 }
 
 const BLOCKS = new Set([
@@ -139,14 +187,25 @@ const PARAGRAPHS = new Set(['p', 'table', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', '
  * (a gateway's warning, a closing notice under its heading), and an HTML-only mail's `<p>`s are those.
  */
 export function documentToText(document: Document, options: { paragraphs?: boolean } = {}): string {
-  const lines = new Lines();
+  const lines = new Lines(options.paragraphs);
+  let pre = 0;
   const walk = (nodes: ChildNode[]) => {
     for (const node of nodes) {
-      if (node.type === 'text') lines.text(node.data);
+      if (node.type === 'text') {
+        if (pre > 0) lines.preformatted(node.data);
+        else lines.text(node.data);
+      }
       if (node.type !== 'tag' || SKIPPED.has(node.name)) continue;
       const name = node.name;
-      if (name === 'br') lines.break();
-      else if (name === 'hr') lines.prefixed('', '', () => lines.text(HR));
+      // Read as mail is (paragraphs): a <pre>'s lines and spaces as written, a break on an empty line a blank line.
+      if (name === 'br' && options.paragraphs) lines.lineBreak();
+      else if (name === 'br') lines.break();
+      else if (name === 'pre' && options.paragraphs) {
+        pre++;
+        lines.prefixed('', '', () => walk(node.children));
+        pre--;
+        lines.paragraph();
+      } else if (name === 'hr') lines.prefixed('', '', () => lines.text(HR));
       else if (name === 'a') anchor(node, lines, walk);
       else if (name === 'ul' || name === 'ol') list(node, lines, walk);
       else if (name === 'blockquote') lines.prefixed('> ', '> ', () => walk(node.children));
