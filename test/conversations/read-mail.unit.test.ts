@@ -73,6 +73,21 @@ describe('charsets a mail does not label usably', () => {
     expect(await read('', utf8)).toBe('Grüße aus Köln, à bientôt — 👍');
   });
 
+  it('reads a raw 8-bit Latin-1 subject and sender name as windows-1252, and raw UTF-8 ones as UTF-8', async () => {
+    const raw = (subject: string, encoding: BufferEncoding) =>
+      Buffer.concat([
+        Buffer.from(
+          `From: Ren${encoding === 'latin1' ? '\u00e9' : 'é'}e <r@example.com>\r\nSubject: ${subject}\r\n`,
+          encoding,
+        ),
+        Buffer.from('To: help@example.com\r\n\r\nHi\r\n'),
+      ]);
+    for (const encoding of ['latin1', 'utf8'] as const) {
+      const mail = await readMail(raw('Caf\u00e9 cr\u00e8me', encoding));
+      expect([mail.subject, mail.from?.name], encoding).toEqual(['Café crème', 'Renée']);
+    }
+  });
+
   it('reads a part labelled US-ASCII that holds UTF-8 as UTF-8, and one labelled Latin-1 as labelled', async () => {
     expect(await read('Content-Type: text/plain; charset=us-ascii\r\n', utf8)).toBe('Grüße aus Köln, à bientôt — 👍');
     expect(await read('Content-Type: text/plain; charset="US-ASCII"\r\n', utf8)).toBe('Grüße aus Köln, à bientôt — 👍');

@@ -53,6 +53,19 @@ export function relabelledCharsets(raw: Buffer, decoded: string): Buffer | undef
   return changed ? Buffer.from(relabelled, 'latin1') : undefined;
 }
 
+/**
+ * The raw mail with its own header block read as windows-1252 and written as UTF-8, when that block holds
+ * 8-bit bytes that are not UTF-8 (a raw Latin-1 subject or name, which RFC 5322 forbids and old mailers
+ * send); the parser reads raw header bytes as UTF-8, so `café` became `caf\ufffd`. Undefined otherwise.
+ */
+export function utf8HeaderBlock(raw: Buffer): Buffer | undefined {
+  const text = raw.toString('latin1');
+  const end = headerBlock(text).length;
+  const head = raw.subarray(0, end);
+  if (!hasEightBit(head) || isUtf8(head)) return undefined;
+  return Buffer.concat([Buffer.from(fromC1(text.slice(0, end)), 'utf8'), raw.subarray(end)]);
+}
+
 const TOP_CONTENT_TYPE = /(?:^|\n)content-type[ \t]*:/i;
 /** The mail's own header block: up to its first empty line. */
 const headerBlock = (text: string) => {

@@ -3,7 +3,7 @@ import type { GivenFile } from '../tickets/files.js';
 import type { OriginalMail } from '../tickets/present.js';
 import { ATTACHMENTS_PER_MESSAGE, BODY_MAX, MAX_ATTACHMENT_BYTES, SUBJECT_MAX } from '../tickets/values.js';
 import { asPlainText, holdsNoPart, unreadableType } from './broken-multipart.js';
-import { fromC1, relabelledCharsets } from './charset.js';
+import { fromC1, relabelledCharsets, utf8HeaderBlock } from './charset.js';
 import { decodeFlowed, unflowedRaw } from './flowed.js';
 import { extractReply } from './reply/extract.js';
 
@@ -81,8 +81,9 @@ function dkimDomain(signature: string): string {
 }
 
 /** Parses raw RFC 5322 mail with postal-mime (loaded on the first mail). */
-export async function readMail(raw: Buffer): Promise<ReadMail> {
+export async function readMail(sent: Buffer): Promise<ReadMail> {
   const { addressParser } = await import('postal-mime');
+  const raw = utf8HeaderBlock(sent) ?? sent;
   const first = await parseMail(raw);
   const relabelled = relabelledCharsets(raw, `${first.text ?? ''}${first.html ?? ''}`);
   const mail = relabelled ? await parseMail(relabelled) : first;
