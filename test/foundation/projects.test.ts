@@ -55,7 +55,7 @@ describe('unknown routes', () => {
     expect(unknown.headers.get('x-ratelimit-remaining')).toBe('99');
     const wrong = await app.call('PUT', '/projects', { key: t.liveKey });
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET');
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
     expect(wrong.headers.get('x-ratelimit-remaining')).toBe('98');
     const anonymous = await app.call('GET', '/nope');
     expect(anonymous.status).toBe(404);

@@ -13,5 +13,6 @@ export function trimChars(text: string, chars: string, side: 'start' | 'end' | '
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Whether a string can be written as UTF-8 (keys, headers, URI encoding): no lone surrogate. */
 export const wellFormed = (s: string) => !LONE_SURROGATE.test(s);
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** The string with U+FFFD for each lone surrogate (ES2024's `toWellFormed`, which ES2023's lib lacks). */
-export const toWellFormed = (s: string) => s.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
+export const toWellFormed = (s: string) => s.replace(LONE_SURROGATES, '\ufffd');
